@@ -1,0 +1,51 @@
+/** POST /v1/web-search/alpha: web search on engine alpha (SerpApi `google`). */
+import type * as z from 'zod/mini';
+import { countMessage } from '../lib/envelope.js';
+import { api } from '../lib/middleware/index.js';
+import { integer, list, record, text } from '../lib/reshape/values.js';
+import { reshapePaging, reshapeRelatedSearches, reshapeWebResults, withDisplayedLink } from '../lib/reshape/web.js';
+import { body, formats, integer as intField, optionalText, page, searchTerms } from '../lib/schema.js';
+
+export const requestSchema = body({
+  q: searchTerms(),
+  location: optionalText({ max: 256, description: 'Geographic location for localized results, e.g. "Austin, Texas"' }),
+  language: optionalText({ max: 16, format: formats.language, description: 'Result language, e.g. en or zh-CN' }),
+  page: page(),
+  num: intField({ min: 1, max: 100, default: 10, description: 'Results per page' }),
+});
+export type AlphaRequest = z.output<typeof requestSchema>;
+
+export function toSerpApiParams(request: AlphaRequest) {
+  return { q: request.q, location: request.location, hl: request.language, start: request.page * request.num, num: request.num };
+}
+
+export function reshapeAlpha(json: Record<string, unknown>, request: AlphaRequest) {
+  const offset = request.page * request.num;
+  // The upstream may ignore `num`; the contract promises at most `num` results.
+  const organic = withDisplayedLink(json.organic_results, reshapeWebResults(json.organic_results, offset, request.num));
+  const info = record(json.search_information);
+  const metadata = record(json.search_metadata);
+  return {
+    search_information: {
+      query: text(info.query_displayed) ?? request.q,
+      total_results: integer(info.total_results),
+      time_taken_seconds: typeof info.time_taken_displayed === 'number' ? info.time_taken_displayed : null,
+      results_page_url: text(metadata.google_url),
+    },
+    organic_results: organic.map((result) => ({ ...result, position: result.rank })),
+    people_also_ask: list(json.related_questions).map((item) => ({
+      question: text(item.question) ?? '',
+      snippet: text(item.snippet),
+      title: text(item.title),
+      link: text(item.link),
+      displayed_link: text(item.displayed_link),
+    })),
+    relatedSearches: reshapeRelatedSearches(json.related_searches),
+    pagination: { ...reshapePaging(json, request.page), page_size: request.num },
+  };
+}
+
+export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {
+  const data = reshapeAlpha(await upstream.search('webAlpha', toSerpApiParams(body)), body);
+  return { data, message: countMessage(data.organic_results.length) };
+});

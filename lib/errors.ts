@@ -1,0 +1,56 @@
+/**
+ * The one error type of the service and the one table that turns an error code into an HTTP status.
+ * Codes are the public contract (clients branch on them); messages are summaries for people.
+ */
+export const ERROR_CODES = {
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON' },
+  INVALID_REQUEST: { status: 400, message: 'The request is invalid' },
+  UNAUTHORIZED: { status: 401, message: 'Missing or invalid API key' },
+  NOT_FOUND: { status: 404, message: 'No such endpoint' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  UPSTREAM_QUOTA_EXCEEDED: { status: 503, message: 'The search provider refused the request for rate or quota' },
+  UPSTREAM_ERROR: { status: 502, message: 'The search provider failed' },
+  UPSTREAM_TIMEOUT: { status: 504, message: 'The search provider did not answer in time' },
+  SERVICE_MISCONFIGURED: { status: 500, message: 'The service is misconfigured' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface AppErrorOptions {
+  /** Written for a person; never a secret, an upstream URL or a stack trace. */
+  details?: string;
+  /** Extra response headers such as Retry-After or WWW-Authenticate. */
+  headers?: Record<string, string>;
+  /** What went wrong underneath, for logs only; never serialised into a response. */
+  cause?: unknown;
+}
+
+/** An error that knows its public code; its status always comes from {@link ERROR_CODES}. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: string;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(ERROR_CODES[code].message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.details = options.details ?? ERROR_CODES[code].message;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** Any thrown value as an AppError: unknown errors become INTERNAL_ERROR and reveal nothing. */
+export function toAppError(error: unknown, requestId: string): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError('INTERNAL_ERROR', {
+    details: `Unexpected error; quote request id ${requestId} when reporting it`,
+    cause: error,
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * The local server: every POST path of the route table on loopback, each request turned into the API
+ * Gateway proxy event production sends and given to the same handler export that Lambda runs.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { AppError } from '../errors.js';
+import { errorResponse } from '../http.js';
+import type { LambdaHandler } from '../middleware/index.js';
+import { ROUTES } from '../routes.js';
+import { lambdaContext, toApiGatewayEvent } from './apigw-event.js';
+
+// API Gateway refuses bodies over 10 MB before any function runs; locally the same role is played at
+// 1 MiB, far above the functions' own 16 KiB limit, so that a huge upload is never held in memory.
+const GATEWAY_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface LocalServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Extra GET pages (docs, OpenAPI) the local server may serve beside the API. */
+export type StaticPages = Record<string, { contentType: string; body: string | Buffer }>;
+
+async function loadHandlers(): Promise<Map<string, { name: string; handler: LambdaHandler }>> {
+  const handlers = new Map<string, { name: string; handler: LambdaHandler }>();
+  for (const route of ROUTES) {
+    const module = (await import(`../../functions/${route.name}.ts`)) as { handler: LambdaHandler };
+    handlers.set(route.path, { name: route.name, handler: module.handler });
+  }
+  return handlers;
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8');
+  headers['Content-Length'] = String(body.length);
+  res.writeHead(result.statusCode, headers);
+  res.end(body);
+}
+
+function sendError(res: ServerResponse, error: AppError, requestId: string): void {
+  send(res, errorResponse(error, { 'X-Request-Id': requestId }));
+}
+
+/** Reads the body; past the gateway limit it drains the rest and answers undefined. */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > GATEWAY_MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export async function startLocalServer(
+  options: { port?: number; host?: string; pages?: StaticPages } = {},
+): Promise<LocalServer> {
+  const handlers = await loadHandlers();
+  const pages = options.pages ?? {};
+
+  const server = createServer(async (req, res) => {
+    const requestId = randomUUID();
+    try {
+      const path = new URL(req.url ?? '/', 'http://local').pathname;
+      const page = pages[path];
+      if (page && (req.method === 'GET' || req.method === 'HEAD')) {
+        res.writeHead(200, { 'Content-Type': page.contentType, 'X-Request-Id': requestId });
+        res.end(req.method === 'HEAD' ? undefined : page.body);
+        return;
+      }
+      const route = handlers.get(path);
+      const body = await readBody(req);
+      if (!route)
+        return sendError(
+          res,
+          new AppError('NOT_FOUND', { details: `No endpoint at ${path}; every endpoint is a POST under /v1` }),
+          requestId,
+        );
+      if (body === undefined) {
+        return sendError(res, new AppError('PAYLOAD_TOO_LARGE', { details: `body: must be at most 16384 bytes` }), requestId);
+      }
+      const event = toApiGatewayEvent(req, path, path, body, requestId);
+      send(res, await route.handler(event, lambdaContext(route.name, requestId)));
+    } catch {
+      // The handlers answer every error themselves; this is the last guard of the local process.
+      if (!res.headersSent)
+        sendError(res, new AppError('INTERNAL_ERROR', { details: `Unexpected error; quote request id ${requestId}` }), requestId);
+      else res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

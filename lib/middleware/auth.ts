@@ -1,0 +1,35 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { findClient } from '../client-keys.js';
+import { AppError } from '../errors.js';
+import { header } from '../http.js';
+import type { ApiContext } from '../request-state.js';
+
+// The scheme word is case-insensitive and may be followed by several spaces (RFC 9110 §11.1, §11.6.2).
+const BEARER = /^bearer +(.*)$/is;
+
+/** The bearer token of an Authorization header value, trimmed, or undefined. */
+export function bearerToken(value: string | undefined): string | undefined {
+  const token = value?.trim().match(BEARER)?.[1]?.trim();
+  return token ? token : undefined;
+}
+
+/**
+ * Bearer-key authentication. Every failure (no header, another scheme, an empty or unknown key) gets the
+ * same answer, so a caller learns nothing about which part was wrong.
+ */
+export function auth(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
+  return {
+    before: async ({ event, context }) => {
+      const token = bearerToken(header(event, 'authorization'));
+      const client = token === undefined ? undefined : await findClient(token);
+      if (client === undefined) {
+        throw new AppError('UNAUTHORIZED', {
+          details: 'Send the header "Authorization: Bearer <API key>" with a valid key',
+          headers: { 'WWW-Authenticate': 'Bearer' },
+        });
+      }
+      context.api.client = client;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * `api()` is the one place that fixes the middleware order every endpoint shares:
+ * request id → access log → envelope → method → auth → body (size, type, JSON) → validation → handler.
+ * middy runs `before` in this order and `after`/`onError` in reverse, so the envelope sees every error,
+ * the access log sees the final status, and the request id is stamped on whatever goes out.
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type * as z from 'zod/mini';
+import type { HandlerResult } from '../envelope.js';
+import type { ApiContext } from '../request-state.js';
+import { type Upstream, upstreamFor } from '../upstream/serpapi.js';
+import { accessLog } from './access-log.js';
+import { auth } from './auth.js';
+import { jsonBody } from './body.js';
+import { envelope } from './envelope.js';
+import { postOnly } from './method.js';
+import { requestId } from './request-id.js';
+import { validate } from './validate.js';
+
+export interface HandlerInput<Body> {
+  body: Body;
+  upstream: Upstream;
+  requestId: string;
+}
+
+export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
+  return {
+    handler<Data>(main: (input: HandlerInput<z.output<Schema>>) => Promise<HandlerResult<Data>>): LambdaHandler {
+      const core = async (_event: APIGatewayProxyEvent, context: Context) => {
+        const { api: state } = context as ApiContext;
+        return main({ body: state.body as z.output<Schema>, upstream: upstreamFor(state), requestId: state.requestId });
+      };
+      const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
+        .use(requestId())
+        .use(accessLog())
+        .use(envelope())
+        .use(postOnly())
+        .use(auth())
+        .use(jsonBody())
+        .use(validate(options.body))
+        // The envelope middleware turns the handler's { data, message } into the HTTP response.
+        .handler(core as unknown as (event: APIGatewayProxyEvent, context: ApiContext) => Promise<APIGatewayProxyResult>);
+      return chain as unknown as LambdaHandler;
+    },
+  };
+}

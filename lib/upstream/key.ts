@@ -1,0 +1,19 @@
+import { config } from '../config.js';
+import { AppError } from '../errors.js';
+import { getSecretJson, invalidateSecret } from '../secrets.js';
+
+/** The SerpApi key: from SERPAPI_API_KEY locally, else from its secret `{"serpapi_api_key": "..."}`. */
+export async function serpApiKey(): Promise<string> {
+  if (config.SERPAPI_API_KEY) return config.SERPAPI_API_KEY;
+  const secretId = config.SERPAPI_SECRET_ID as string;
+  const value = (await getSecretJson(secretId)) as { serpapi_api_key?: unknown } | null;
+  const key = value?.serpapi_api_key;
+  if (typeof key !== 'string' || key.trim() === '') {
+    invalidateSecret(secretId);
+    throw new AppError('SERVICE_MISCONFIGURED', {
+      details: 'The service could not read its credentials; its operator must check the deployment',
+      cause: new Error('the upstream key secret has no "serpapi_api_key"'),
+    });
+  }
+  return key.trim();
+}

@@ -1,0 +1,243 @@
+/**
+ * The SerpApi client: one GET per call over Node's fetch (keep-alive by default), a timeout per attempt
+ * inside the request's overall deadline, at most `UPSTREAM_RETRIES` retries on network errors, 429 and
+ * 5xx with exponential backoff and full jitter (or the upstream's Retry-After), and every failure mapped
+ * to a public error code. The key travels only in the URL it is sent with: no error, detail or log line
+ * holds the URL, and upstream messages are redacted before they are passed on.
+ */
+import { config } from '../config.js';
+import { AppError } from '../errors.js';
+import { logger } from '../logger.js';
+import type { RequestState } from '../request-state.js';
+import { SERPAPI_ENGINES, type UpstreamEngine } from './engines.js';
+import { serpApiKey } from './key.js';
+
+export type SerpApiParams = Record<string, string | number | boolean | undefined | null>;
+export type SerpApiJson = Record<string, unknown>;
+
+export interface CallOptions {
+  /** Epoch ms after which no attempt may run. */
+  deadline: number;
+  /** This request's counters: every attempt is one upstream call. */
+  stats: RequestState['upstream'];
+  /** Per-attempt timeout; defaults to UPSTREAM_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Retries after the first attempt; defaults to UPSTREAM_RETRIES. */
+  retries?: number;
+}
+
+// An answer larger than this is not a search result page; refuse it rather than hold it in memory.
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+// SerpApi answers 200 with this kind of `error` when the search simply found nothing.
+const NO_RESULTS = /hasn't returned any results|no results found/i;
+
+/** The query string SerpApi gets, without the key; empty values are left out. */
+export function toQuery(engine: string, params: SerpApiParams): URLSearchParams {
+  const query = new URLSearchParams({ engine });
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    query.set(name, String(value));
+  }
+  return query;
+}
+
+/** Removes the key from any text that might reach a client or a log line. */
+export function redact(text: string, secret: string): string {
+  let out = secret ? text.split(secret).join('[redacted]') : text;
+  out = out.replace(/api_key=[^&\s"']+/gi, 'api_key=[redacted]');
+  return out.length > 300 ? `${out.slice(0, 300)}…` : out;
+}
+
+type Attempt =
+  | { kind: 'json'; json: SerpApiJson }
+  | { kind: 'retryable'; error: AppError; retryAfterMs?: number }
+  | { kind: 'final'; error: AppError };
+
+/** One SerpApi search, with retries; resolves to the upstream JSON (a "no results" answer included). */
+export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParams, options: CallOptions): Promise<SerpApiJson> {
+  const key = await serpApiKey();
+  const upstreamEngine = SERPAPI_ENGINES[engine];
+  const query = toQuery(upstreamEngine, params);
+  query.set('api_key', key);
+  const url = `${config.SERPAPI_BASE_URL.replace(/\/+$/, '')}/search.json?${query}`;
+  const retries = Math.min(options.retries ?? config.UPSTREAM_RETRIES, 2);
+  const timeoutMs = options.timeoutMs ?? config.UPSTREAM_TIMEOUT_MS;
+
+  for (let attempt = 0; ; attempt++) {
+    const remaining = options.deadline - Date.now();
+    if (remaining <= 0) throw timeoutError();
+    const outcome = await attemptOnce(url, Math.min(timeoutMs, remaining), key, options.stats);
+    if (outcome.kind === 'json') return outcome.json;
+    logger.warn('upstream attempt failed', {
+      engine: upstreamEngine,
+      attempt,
+      code: outcome.error.code,
+      details: outcome.error.details,
+    });
+    if (outcome.kind === 'final' || attempt >= retries) throw outcome.error;
+
+    const retryAfter = outcome.retryAfterMs;
+    if (retryAfter !== undefined && retryAfter > config.MAX_RETRY_AFTER_MS) throw outcome.error;
+    // Full jitter (AWS Architecture Blog, "Exponential Backoff And Jitter"), unless the upstream said when.
+    const delay = retryAfter ?? Math.random() * config.RETRY_BASE_DELAY_MS * 2 ** attempt;
+    // A retry that could not finish before the deadline only spends money; give up with the real cause.
+    if (Date.now() + delay + 50 >= options.deadline) throw outcome.error;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+async function attemptOnce(url: string, timeoutMs: number, key: string, stats: CallOptions['stats']): Promise<Attempt> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const started = performance.now();
+  stats.calls += 1;
+  try {
+    const response = await fetch(url, { signal: controller.signal, headers: { Accept: 'application/json' } });
+    const text = await readBounded(response);
+    return classify(response.status, response.headers.get('retry-after'), text, key);
+  } catch (error) {
+    if (timedOut) return { kind: 'retryable', error: timeoutError() };
+    if (error instanceof AppError) return { kind: 'final', error };
+    return {
+      kind: 'retryable',
+      error: new AppError('UPSTREAM_ERROR', { details: 'Could not reach the search provider', cause: error }),
+    };
+  } finally {
+    clearTimeout(timer);
+    stats.latencyMs += performance.now() - started;
+  }
+}
+
+async function readBounded(response: Response): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > MAX_RESPONSE_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_RESPONSE_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(): AppError {
+  return new AppError('UPSTREAM_ERROR', { details: 'The search provider sent an answer too large to be a result page' });
+}
+
+function timeoutError(): AppError {
+  return new AppError('UPSTREAM_TIMEOUT', { details: 'The search provider did not answer within the deadline' });
+}
+
+/** Parses Retry-After (seconds or an HTTP date) into milliseconds. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function upstreamMessage(text: string, key: string): string | undefined {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    return typeof error === 'string' ? redact(error, key) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Maps one upstream answer to a result or to the error code decisions.md §2 names for it. */
+export function classify(status: number, retryAfterHeader: string | null, text: string, key: string): Attempt {
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(retryAfterHeader);
+    const headers: Record<string, string> =
+      retryAfterMs === undefined ? {} : { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) };
+    const said = upstreamMessage(text, key);
+    return {
+      kind: 'retryable',
+      retryAfterMs,
+      error: new AppError('UPSTREAM_QUOTA_EXCEEDED', {
+        details: `The search provider refused the request for rate or quota${said ? `: ${said}` : ''}`,
+        headers,
+      }),
+    };
+  }
+  if (status === 401 || status === 403) {
+    return {
+      kind: 'final',
+      error: new AppError('SERVICE_MISCONFIGURED', {
+        details: "The search provider rejected the service's upstream key; its operator must check the deployment",
+      }),
+    };
+  }
+  if (status >= 500) {
+    return {
+      kind: 'retryable',
+      error: new AppError('UPSTREAM_ERROR', { details: `The search provider answered HTTP ${status}` }),
+    };
+  }
+  if (status !== 200) {
+    const said = upstreamMessage(text, key);
+    return {
+      kind: 'final',
+      error: new AppError('UPSTREAM_ERROR', {
+        details: `The search provider answered HTTP ${status}${said ? `: ${said}` : ''}`,
+      }),
+    };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return {
+      kind: 'final',
+      error: new AppError('UPSTREAM_ERROR', { details: 'The search provider answered with something that is not JSON' }),
+    };
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return {
+      kind: 'final',
+      error: new AppError('UPSTREAM_ERROR', { details: 'The search provider answered with an unexpected shape' }),
+    };
+  }
+  const error = (json as { error?: unknown }).error;
+  if (typeof error === 'string' && !NO_RESULTS.test(error)) {
+    return {
+      kind: 'final',
+      error: new AppError('UPSTREAM_ERROR', { details: `The search provider reported an error: ${redact(error, key)}` }),
+    };
+  }
+  return { kind: 'json', json: json as SerpApiJson };
+}
+
+/** The upstream as a handler sees it: searches bound to this request's deadline and counters. */
+export interface Upstream {
+  search(
+    engine: UpstreamEngine,
+    params: SerpApiParams,
+    options?: Pick<CallOptions, 'timeoutMs' | 'retries'>,
+  ): Promise<SerpApiJson>;
+  /** Epoch ms by which everything must be over. */
+  readonly deadline: number;
+  /** Counts a lookup answered from a cache instead of the upstream. */
+  cacheHit(): void;
+}
+
+export function upstreamFor(state: RequestState): Upstream {
+  return {
+    deadline: state.deadline,
+    search: (engine, params, options) =>
+      serpApiSearch(engine, params, { deadline: state.deadline, stats: state.upstream, ...options }),
+    cacheHit: () => {
+      state.upstream.cacheHits += 1;
+    },
+  };
+}

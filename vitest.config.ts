@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Each file runs in its own process: config is read once per process, as in a Lambda container.
+    pool: 'forks',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // Request log lines are the service working as intended; show them only for failing tests.
+    silent: 'passed-only',
+  },
+});
