@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Each file runs in its own process: config is read once per process, as in a Lambda container.
     pool: 'forks',
+    setupFiles: ['test/support/capture-logs.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Request log lines are the service working as intended; show them only for failing tests.

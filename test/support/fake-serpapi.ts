@@ -1,0 +1,124 @@
+/**
+ * A fake SerpApi on loopback: answers GET /search.json from the recorded samples, records every query,
+ * and can be told to misbehave (hang, reset, HTML 502, 429, garbage, SerpApi's own error bodies).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { sampleFor, sampleText } from '../../lib/local/samples.js';
+
+export type Fault =
+  | 'sample'
+  | 'hang'
+  | 'reset'
+  | 'html502'
+  | 'status500'
+  | 'rate429'
+  | 'garbage'
+  | 'noResults'
+  | 'invalidKey'
+  | 'errorBody'
+  | { status: number; body: string; headers?: Record<string, string> }
+  | { json: unknown };
+
+/** Decides how one query is answered; undefined means the next queued fault, else the sample. */
+export type Responder = (query: URLSearchParams) => Fault | undefined;
+
+export interface FakeSerpApi {
+  url: string;
+  /** Every query received, in order, api_key included (tests check it is sent and never echoed). */
+  readonly requests: URLSearchParams[];
+  /** How many calls reached the fake, optionally only for one engine. */
+  calls(engine?: string): number;
+  /** Answers the next calls with these faults, one each, then the responder or the samples again. */
+  queue(...faults: Fault[]): void;
+  respond(responder: Responder | undefined): void;
+  /** Delay every answer by this many ms (the benchmark's upstream latency). */
+  latencyMs: number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const NO_RESULTS_BODY = JSON.stringify({
+  search_metadata: { status: 'Success' },
+  error: "Google hasn't returned any results for this query.",
+});
+
+export async function startFakeSerpApi(): Promise<FakeSerpApi> {
+  const requests: URLSearchParams[] = [];
+  const queued: Fault[] = [];
+  const sockets = new Set<Socket>();
+  let responder: Responder | undefined;
+
+  const fake: FakeSerpApi = {
+    url: '',
+    requests,
+    latencyMs: 0,
+    calls: (engine) => (engine ? requests.filter((q) => q.get('engine') === engine).length : requests.length),
+    queue: (...faults) => {
+      queued.push(...faults);
+    },
+    respond: (next) => {
+      responder = next;
+    },
+    reset: () => {
+      requests.length = 0;
+      queued.length = 0;
+      responder = undefined;
+      fake.latencyMs = 0;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const query = url.searchParams;
+    requests.push(query);
+    const fault = responder?.(query) ?? queued.shift() ?? 'sample';
+    const json = (status: number, body: string, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+      res.end(body);
+    };
+    const answer = () => {
+      if (fault === 'hang') return; // never answers; the client's timeout must fire
+      if (fault === 'reset') return req.socket.destroy();
+      if (fault === 'html502') {
+        res.writeHead(502, { 'Content-Type': 'text/html' });
+        return res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      }
+      if (fault === 'status500') return json(500, JSON.stringify({ error: 'Internal server error' }));
+      if (fault === 'rate429') return json(429, JSON.stringify({ error: 'Too many requests' }), { 'Retry-After': '1' });
+      if (fault === 'garbage') return json(200, '{"organic_results": [ this is not json');
+      if (fault === 'noResults') return json(200, NO_RESULTS_BODY);
+      if (fault === 'invalidKey') {
+        const key = query.get('api_key') ?? '';
+        // SerpApi's own wording; a careless client might echo the key it sent, so the body quotes it.
+        return json(
+          401,
+          JSON.stringify({
+            error: `Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key (got ${key})`,
+          }),
+        );
+      }
+      if (fault === 'errorBody') return json(200, JSON.stringify({ error: 'Unsupported `xx` location - location parameter.' }));
+      if (fault === 'sample') {
+        const name = sampleFor(query);
+        return name ? json(200, sampleText(name)) : json(400, JSON.stringify({ error: 'Unsupported engine' }));
+      }
+      if ('json' in fault) return json(200, JSON.stringify(fault.json));
+      return json(fault.status, fault.body, fault.headers);
+    };
+    if (fake.latencyMs > 0) setTimeout(answer, fake.latencyMs);
+    else answer();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}

@@ -1,0 +1,69 @@
+/**
+ * Starts the real local server (real handlers, real middleware) in this test file's process with the
+ * given environment, and a small client for it. Config is read once per process, so one test file is
+ * one configuration, as one Lambda container is.
+ */
+import type { LocalServer } from '../../lib/local/server.js';
+
+export const TEST_CLIENT_KEY = 'test-client-key-0123456789';
+export const TEST_UPSTREAM_KEY = 'test-upstream-key-SECRET-9876';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary envelope fields
+  json: any;
+}
+
+export interface Service {
+  url: string;
+  /** POST a JSON body (an object is stringified; a string is sent as is) with the test key. */
+  post(path: string, body?: unknown, options?: { headers?: Record<string, string>; method?: string }): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+/** Every response body the suite has seen, for the no-secret-leaks check. */
+export const seenBodies: string[] = [];
+
+export async function startService(env: Record<string, string | undefined>): Promise<Service> {
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    API_KEYS: TEST_CLIENT_KEY,
+    SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
+    RETRY_BASE_DELAY_MS: '5',
+    ...env,
+  });
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
+  const { startLocalServer } = (await import('../../lib/local/server.js')) as { startLocalServer: () => Promise<LocalServer> };
+  const local = await (startLocalServer as (o: { port: number }) => Promise<LocalServer>)({ port: 0 });
+  return {
+    url: local.url,
+    async post(path, body = {}, options = {}) {
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${TEST_CLIENT_KEY}`,
+        'Content-Type': 'application/json',
+        ...options.headers,
+      };
+      for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
+      const method = options.method ?? 'POST';
+      const response = await fetch(`${local.url}${path}`, {
+        method,
+        headers,
+        body: method === 'GET' || method === 'HEAD' ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      seenBodies.push(text);
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    close: () => local.close(),
+  };
+}
