@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Each file runs in its own process: config is read once per process, as in a Lambda container.
     pool: 'forks',
+    // The handlers read their config at import; unit tests get a local one (integration tests set their own).
+    env: { API_KEYS: 'unit-test-client-key', SERPAPI_API_KEY: 'unit-test-upstream-key', SERPAPI_BASE_URL: 'http://127.0.0.1:9' },
     setupFiles: ['test/support/capture-logs.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -31,6 +31,17 @@ const configSchema = z
     RETRY_BASE_DELAY_MS: intVar(200, 0, 5_000),
     /** A Retry-After longer than this is not waited for; the client gets it instead. */
     MAX_RETRY_AFTER_MS: intVar(3_000, 0, 20_000),
+    /** Citation search: cite calls in flight at once; 20 lets a full page of papers take one round trip. */
+    CITE_CONCURRENCY: intVar(20, 1, 50),
+    /** Citation search: one cite attempt; a paper whose cite is slower is shown without citations. */
+    CITE_TIMEOUT_MS: intVar(6_000, 50, 28_000),
+    CITE_RETRIES: intVar(1, 0, 2),
+    /** A paper's citations never change: kept per warm container (entries, seconds; 0 turns it off). */
+    CITE_CACHE_MAX: intVar(2_000, 0, 100_000),
+    CITE_CACHE_TTL_SECONDS: intVar(86_400, 0, 604_800),
+    /** Scholarly search pages change slowly: kept briefly, so a repeated request costs no upstream call. */
+    SEARCH_CACHE_MAX: intVar(200, 0, 10_000),
+    SEARCH_CACHE_TTL_SECONDS: intVar(300, 0, 86_400),
   })
   .check(
     z.refine((c) => Boolean(c.SERPAPI_API_KEY ?? c.SERPAPI_SECRET_ID), {

@@ -21,4 +21,5 @@ export const ROUTES: readonly Route[] = [
     summary: 'Web search on engine delta (Chinese-language queries)',
     tag: 'Web search',
   },
+  { path: '/v1/cite/search', name: 'cite-search', summary: 'Papers with formatted citations', tag: 'Citation search' },
 ];

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { classify, parseRetryAfter, redact, toQuery } from '../../../lib/upstream/serpapi.js';
+
+const KEY = 'sk-live-abc123';
+
+describe('toQuery', () => {
+  it('puts the engine first and leaves out empty values', () => {
+    expect(toQuery('google', { q: 'a b', hl: undefined, location: '', start: 0, num: null }).toString()).toBe(
+      'engine=google&q=a+b&start=0',
+    );
+  });
+
+  it('encodes emoji, CJK and right-to-left marks as UTF-8', () => {
+    const query = toQuery('baidu', { q: '咖啡 ☕ \u200fمرحبا' });
+    expect(query.toString()).toBe('engine=baidu&q=%E5%92%96%E5%95%A1+%E2%98%95+%E2%80%8F%D9%85%D8%B1%D8%AD%D8%A8%D8%A7');
+  });
+});
+
+describe('redact', () => {
+  it('removes the key wherever it appears, and any api_key parameter', () => {
+    expect(redact(`bad key ${KEY} at https://x/search.json?api_key=other&q=1`, KEY)).toBe(
+      'bad key [redacted] at https://x/search.json?api_key=[redacted]&q=1',
+    );
+  });
+
+  it('cuts long upstream messages', () => {
+    expect(redact('x'.repeat(1000), KEY)).toHaveLength(301);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    const inTwoSeconds = new Date(Date.now() + 2000).toUTCString();
+    expect(parseRetryAfter(inTwoSeconds)).toBeGreaterThan(0);
+    expect(parseRetryAfter(inTwoSeconds)).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe('classify', () => {
+  it('returns the JSON of a 200', () => {
+    expect(classify(200, null, '{"organic_results":[]}', KEY)).toEqual({ kind: 'json', json: { organic_results: [] } });
+  });
+
+  it('treats "hasn\'t returned any results" as a successful empty answer', () => {
+    const outcome = classify(200, null, JSON.stringify({ error: "Bing hasn't returned any results for this query." }), KEY);
+    expect(outcome.kind).toBe('json');
+  });
+
+  it.each([
+    [200, 'not json', 'final', 'UPSTREAM_ERROR'],
+    [200, '[1,2]', 'final', 'UPSTREAM_ERROR'],
+    [200, '{"error":"Unsupported location"}', 'final', 'UPSTREAM_ERROR'],
+    [400, '{"error":"Missing query"}', 'final', 'UPSTREAM_ERROR'],
+    [401, '{"error":"Invalid API key"}', 'final', 'SERVICE_MISCONFIGURED'],
+    [403, '', 'final', 'SERVICE_MISCONFIGURED'],
+    [429, '{"error":"Your account has run out of searches."}', 'retryable', 'UPSTREAM_QUOTA_EXCEEDED'],
+    [500, '', 'retryable', 'UPSTREAM_ERROR'],
+    [502, '<html>Bad Gateway</html>', 'retryable', 'UPSTREAM_ERROR'],
+  ] as const)('HTTP %i with %j is %s %s', (status, body, kind, code) => {
+    const outcome = classify(status, null, body, KEY);
+    expect(outcome.kind).toBe(kind);
+    expect(outcome.kind !== 'json' && outcome.error.code).toBe(code);
+  });
+
+  it('passes Retry-After of a 429 on to the client and to the retry loop', () => {
+    const outcome = classify(429, '7', '{}', KEY);
+    expect(outcome).toMatchObject({ kind: 'retryable', retryAfterMs: 7000 });
+    expect(outcome.kind !== 'json' && outcome.error.headers).toEqual({ 'Retry-After': '7' });
+  });
+
+  it('never lets the key of an upstream message through', () => {
+    const outcome = classify(200, null, JSON.stringify({ error: `Key ${KEY} is not allowed` }), KEY);
+    expect(outcome.kind !== 'json' && outcome.error.details).toBe(
+      'The search provider reported an error: Key [redacted] is not allowed',
+    );
+  });
+});
