@@ -1,0 +1,66 @@
+/** The `data` of a successful POST /v1/cite/search (spec §2.10, decisions §5). */
+import * as z from 'zod/mini';
+
+/** The five formats the spec names, in the order Google Scholar shows them. */
+export const CITATION_FORMATS = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'] as const;
+export type CitationFormat = (typeof CITATION_FORMATS)[number];
+
+const formattedText = (format: string) => z.optional(z.string().check(z.describe(`The reference in ${format} style`)));
+
+export const citationsSchema = z
+  .strictObject({
+    MLA: formattedText('MLA'),
+    APA: formattedText('APA'),
+    Chicago: formattedText('Chicago'),
+    Harvard: formattedText('Harvard'),
+    Vancouver: formattedText('Vancouver'),
+  })
+  .check(z.describe('The formatted references the upstream gave for this paper, by format; {} when its citation lookup failed'));
+
+export const paperSchema = z.strictObject({
+  index: z.int().check(z.describe('Global sequence number: index_offset + position on this page, from 1')),
+  title: z.string(),
+  source_url: z.nullable(z.string().check(z.describe('The page the index links the paper to'))),
+  pdf_url: z.nullable(z.string().check(z.describe('A PDF of the paper, when the index found one'))),
+  scholar_id: z.string().check(z.describe("The scholarly index's identifier of the paper (its result_id)")),
+  cited_by: z.string().check(z.describe('Citation count as text: "Cited by 1234", "Cited by 0" when none')),
+  publication: z.nullable(z.string().check(z.describe('Authors, venue, year and site as the index summarises them'))),
+  snippet: z.nullable(z.string()),
+  citations: citationsSchema,
+});
+
+export const citationDetailSchema = z.strictObject({
+  index: z.int().check(z.describe('The index of the paper these details belong to')),
+  scholar_id: z.string(),
+  formats: z
+    .array(z.strictObject({ name: z.string(), text: z.string() }))
+    .check(z.describe('Every formatted reference the upstream gave, including formats beyond the five')),
+  links: z
+    .array(z.strictObject({ name: z.string(), url: z.string() }))
+    .check(z.describe('Export links the upstream gave: BibTeX, EndNote, RefMan, RefWorks…')),
+  error: z.nullable(z.string().check(z.describe('Why this paper has no citations; null when it has some'))),
+});
+
+export const responseSchema = z.strictObject({
+  total_found: z.int().check(z.describe('Papers on this page')),
+  total_results: z.nullable(z.int().check(z.describe("The index's estimate of all matching papers"))),
+  citation_count: z.int().check(z.describe('Entries in reference_list: papers that have a citation in the chosen format')),
+  format: z.enum(CITATION_FORMATS).check(z.describe('The format of reference_list')),
+  reference_list: z
+    .array(z.string())
+    .check(z.describe('"[<index>] <reference>" in the chosen format, for every paper that has one, in paper order')),
+  url_list: z
+    .array(z.nullable(z.string()))
+    .check(z.describe("Each paper's PDF link, else its source link, else null, in paper order")),
+  papers: z.array(paperSchema),
+  citation_details: z.array(citationDetailSchema).check(z.describe('For each paper, every format and export link')),
+  page: z.int(),
+  has_more: z.boolean().check(z.describe('Whether the index reports a next page (never past page 99)')),
+  index_offset: z.int().check(z.describe('page × results: the index of the first paper minus 1')),
+  note: z.string().check(z.describe('What was shown, how many papers lack citations, and how to ask for the next page')),
+});
+
+export type CiteSearchData = z.output<typeof responseSchema>;
+export type Paper = z.output<typeof paperSchema>;
+export type CitationDetail = z.output<typeof citationDetailSchema>;
+export type Citations = z.output<typeof citationsSchema>;

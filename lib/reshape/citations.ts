@@ -1,0 +1,166 @@
+/**
+ * Reshaping for citation search: the scholarly search page, one paper's cite answer, and the response
+ * that joins them (spec §2.10, decisions.md §5). Pure functions, tested on the recorded samples.
+ */
+import { mapSettled } from '../concurrency.js';
+import { config } from '../config.js';
+import {
+  CITATION_FORMATS,
+  type CitationDetail,
+  type CitationFormat,
+  type Citations,
+  type CiteSearchData,
+  type Paper,
+} from '../contract/cite-search.js';
+import { AppError } from '../errors.js';
+import { logger } from '../logger.js';
+import type { SerpApiJson } from '../upstream/serpapi.js';
+import { integer, list, record, text, textOrEmpty } from './values.js';
+
+const LAST_PAGE = 99;
+const NO_CITATIONS = 'The search provider gave no citations for this paper';
+
+/** What of a citation-search request the reshaping needs. */
+export interface CitePageRequest {
+  page: number;
+  results: number;
+  format: CitationFormat;
+}
+
+/** A paper as the search found it, before its citations: what the search-page cache keeps. */
+export type FoundPaper = Omit<Paper, 'index' | 'citations'>;
+export interface ScholarPage {
+  papers: FoundPaper[];
+  total_results: number | null;
+  has_more: boolean;
+}
+/** One paper's citation answer: what the cite cache keeps. */
+export type CiteAnswer = Pick<CitationDetail, 'formats' | 'links'> & { citations: Citations };
+
+export function reshapeScholarPage(json: SerpApiJson, request: CitePageRequest): ScholarPage {
+  const papers = list(json.organic_results)
+    .slice(0, request.results)
+    .map((item) => {
+      const pdf = list(item.resources).find((r) => text(r.file_format)?.toUpperCase() === 'PDF');
+      const citedBy = integer(record(record(item.inline_links).cited_by).total) ?? 0;
+      return {
+        title: textOrEmpty(item.title),
+        source_url: text(item.link),
+        pdf_url: text(pdf?.link),
+        scholar_id: textOrEmpty(item.result_id),
+        cited_by: `Cited by ${citedBy}`,
+        publication: text(record(item.publication_info).summary),
+        snippet: text(item.snippet),
+      };
+    });
+  const next = text(record(json.serpapi_pagination).next) ?? text(record(json.pagination).next);
+  return {
+    papers,
+    total_results: integer(record(json.search_information).total_results),
+    has_more: Boolean(next) && papers.length > 0 && request.page < LAST_PAGE,
+  };
+}
+
+export function reshapeCite(json: SerpApiJson): CiteAnswer {
+  const formatList = list(json.citations)
+    .map((item) => ({ name: textOrEmpty(item.title), text: textOrEmpty(item.snippet) }))
+    .filter((item) => item.name !== '' && item.text !== '');
+  const citations: Citations = {};
+  for (const format of CITATION_FORMATS) {
+    const given = formatList.find((item) => item.name.toLowerCase() === format.toLowerCase());
+    if (given) citations[format] = given.text;
+  }
+  const links = list(json.links)
+    .map((item) => ({ name: textOrEmpty(item.name), url: textOrEmpty(item.link) }))
+    .filter((item) => item.name !== '' && item.url !== '');
+  return { citations, formats: formatList, links };
+}
+
+/**
+ * Step 2: every paper's citations. All calls start together (up to CITE_CONCURRENCY), each with its own
+ * short timeout and all within the request's deadline, so 20 papers take about one round trip; a
+ * rejection only empties that paper's citations.
+ */
+export function citeAll(
+  papers: readonly FoundPaper[],
+  cite: (scholarId: string) => Promise<CiteAnswer>,
+  concurrency = config.CITE_CONCURRENCY,
+): Promise<PromiseSettledResult<CiteAnswer>[]> {
+  return mapSettled(papers, concurrency, async ({ scholar_id }) => {
+    if (!scholar_id) throw new AppError('UPSTREAM_ERROR', { details: 'The index gave no identifier to look the paper up by' });
+    return cite(scholar_id);
+  });
+}
+
+/** Why a paper has no citations, in words safe to show (AppError details are already redacted). */
+function failureReason(reason: unknown): string {
+  if (reason instanceof AppError) return reason.details;
+  logger.error('citation lookup failed unexpectedly', { error: reason as Error });
+  return 'Unexpected error while fetching the citations';
+}
+
+export function assemble(
+  request: CitePageRequest,
+  found: ScholarPage,
+  cited: PromiseSettledResult<CiteAnswer>[],
+): CiteSearchData {
+  const offset = request.page * request.results;
+  const papers: Paper[] = [];
+  const citation_details: CitationDetail[] = [];
+  found.papers.forEach((paper, i) => {
+    const outcome = cited[i];
+    const answer = outcome?.status === 'fulfilled' ? outcome.value : undefined;
+    const index = offset + i + 1;
+    papers.push({ index, ...paper, citations: { ...answer?.citations } });
+    citation_details.push({
+      index,
+      scholar_id: paper.scholar_id,
+      formats: answer?.formats ?? [],
+      links: answer?.links ?? [],
+      error: outcome?.status === 'rejected' ? failureReason(outcome.reason) : answer?.formats.length ? null : NO_CITATIONS,
+    });
+  });
+  const reference_list = papers.flatMap((p) =>
+    p.citations[request.format] ? [`[${p.index}] ${p.citations[request.format]}`] : [],
+  );
+  const lacking = papers.filter((p) => Object.keys(p.citations).length === 0).length;
+  return {
+    total_found: papers.length,
+    total_results: found.total_results,
+    citation_count: reference_list.length,
+    format: request.format,
+    reference_list,
+    url_list: papers.map((p) => p.pdf_url ?? p.source_url),
+    papers,
+    citation_details,
+    page: request.page,
+    has_more: found.has_more,
+    index_offset: offset,
+    note: noteFor(request, papers, found, reference_list.length, lacking),
+  };
+}
+
+export function noteFor(
+  request: CitePageRequest,
+  papers: Paper[],
+  found: ScholarPage,
+  references: number,
+  lacking: number,
+): string {
+  const first = papers[0];
+  const last = papers.at(-1);
+  if (!first || !last) {
+    return `No papers on page ${request.page} for this query.${request.page > 0 ? ' Try an earlier page.' : ''}`;
+  }
+  const of = found.total_results === null ? '' : ` of about ${found.total_results.toLocaleString('en-US')}`;
+  const sentences = [`Papers ${first.index}–${last.index}${of}; reference_list holds ${references} in ${request.format} style.`];
+  if (lacking > 0) {
+    sentences.push(
+      `${lacking} of ${papers.length} ${papers.length === 1 ? 'paper lacks' : 'papers lack'} citations because the lookup failed or found none; failures are not cached, so repeating the request retries them.`,
+    );
+  }
+  sentences.push(
+    found.has_more ? `For the next page, send the same request with "page": ${request.page + 1}.` : 'This is the last page.',
+  );
+  return sentences.join(' ');
+}

@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { requestSchema, toScholarParams } from '../../functions/cite-search.js';
+import { responseSchema } from '../../lib/contract/cite-search.js';
+import { AppError } from '../../lib/errors.js';
+import { sample } from '../../lib/local/samples.js';
+import { formatIssues } from '../../lib/middleware/validate.js';
+import {
+  assemble,
+  type CiteAnswer,
+  type CiteSearchRequest,
+  citeAll,
+  reshapeCite,
+  reshapeScholarPage,
+} from '../../lib/reshape/citations.js';
+
+const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
+
+function request(fields: Record<string, unknown> = {}): CiteSearchRequest {
+  return requestSchema.parse({ query: 'bananas', ...fields });
+}
+
+function rejection(fields: Record<string, unknown>): string {
+  const parsed = requestSchema.safeParse({ query: 'bananas', ...fields });
+  if (parsed.success) throw new Error('expected the request to be rejected');
+  return formatIssues(parsed.error.issues);
+}
+
+const ok = (value: CiteAnswer): PromiseSettledResult<CiteAnswer> => ({ status: 'fulfilled', value });
+const failed = (reason: unknown): PromiseSettledResult<CiteAnswer> => ({ status: 'rejected', reason });
+
+describe('cite-search request', () => {
+  it('defaults results to 10, page to 0, country to us, format to MLA and no_cache to false', () => {
+    expect(request()).toEqual({ query: 'bananas', results: 10, page: 0, country: 'us', format: 'MLA', no_cache: false });
+  });
+
+  it('sends q, num = results, start = page × results and the country, lower-cased, as gl', () => {
+    expect(toScholarParams(request({ results: 20, page: 3, country: 'DE' }))).toEqual({
+      q: 'bananas',
+      num: 20,
+      start: 60,
+      gl: 'de',
+    });
+    expect(toScholarParams(request({ country: '' }))).toMatchObject({ gl: 'us', start: 0 });
+  });
+
+  it.each([
+    [{ results: 0 }, 'results: must be an integer from 1 to 20'],
+    [{ results: 21 }, 'results: must be an integer from 1 to 20'],
+    [{ results: '5' }, 'results: must be an integer from 1 to 20'],
+    [{ page: 100 }, 'page: must be an integer from 0 to 99'],
+    [{ country: 'usa' }, 'country: must be at most 2 characters'],
+    [{ format: 'apa' }, 'format: must be one of: MLA, APA, Chicago, Harvard, Vancouver'],
+    [{ no_cache: 'yes' }, 'no_cache: must be true or false'],
+    [{ num: 5 }, 'num: unknown field'],
+  ])('rejects %o naming the field', (fields, message) => {
+    expect(rejection(fields)).toContain(message);
+  });
+});
+
+describe('reshapeScholarPage', () => {
+  it('reads the recorded page: ids, links, "Cited by N", publication, total and next page', () => {
+    const page = reshapeScholarPage(sample('google_scholar'), request());
+    expect(page.total_results).toBe(1_140_000);
+    expect(page.has_more).toBe(true);
+    expect(page.papers).toEqual([
+      {
+        title: 'Bananas and plantains',
+        source_url: expect.stringMatching(/^https:\/\/books\.google\.com\//),
+        pdf_url: null,
+        scholar_id: 'dyZ4bDycdLQJ',
+        cited_by: 'Cited by 1179',
+        publication: 'JC Robinson, VG Saúco - 2010 - books.google.com',
+        snippet: expect.any(String),
+      },
+      expect.objectContaining({ scholar_id: 'l2aiAreIuHsJ', cited_by: 'Cited by 956', pdf_url: null }),
+    ]);
+  });
+
+  it('takes the PDF resource as pdf_url and says "Cited by 0" when the index gives no count', () => {
+    const json = {
+      organic_results: [
+        {
+          title: 'A paper',
+          result_id: 'abc',
+          resources: [
+            { title: 'example.org', file_format: 'HTML', link: 'https://example.org/a.html' },
+            { title: 'example.org', file_format: 'PDF', link: 'https://example.org/a.pdf' },
+          ],
+        },
+      ],
+    };
+    const [paper] = reshapeScholarPage(json, request()).papers;
+    expect(paper).toEqual({
+      title: 'A paper',
+      source_url: null,
+      pdf_url: 'https://example.org/a.pdf',
+      scholar_id: 'abc',
+      cited_by: 'Cited by 0',
+      publication: null,
+      snippet: null,
+    });
+  });
+
+  it('keeps at most `results` papers, and reports no next page without one or past page 99', () => {
+    const json = sample('google_scholar');
+    expect(reshapeScholarPage(json, request({ results: 1 })).papers).toHaveLength(1);
+    expect(reshapeScholarPage(json, request({ page: 99 })).has_more).toBe(false);
+    const { serpapi_pagination: _a, pagination: _b, ...last } = json;
+    expect(reshapeScholarPage(last, request()).has_more).toBe(false);
+  });
+
+  it('answers an empty page for the upstream "no results" answer', () => {
+    const page = reshapeScholarPage({ error: "Google hasn't returned any results for this query." }, request());
+    expect(page).toEqual({ papers: [], total_results: null, has_more: false });
+  });
+});
+
+describe('reshapeCite', () => {
+  it('keys the five formats by name and keeps every format and export link', () => {
+    const answer = reshapeCite(sample('google_scholar_cite'));
+    expect(Object.keys(answer.citations)).toEqual(FIVE);
+    expect(answer.citations.APA).toBe(
+      'Schwertmann, U. T. R. M., & Taylor, R. M. (1989). Iron oxides. Minerals in soil environments, 1, 379-438.',
+    );
+    expect(answer.formats.map((f) => f.name)).toEqual(FIVE);
+    expect(answer.links.map((l) => l.name)).toEqual(['BibTeX', 'EndNote', 'RefMan', 'RefWorks']);
+    expect(answer.links[0]?.url).toMatch(/^https:\/\/scholar\.googleusercontent\.com\/scholar\.bib/);
+  });
+
+  it('keeps a format beyond the five in formats only, and tolerates an answer with nothing', () => {
+    const answer = reshapeCite({ citations: [{ title: 'ABNT', snippet: 'SCHWERTMANN, U.' }, { title: 'MLA' }] });
+    expect(answer).toEqual({ citations: {}, formats: [{ name: 'ABNT', text: 'SCHWERTMANN, U.' }], links: [] });
+    expect(reshapeCite({})).toEqual({ citations: {}, formats: [], links: [] });
+  });
+});
+
+describe('assemble', () => {
+  const page = reshapeScholarPage(sample('google_scholar'), request());
+  const cite = reshapeCite(sample('google_scholar_cite'));
+
+  it('fills every field on the recorded samples, and the contract schema accepts it', () => {
+    const data = assemble(request(), page, [ok(cite), ok(cite)]);
+    expect(responseSchema.parse(data)).toEqual(data);
+    expect(data).toMatchObject({
+      total_found: 2,
+      total_results: 1_140_000,
+      citation_count: 2,
+      format: 'MLA',
+      page: 0,
+      has_more: true,
+      index_offset: 0,
+    });
+    expect(data.reference_list).toEqual([`[1] ${cite.citations.MLA}`, `[2] ${cite.citations.MLA}`]);
+    expect(data.url_list).toEqual(page.papers.map((p) => p.source_url));
+    expect(data.papers.map((p) => p.index)).toEqual([1, 2]);
+    expect(data.citation_details[1]).toEqual({
+      index: 2,
+      scholar_id: 'l2aiAreIuHsJ',
+      formats: cite.formats,
+      links: cite.links,
+      error: null,
+    });
+    expect(data.note).toBe(
+      'Papers 1–2 of about 1,140,000; reference_list holds 2 in MLA style. For the next page, send the same request with "page": 1.',
+    );
+  });
+
+  it('numbers papers from index_offset = page × results, in the chosen format', () => {
+    const data = assemble(request({ page: 2, results: 7, format: 'Vancouver' }), page, [ok(cite), ok(cite)]);
+    expect(data.index_offset).toBe(14);
+    expect(data.papers.map((p) => p.index)).toEqual([15, 16]);
+    expect(data.reference_list[0]).toBe(`[15] ${cite.citations.Vancouver}`);
+  });
+
+  it('lists a paper whose cite failed with citations {} and its reason, and counts only generated entries', () => {
+    const timeout = new AppError('UPSTREAM_TIMEOUT', { details: 'The search provider did not answer within the deadline' });
+    const data = assemble(request(), page, [failed(timeout), ok(cite)]);
+    expect(responseSchema.parse(data)).toEqual(data);
+    expect(data.papers[0]?.citations).toEqual({});
+    expect(data.papers[1]?.citations).toEqual(cite.citations);
+    expect(data.citation_details[0]).toEqual({
+      index: 1,
+      scholar_id: 'dyZ4bDycdLQJ',
+      formats: [],
+      links: [],
+      error: 'The search provider did not answer within the deadline',
+    });
+    expect(data.citation_count).toBe(1);
+    expect(data.reference_list).toEqual([`[2] ${cite.citations.MLA}`]);
+    expect(data.total_found).toBe(2);
+    expect(data.note).toContain('1 of 2 papers lack citations');
+  });
+
+  it('does not reveal an unexpected error, and prefers the PDF link in url_list', () => {
+    const withPdf = {
+      ...page,
+      papers: page.papers.map((p, i) => (i === 0 ? { ...p, pdf_url: 'https://example.org/a.pdf' } : p)),
+    };
+    const data = assemble(request(), withPdf, [ok(cite), failed(new Error('secret internals'))]);
+    expect(data.citation_details[1]?.error).toBe('Unexpected error while fetching the citations');
+    expect(data.url_list).toEqual(['https://example.org/a.pdf', page.papers[1]?.source_url]);
+  });
+
+  it('says this is the last page, or that nothing was found', () => {
+    expect(assemble(request(), { ...page, has_more: false }, [ok(cite), ok(cite)]).note).toMatch(/This is the last page\.$/);
+    const empty = assemble(request({ page: 4 }), { papers: [], total_results: null, has_more: false }, []);
+    expect(empty).toMatchObject({
+      total_found: 0,
+      citation_count: 0,
+      papers: [],
+      reference_list: [],
+      url_list: [],
+      has_more: false,
+    });
+    expect(empty.note).toBe('No papers on page 4 for this query. Try an earlier page.');
+  });
+});
+
+describe('citeAll', () => {
+  const cite = reshapeCite(sample('google_scholar_cite'));
+  const papers = Array.from({ length: 20 }, (_, i) => ({
+    title: `paper ${i + 1}`,
+    source_url: null,
+    pdf_url: null,
+    scholar_id: `id-${i + 1}`,
+    cited_by: 'Cited by 0',
+    publication: null,
+    snippet: null,
+  }));
+
+  it('with the default concurrency, starts all 20 cite calls before any answers', async () => {
+    const started: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const running = citeAll(papers, async (id) => {
+      started.push(id);
+      await gate;
+      return cite;
+    });
+    expect(started).toEqual(papers.map((p) => p.scholar_id));
+    release();
+    const results = await running;
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+  });
+
+  it('settles a failed cite without failing the others, and never looks up a paper with no id', async () => {
+    const asked: string[] = [];
+    const results = await citeAll(
+      papers.slice(0, 3).map((p, i) => (i === 1 ? { ...p, scholar_id: '' } : p)),
+      async (id) => {
+        asked.push(id);
+        if (id === 'id-3') throw new AppError('UPSTREAM_TIMEOUT');
+        return cite;
+      },
+    );
+    expect(asked).toEqual(['id-1', 'id-3']);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+  });
+});
