@@ -22,4 +22,15 @@ export const ROUTES: readonly Route[] = [
     tag: 'Web search',
   },
   { path: '/v1/cite/search', name: 'cite-search', summary: 'Papers with formatted citations', tag: 'Citation search' },
+  { path: '/v1/alpha/scholar/profiles', name: 'scholar-profiles', summary: 'Scholar profiles by name', tag: 'Alpha services' },
+  { path: '/v1/alpha/scholar/author', name: 'scholar-author', summary: 'One scholar and their articles', tag: 'Alpha services' },
+  {
+    path: '/v1/alpha/scholar/author-citation',
+    name: 'scholar-author-citation',
+    summary: "One article of a scholar's page with the documents citing it",
+    tag: 'Alpha services',
+  },
+  { path: '/v1/alpha/trends', name: 'alpha-trends', summary: 'Search interest over time and by region', tag: 'Alpha services' },
+  { path: '/v1/alpha/news', name: 'alpha-news', summary: 'News search', tag: 'Alpha services' },
+  { path: '/v1/alpha/images', name: 'alpha-images', summary: 'Image search', tag: 'Alpha services' },
 ];

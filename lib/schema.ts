@@ -84,9 +84,12 @@ export function integer(options: IntegerOptions): z.ZodMiniType {
   return describe(z._default(base, options.default), options.description);
 }
 
+/** The last page a request may ask for (decisions.md §4: page is 0–99). */
+export const LAST_PAGE = 99;
+
 /** The page field every paged endpoint shares: 0–99, default 0. */
 export function page() {
-  return integer({ min: 0, max: 99, default: 0, description: 'Page number, starting at 0' });
+  return integer({ min: 0, max: LAST_PAGE, default: 0, description: 'Page number, starting at 0' });
 }
 
 /** One of a fixed list of values; the error lists them all. */

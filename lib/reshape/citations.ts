@@ -14,10 +14,10 @@ import {
 } from '../contract/cite-search.js';
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
+import { LAST_PAGE } from '../schema.js';
 import type { SerpApiJson } from '../upstream/serpapi.js';
 import { integer, list, record, text, textOrEmpty } from './values.js';
 
-const LAST_PAGE = 99;
 const NO_CITATIONS = 'The search provider gave no citations for this paper';
 
 /** What of a citation-search request the reshaping needs. */

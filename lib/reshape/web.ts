@@ -1,4 +1,5 @@
 /** Reshaping shared by the four web-search engines. */
+import { LAST_PAGE } from '../schema.js';
 import { list, record, text, textOrEmpty } from './values.js';
 
 export interface WebResult {
@@ -40,11 +41,14 @@ export function reshapeRelatedSearches(value: unknown): RelatedSearch[] {
     .filter((item) => item.query !== '');
 }
 
-/** Paging in this API's terms: which page this is, and the next one if the upstream has one. */
+/**
+ * Paging in this API's terms: which page this is, and the next one if the upstream has one and it can be
+ * asked for (`next_page` never points past the last page; `has_more` still reports what the upstream said).
+ */
 export function reshapePaging(
   json: Record<string, unknown>,
   page: number,
 ): { current_page: number; next_page: number | null; has_more: boolean } {
   const hasMore = Boolean(text(record(json.serpapi_pagination).next) ?? text(record(json.pagination).next));
-  return { current_page: page, next_page: hasMore ? page + 1 : null, has_more: hasMore };
+  return { current_page: page, next_page: hasMore && page < LAST_PAGE ? page + 1 : null, has_more: hasMore };
 }

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { requestSchema, toScholarParams } from '../../functions/cite-search.js';
-import { responseSchema } from '../../lib/contract/cite-search.js';
-import { AppError } from '../../lib/errors.js';
-import { sample } from '../../lib/local/samples.js';
-import { formatIssues } from '../../lib/middleware/validate.js';
-import {
-  assemble,
-  type CiteAnswer,
-  type CiteSearchRequest,
-  citeAll,
-  reshapeCite,
-  reshapeScholarPage,
-} from '../../lib/reshape/citations.js';
+import { type CiteSearchRequest, requestSchema, toScholarParams } from '../../../functions/cite-search.js';
+import { responseSchema } from '../../../lib/contract/cite-search.js';
+import { AppError } from '../../../lib/errors.js';
+import { sample } from '../../../lib/local/samples.js';
+import { formatIssues } from '../../../lib/middleware/validate.js';
+import { assemble, type CiteAnswer, citeAll, reshapeCite, reshapeScholarPage } from '../../../lib/reshape/citations.js';
 
 const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapSettled } from '../../lib/concurrency.js';
+import { mapSettled } from '../../../lib/concurrency.js';
 
 /** A promise and its resolve, so a test decides when each call finishes. */
 function deferred<T>() {

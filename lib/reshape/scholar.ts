@@ -1,0 +1,188 @@
+/**
+ * Google Scholar specifics the scholar endpoints share: the shape of its ids, and the reshaping of its
+ * answers (profiles, an author's page, one article's citation view, the documents citing it). Every
+ * reader tolerates absent fields.
+ */
+import type * as z from 'zod/mini';
+import type { citationCountSchema, interestSchema } from '../contract/alpha-parts.js';
+import type { AuthorData } from '../contract/scholar-author.js';
+import type { Citation, CitingArticle } from '../contract/scholar-author-citation.js';
+import type { Profile } from '../contract/scholar-profiles.js';
+import { integer, isRecord, list, record, text, textOrEmpty } from './values.js';
+
+/** An author id: the `user=` value of a Google Scholar profile URL, e.g. LSsXyncAAAAJ. */
+export const AUTHOR_ID = {
+  pattern: /^[A-Za-z0-9_-]{1,64}$/,
+  hint: 'a Google Scholar author id: 1 to 64 letters, digits, _ or -',
+} as const;
+
+/** An article on an author's page: `<author_id>:<article_id>`, e.g. LSsXyncAAAAJ:u5HHmVD_uO8C. */
+export const CITATION_ID = {
+  pattern: /^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64}$/,
+  hint: '<author_id>:<article_id>, such as LSsXyncAAAAJ:u5HHmVD_uO8C',
+} as const;
+
+type Interest = z.output<typeof interestSchema>;
+type CitationCount = z.output<typeof citationCountSchema>;
+
+/** Research interests as `{title, link}`; plain strings (as one spec sample shows) become titles. */
+export function reshapeInterests(value: unknown): Interest[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .map(
+      (item): Interest =>
+        isRecord(item) ? { title: textOrEmpty(item.title), link: text(item.link) } : { title: textOrEmpty(item), link: null },
+    )
+    .filter((item) => item.title !== '');
+}
+
+/** The `cites` parameter of a Google Scholar "cited by" link: the id of the list of citing documents. */
+export function citesIdFromLink(link: unknown): string | null {
+  const url = text(link);
+  if (!url) return null;
+  try {
+    return new URL(url).searchParams.get('cites') || null;
+  } catch {
+    return null;
+  }
+}
+
+/** A "cited by" object, whether the upstream counts it as `value` (author pages) or `total` (elsewhere). */
+export function reshapeCitationCount(value: unknown): CitationCount {
+  const cited = record(value);
+  return {
+    count: integer(cited.value ?? cited.total),
+    link: text(cited.link),
+    cites_id: text(cited.cites_id) ?? citesIdFromLink(cited.link),
+  };
+}
+
+/** Citations per year, oldest first, dropping entries without a year or count. */
+function yearly(value: unknown): { year: number; citations: number }[] {
+  return list(value)
+    .map((item) => ({ year: integer(item.year), citations: integer(item.citations) }))
+    .filter((item): item is { year: number; citations: number } => item.year !== null && item.citations !== null)
+    .sort((a, b) => a.year - b.year);
+}
+
+export function reshapeProfile(item: Record<string, unknown>): Profile {
+  const name = textOrEmpty(item.name ?? item.title);
+  const affiliation = textOrEmpty(item.affiliations ?? item.affiliation);
+  return {
+    title: name,
+    name,
+    author_id: textOrEmpty(item.author_id),
+    affiliations: affiliation,
+    affiliation,
+    email: text(item.email),
+    // Google Scholar shows no "Cited by" line on a profile nobody has cited yet.
+    cited_by: integer(item.cited_by) ?? 0,
+    interests: reshapeInterests(item.interests),
+    link: text(item.link),
+    thumbnail: text(item.thumbnail),
+  };
+}
+
+/**
+ * The author page's metrics table: `[{citations: {all, since_2019}}, {h_index: …}, {i10_index: …}]`, whose
+ * "since" key names a year that moves every year, hence `since` plus `since_year`.
+ */
+function reshapeCitedBy(value: unknown): AuthorData['cited_by'] {
+  if (!isRecord(value)) return null;
+  const table = list(value.table);
+  let sinceYear: number | null = null;
+  const metric = (name: string) => {
+    const row = record(table.find((entry) => isRecord(entry[name]))?.[name]);
+    const sinceKey = Object.keys(row).find((key) => /^since_\d{4}$/.test(key));
+    if (sinceKey) sinceYear ??= Number(sinceKey.slice(6));
+    return { all: integer(row.all), since: sinceKey ? integer(row[sinceKey]) : null };
+  };
+  return {
+    citations: metric('citations'),
+    h_index: metric('h_index'),
+    i10_index: metric('i10_index'),
+    since_year: sinceYear,
+    graph: yearly(value.graph),
+  };
+}
+
+/** An author's page without its paging, which depends on the request. */
+export function reshapeAuthorPage(json: Record<string, unknown>): Omit<AuthorData, 'pagination'> {
+  const author = isRecord(json.author) ? json.author : null;
+  const access = isRecord(json.public_access) ? json.public_access : null;
+  return {
+    author: author && {
+      name: textOrEmpty(author.name),
+      affiliations: text(author.affiliations),
+      email: text(author.email),
+      website: text(author.website),
+      thumbnail: text(author.thumbnail),
+      interests: reshapeInterests(author.interests),
+    },
+    articles: list(json.articles).map((item) => ({
+      title: textOrEmpty(item.title),
+      link: text(item.link),
+      citation_id: text(item.citation_id),
+      authors: text(item.authors),
+      publication: text(item.publication),
+      year: integer(item.year),
+      cited_by: reshapeCitationCount(item.cited_by),
+    })),
+    cited_by: reshapeCitedBy(json.cited_by),
+    co_authors: list(json.co_authors).map((item) => ({
+      name: textOrEmpty(item.name),
+      author_id: text(item.author_id),
+      affiliations: text(item.affiliations),
+      email: text(item.email),
+      link: text(item.link),
+      thumbnail: text(item.thumbnail),
+    })),
+    public_access: access && {
+      available: integer(access.available),
+      not_available: integer(access.not_available),
+      link: text(access.link),
+    },
+  };
+}
+
+/** One article's citation view (`view_op=view_citation`); null when the upstream gave no citation. */
+export function reshapeCitation(json: Record<string, unknown>, articles: CitingArticle[]): Citation | null {
+  if (!isRecord(json.citation)) return null;
+  const citation = json.citation;
+  const total = record(citation.total_citations);
+  return {
+    title: textOrEmpty(citation.title),
+    link: text(citation.link),
+    authors: textOrEmpty(citation.authors),
+    publication_date: textOrEmpty(citation.publication_date),
+    journal: text(citation.journal),
+    volume: text(citation.volume),
+    issue: text(citation.issue),
+    pages: text(citation.pages),
+    publisher: text(citation.publisher),
+    description: text(citation.description),
+    resources: list(citation.resources)
+      .map((item) => ({ title: textOrEmpty(item.title), link: textOrEmpty(item.link), file_format: text(item.file_format) }))
+      .filter((item) => item.link !== ''),
+    total_citations: { ...reshapeCitationCount(total.cited_by), per_year: yearly(total.table) },
+    articles,
+  };
+}
+
+/** The id of the list of documents citing the article, taken from its "cited by" link. */
+export function citingListId(json: Record<string, unknown>): string | null {
+  return citesIdFromLink(record(record(record(json.citation).total_citations).cited_by).link);
+}
+
+/** Documents from a Google Scholar search, ranked from 1 (the upstream's `position` starts at 0). */
+export function reshapeCitingArticles(json: Record<string, unknown>): CitingArticle[] {
+  return list(json.organic_results).map((item, i) => ({
+    rank: i + 1,
+    title: textOrEmpty(item.title),
+    link: text(item.link),
+    snippet: text(item.snippet),
+    publication_info: text(record(item.publication_info).summary),
+    result_id: text(item.result_id),
+    cited_by: reshapeCitationCount(record(item.inline_links).cited_by),
+  }));
+}

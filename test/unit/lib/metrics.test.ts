@@ -1,0 +1,61 @@
+import type { Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { metrics, metricsEnabled } from '../../../lib/middleware/metrics.js';
+import type { ApiContext } from '../../../lib/request-state.js';
+import { capturedMetricLines } from '../../support/capture-logs.js';
+
+describe('metricsEnabled', () => {
+  it('is on only where a namespace is configured, as the stack does', () => {
+    expect(metricsEnabled({})).toBe(false);
+    expect(metricsEnabled({ POWERTOOLS_METRICS_NAMESPACE: '  ' })).toBe(false);
+    expect(metricsEnabled({ POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi' })).toBe(true);
+  });
+
+  it('is off when POWERTOOLS_METRICS_DISABLED says true in any of the forms Powertools reads', () => {
+    for (const value of ['true', 'TRUE', '1', 'yes', 'on']) {
+      expect(
+        metricsEnabled({ POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi', POWERTOOLS_METRICS_DISABLED: value }),
+        value,
+      ).toBe(false);
+    }
+    expect(metricsEnabled({ POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi', POWERTOOLS_METRICS_DISABLED: 'false' })).toBe(
+      true,
+    );
+  });
+});
+
+function request(path: string): Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
+  const context = {
+    api: {
+      requestId: `unit-${path}`,
+      path,
+      startedAt: Date.now(),
+      deadline: Date.now() + 1_000,
+      upstream: { calls: 1, latencyMs: 12.4, cacheHits: 1 },
+    },
+  } as unknown as ApiContext;
+  return {
+    event: {} as APIGatewayProxyEvent,
+    context,
+    response: { statusCode: 200, body: '{}' } as APIGatewayProxyResult,
+    error: null,
+    internal: {},
+  };
+}
+
+describe('the metrics middleware', () => {
+  it('writes nothing when metrics are off', async () => {
+    const before = capturedMetricLines.length;
+    await metrics({ enabled: false }).after?.(request('/v1/web-search/alpha'));
+    expect(capturedMetricLines.length).toBe(before);
+  });
+
+  it('writes one record when on, naming an unknown path "unknown" rather than inventing a route', async () => {
+    process.env.POWERTOOLS_METRICS_NAMESPACE = 'SearchCitationApi';
+    await metrics({ enabled: true }).after?.(request('/v1/not-a-route'));
+    const record = JSON.parse(capturedMetricLines.at(-1) ?? '{}');
+    expect(record).toMatchObject({ endpoint: 'unknown', Requests: 1, Errors: 0, UpstreamLatency: 12, CacheHits: 1 });
+    expect(record._aws.CloudWatchMetrics[0].Namespace).toBe('SearchCitationApi');
+  });
+});
