@@ -17,7 +17,12 @@ const clientKey = env.API_KEYS?.split(',')[0]?.trim() ?? '<your key>';
 
 // Config is read when the handlers load, so the environment above must be settled first.
 const { startLocalServer } = await import('./server.js');
-const { url } = await startLocalServer({ port: Number(env.PORT ?? 3000), host: env.HOST ?? '127.0.0.1' });
+const { docsPages } = await import('./docs.js');
+const { url } = await startLocalServer({
+  port: Number(env.PORT ?? 3000),
+  host: env.HOST ?? '127.0.0.1',
+  pages: await docsPages(),
+});
 
 console.log(
   [
@@ -25,6 +30,7 @@ console.log(
     `Search and Citation API listening on ${url}`,
     `Upstream: ${upstreamLine}`,
     `API key:  ${env.API_KEYS ? clientKey : '(from the client key secret)'}`,
+    `Docs:     ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
     '',
     'Try it:',
     `  curl -s -X POST ${url}/v1/web-search/alpha -H 'Authorization: Bearer ${clientKey}' -H 'Content-Type: application/json' -d '{"q":"coffee"}'`,

@@ -1,8 +1,8 @@
 /**
  * `api()` is the one place that fixes the middleware order every endpoint shares:
- * request id → access log → envelope → method → auth → body (size, type, JSON) → validation → handler.
+ * request id → access log → metrics → envelope → method → auth → body (size, type, JSON) → validation → handler.
  * middy runs `before` in this order and `after`/`onError` in reverse, so the envelope sees every error,
- * the access log sees the final status, and the request id is stamped on whatever goes out.
+ * the access log and the metrics see the final status, and the request id is stamped on whatever goes out.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -15,6 +15,7 @@ import { auth } from './auth.js';
 import { jsonBody } from './body.js';
 import { envelope } from './envelope.js';
 import { postOnly } from './method.js';
+import { metrics } from './metrics.js';
 import { requestId } from './request-id.js';
 import { validate } from './validate.js';
 
@@ -36,6 +37,7 @@ export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
       const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
         .use(requestId())
         .use(accessLog())
+        .use(metrics())
         .use(envelope())
         .use(postOnly())
         .use(auth())

@@ -20,6 +20,8 @@ export interface CallOptions {
   deadline: number;
   /** This request's counters: every attempt is one upstream call. */
   stats: RequestState['upstream'];
+  /** Ties this call's warning lines to the request's own log line. */
+  requestId?: string;
   /** Per-attempt timeout; defaults to UPSTREAM_TIMEOUT_MS. */
   timeoutMs?: number;
   /** Retries after the first attempt; defaults to UPSTREAM_RETRIES. */
@@ -69,6 +71,7 @@ export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParam
     const outcome = await attemptOnce(url, Math.min(timeoutMs, remaining), key, options.stats);
     if (outcome.kind === 'json') return outcome.json;
     logger.warn('upstream attempt failed', {
+      requestId: options.requestId,
       engine: upstreamEngine,
       attempt,
       code: outcome.error.code,
@@ -235,7 +238,7 @@ export function upstreamFor(state: RequestState): Upstream {
   return {
     deadline: state.deadline,
     search: (engine, params, options) =>
-      serpApiSearch(engine, params, { deadline: state.deadline, stats: state.upstream, ...options }),
+      serpApiSearch(engine, params, { deadline: state.deadline, stats: state.upstream, requestId: state.requestId, ...options }),
     cacheHit: () => {
       state.upstream.cacheHits += 1;
     },

@@ -3,7 +3,7 @@
  * given environment, and a small client for it. Config is read once per process, so one test file is
  * one configuration, as one Lambda container is.
  */
-import type { LocalServer } from '../../lib/local/server.js';
+import type { LocalServer, StaticPages } from '../../lib/local/server.js';
 
 export const TEST_CLIENT_KEY = 'test-client-key-0123456789';
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-SECRET-9876';
@@ -26,7 +26,11 @@ export interface Service {
 /** Every response body the suite has seen, for the no-secret-leaks check. */
 export const seenBodies: string[] = [];
 
-export async function startService(env: Record<string, string | undefined>): Promise<Service> {
+/** `pages` builds extra GET pages (docs) once the environment is settled, as `npm start` does. */
+export async function startService(
+  env: Record<string, string | undefined>,
+  setup: { pages?: () => Promise<StaticPages> } = {},
+): Promise<Service> {
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'test',
@@ -38,7 +42,11 @@ export async function startService(env: Record<string, string | undefined>): Pro
   });
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
   const { startLocalServer } = (await import('../../lib/local/server.js')) as { startLocalServer: () => Promise<LocalServer> };
-  const local = await (startLocalServer as (o: { port: number }) => Promise<LocalServer>)({ port: 0 });
+  const pages = await setup.pages?.();
+  const local = await (startLocalServer as (o: { port: number; pages?: StaticPages }) => Promise<LocalServer>)({
+    port: 0,
+    pages,
+  });
   return {
     url: local.url,
     async post(path, body = {}, options = {}) {

@@ -1,0 +1,14 @@
+/** POST /v1/web-search/bravo: the `data` of a success (functions/web-search-bravo.ts builds it). */
+import * as z from 'zod/mini';
+import { described, paging, relatedSearches, webResult } from './web.js';
+
+export const responseSchema = z.object({
+  organic_results: described(
+    z.array(webResult),
+    'Natural results; page N starts at result offset N × 30, so ranks continue from 30 × page + 1',
+  ),
+  related_searches: relatedSearches,
+  pagination: paging,
+});
+
+export type WebSearchBravoData = z.output<typeof responseSchema>;

@@ -1,0 +1,14 @@
+/** POST /v1/web-search/delta: the `data` of a success (functions/web-search-delta.ts builds it). */
+import * as z from 'zod/mini';
+import { described, paging, relatedSearches, webResult } from './web.js';
+
+export const responseSchema = z.object({
+  Delta_data: described(
+    z.array(webResult),
+    'Natural results (the capital D is the contract’s); ranks start at pn + 1, or page × 10 + 1 when pn is absent',
+  ),
+  related_searches: relatedSearches,
+  pagination: paging,
+});
+
+export type WebSearchDeltaData = z.output<typeof responseSchema>;

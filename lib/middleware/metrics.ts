@@ -1,0 +1,84 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { logger } from '../logger.js';
+import type { ApiContext } from '../request-state.js';
+import { ROUTES } from '../routes.js';
+
+/** The metric names the dashboard and alarms read (namespace SearchCitationApi). */
+export const METRIC = {
+  requests: 'Requests',
+  errors: 'Errors',
+  errorsByCode: 'ErrorsByCode',
+  upstreamCalls: 'UpstreamCalls',
+  upstreamLatency: 'UpstreamLatency',
+  cacheHits: 'CacheHits',
+  latency: 'Latency',
+} as const;
+
+// The values Powertools itself reads as true in POWERTOOLS_METRICS_DISABLED.
+const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
+
+/**
+ * Metrics are written where a namespace is configured (the stack sets POWERTOOLS_METRICS_NAMESPACE) and
+ * not switched off (POWERTOOLS_METRICS_DISABLED=true). A local run sets no namespace, so its stdout holds
+ * the request log only; set the namespace to see the EMF lines locally.
+ */
+export function metricsEnabled(env: Record<string, string | undefined>): boolean {
+  const disabled = TRUTHY.has(env.POWERTOOLS_METRICS_DISABLED?.trim().toLowerCase() ?? '');
+  return Boolean(env.POWERTOOLS_METRICS_NAMESPACE?.trim()) && !disabled;
+}
+
+// Route path → route name: the `endpoint` dimension, which the dashboard graphs one line per value of.
+const ENDPOINTS = new Map(ROUTES.map((route) => [route.path, route.name]));
+
+let shared: Metrics | undefined;
+
+/**
+ * One CloudWatch EMF record per request, with dimensions service and endpoint: Requests, Errors (0 or 1,
+ * so its average is the error rate), UpstreamCalls, UpstreamLatency (only when the upstream was called,
+ * so requests that never reach it do not drag the average down), CacheHits and Latency. A failure also
+ * writes ErrorsByCode under service, endpoint and errorCode, as a record of its own so that the other
+ * metrics are not multiplied by every code. It runs just inside the access log and sees the final status.
+ */
+export function metrics(
+  options: { enabled?: boolean } = {},
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
+  const enabled = options.enabled ?? metricsEnabled(process.env);
+  if (enabled) shared ??= new Metrics({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'search-citation-api' });
+  const emf = shared;
+
+  const write = ({ context }: { context: ApiContext }) => {
+    const state = context.api;
+    if (!enabled || !emf || !state) return;
+    try {
+      // Everything below is synchronous, so concurrent requests in one process never mix their records.
+      const endpoint = ENDPOINTS.get(state.path) ?? 'unknown';
+      const { calls, latencyMs, cacheHits } = state.upstream;
+      emf.addDimension('endpoint', endpoint);
+      emf.addMetadata('requestId', state.requestId);
+      emf.addMetric(METRIC.requests, MetricUnit.Count, 1);
+      emf.addMetric(METRIC.errors, MetricUnit.Count, state.errorCode ? 1 : 0);
+      emf.addMetric(METRIC.upstreamCalls, MetricUnit.Count, calls);
+      if (calls > 0) emf.addMetric(METRIC.upstreamLatency, MetricUnit.Milliseconds, Math.round(latencyMs));
+      emf.addMetric(METRIC.cacheHits, MetricUnit.Count, cacheHits);
+      emf.addMetric(METRIC.latency, MetricUnit.Milliseconds, Math.round(Date.now() - state.startedAt));
+      emf.publishStoredMetrics();
+      if (state.errorCode) {
+        const single = emf.singleMetric();
+        single.addDimension('endpoint', endpoint);
+        single.addDimension('errorCode', state.errorCode);
+        single.addMetadata('requestId', state.requestId);
+        // A single metric is written as soon as its value is added.
+        single.addMetric(METRIC.errorsByCode, MetricUnit.Count, 1);
+      }
+    } catch (error) {
+      // A lost data point must never turn an answer into an error.
+      emf.clearMetrics();
+      emf.clearDimensions();
+      emf.clearMetadata();
+      logger.warn('metrics not recorded', { requestId: state.requestId, error: error as Error });
+    }
+  };
+  return { after: write, onError: write };
+}

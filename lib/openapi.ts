@@ -1,0 +1,370 @@
+/**
+ * The OpenAPI 3.1 document, generated from the code that enforces the contract: each route's request
+ * schema (functions/<name>.ts `requestSchema`, the one the validation middleware runs), its success data
+ * schema (lib/contract/<name>.ts `responseSchema`, which a test holds against the handler's real output)
+ * and the error table of lib/errors.ts. zod writes the JSON Schemas (draft 2020-12, which OpenAPI 3.1
+ * uses), so the document cannot say something the service does not do.
+ */
+import { readFileSync } from 'node:fs';
+import * as z from 'zod/mini';
+import { ERROR_CODES, type ErrorCode } from './errors.js';
+import { MAX_BODY_BYTES } from './middleware/body.js';
+import { ROUTES, type Route } from './routes.js';
+
+export type JsonObject = Record<string, unknown>;
+
+/** When each code is answered, an example of its details, and the headers that come with it. */
+const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: readonly ResponseHeader[] }> = {
+  MALFORMED_JSON: { when: 'The body is not valid JSON.', example: 'body: is not valid JSON' },
+  INVALID_REQUEST: {
+    when:
+      'The body is not a JSON object, or has an unknown field, a missing required field, a wrong type, a value out of ' +
+      'range or in a bad format. `details` names every offending field and its rule.',
+    example: 'num: must be an integer from 1 to 100; foo: unknown field',
+  },
+  UNAUTHORIZED: {
+    when: 'The Authorization header is missing or malformed, or the key is unknown. One answer for every case.',
+    example: 'Send the header "Authorization: Bearer <API key>" with a valid key',
+    headers: ['WWW-Authenticate'],
+  },
+  NOT_FOUND: {
+    when: 'No endpoint at this path (answered for any path this document does not list).',
+    example: 'No endpoint at /v1/nothing; every endpoint is a POST under /v1',
+  },
+  METHOD_NOT_ALLOWED: {
+    when: 'A method other than POST. Checked before authentication.',
+    example: 'GET is not allowed here; use POST',
+    headers: ['Allow'],
+  },
+  PAYLOAD_TOO_LARGE: {
+    when: `The body is over ${MAX_BODY_BYTES / 1024} KiB (${MAX_BODY_BYTES} bytes).`,
+    example: `body: must be at most ${MAX_BODY_BYTES} bytes (got 20000)`,
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    when: 'A Content-Type other than application/json (any charset) was sent. An absent Content-Type is accepted.',
+    example: 'Content-Type: must be application/json',
+  },
+  RATE_LIMITED: {
+    when: 'This service’s own throttle (the API stage’s or the key’s usage limits) refused the request. Retry later.',
+    example: ERROR_CODES.RATE_LIMITED.message,
+    headers: ['Retry-After'],
+  },
+  UPSTREAM_QUOTA_EXCEEDED: {
+    when: 'The search provider refused for rate or quota, after retries. `Retry-After` when the provider said when.',
+    example: 'The search provider refused the request for rate or quota',
+    headers: ['Retry-After'],
+  },
+  UPSTREAM_ERROR: {
+    when:
+      'The search provider failed: a 5xx, an answer that is not JSON or is malformed, or no connection, after retries; ' +
+      'or it reported an error for this query. A search that simply finds nothing is a success with empty arrays.',
+    example: 'The search provider answered HTTP 502',
+  },
+  UPSTREAM_TIMEOUT: {
+    when: 'The search provider did not answer within the request’s deadline (well below the gateway’s 29 s).',
+    example: 'The search provider did not answer within the deadline',
+  },
+  SERVICE_MISCONFIGURED: {
+    when: 'The service’s upstream key is missing or was rejected, or a secret is unreadable. Its operator must act.',
+    example: 'The service could not read its credentials; its operator must check the deployment',
+  },
+  INTERNAL_ERROR: {
+    when: 'Anything unexpected. `details` says only that, with the request id to quote.',
+    example: 'Unexpected error; quote request id 8d0c5e52-3a1f-4c55-9b1e-0f6f2d7a4b19 when reporting it',
+  },
+};
+
+type ResponseHeader = 'WWW-Authenticate' | 'Allow' | 'Retry-After';
+
+const HEADERS: Record<ResponseHeader | 'X-Request-Id', JsonObject> = {
+  'X-Request-Id': {
+    description: 'This request’s id, on every response; quote it when reporting a problem.',
+    schema: { type: 'string' },
+  },
+  'WWW-Authenticate': { description: 'Always `Bearer`.', schema: { type: 'string', const: 'Bearer' } },
+  Allow: { description: 'Always `POST`.', schema: { type: 'string', const: 'POST' } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying, when known.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+};
+
+/** Every code an endpoint can answer: all of them but NOT_FOUND, which is for paths that are no endpoint. */
+export const ENDPOINT_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
+  (code) => code !== 'NOT_FOUND',
+);
+
+const TAG_DESCRIPTIONS: Record<Route['tag'], string> = {
+  'Web search': 'One endpoint per engine: alpha, bravo, charlie, and delta for Chinese-language queries.',
+  'Alpha services': 'Scholarly profiles, authors and citations, trends, news and images.',
+  'Citation search': 'Papers from a scholarly index, each with up to five formatted citations.',
+};
+
+/** The two schemas of one route, as the generator and the contract test load them. */
+export interface RouteSchemas {
+  route: Route;
+  requestSchema: z.ZodMiniType;
+  responseSchema: z.ZodMiniType;
+}
+
+function isSchema(value: unknown): value is z.ZodMiniType {
+  return typeof value === 'object' && value !== null && '_zod' in value;
+}
+
+/**
+ * Imports `requestSchema` from functions/<name>.ts and `responseSchema` from lib/contract/<name>.ts.
+ * A route without either fails loudly: an endpoint is not done until its contract is written.
+ * Importing a handler reads the service's configuration, so the environment must be settled first.
+ */
+export async function loadRouteSchemas(route: Route): Promise<RouteSchemas> {
+  const handler = (await import(`../functions/${route.name}.ts`)) as { requestSchema?: unknown };
+  let contract: { responseSchema?: unknown };
+  try {
+    contract = (await import(`./contract/${route.name}.ts`)) as { responseSchema?: unknown };
+  } catch (error) {
+    throw new Error(`${route.path}: lib/contract/${route.name}.ts could not be loaded; every route needs one`, {
+      cause: error,
+    });
+  }
+  if (!isSchema(handler.requestSchema)) throw new Error(`${route.path}: functions/${route.name}.ts exports no requestSchema`);
+  if (!isSchema(contract.responseSchema)) {
+    throw new Error(`${route.path}: lib/contract/${route.name}.ts exports no responseSchema`);
+  }
+  return { route, requestSchema: handler.requestSchema, responseSchema: contract.responseSchema };
+}
+
+/** The document for every route of lib/routes.ts. */
+export async function buildOpenApiDocument(routes: readonly Route[] = ROUTES): Promise<JsonObject> {
+  return openApiDocument(await Promise.all(routes.map(loadRouteSchemas)));
+}
+
+/** Where the committed document lives: openapi.json at the repository root. */
+export const OPENAPI_FILE = new URL('../openapi.json', import.meta.url);
+
+/** The document's text as openapi.json holds it. */
+export function renderOpenApi(document: JsonObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** web-search-alpha → WebSearchAlpha, the stem of the route's component names. */
+function pascalCase(name: string): string {
+  return name.replace(/(^|[-_])([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+}
+
+function camelCase(name: string): string {
+  const pascal = pascalCase(name);
+  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
+}
+
+/**
+ * zod's JSON Schema, made fit to sit inside the document: no `$schema` (the document's dialect applies),
+ * and no ±2^53 bounds (zod's "safe integer" range, true of every integer and only noise to a reader).
+ */
+export function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', where: string): JsonObject {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonObject;
+  if ('$defs' in json) {
+    // Local $defs would resolve against the document root, not the schema; keep schemas inline.
+    throw new Error(`${where}: the schema has shared or recursive parts ($defs); inline them`);
+  }
+  delete json.$schema;
+  return stripSafeIntegerBounds(json) as JsonObject;
+}
+
+function stripSafeIntegerBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripSafeIntegerBounds);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: JsonObject = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) continue;
+    if (key === 'maximum' && inner === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = stripSafeIntegerBounds(inner);
+  }
+  return out;
+}
+
+const ref = (kind: 'schemas' | 'responses' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+function failureSchema(codes: readonly ErrorCode[]): JsonObject {
+  return {
+    type: 'object',
+    required: ['success', 'message', 'data', 'error'],
+    additionalProperties: false,
+    properties: {
+      success: { type: 'boolean', const: false },
+      message: { type: 'string', description: 'A summary for people; branch on `error.code`, never on this.' },
+      data: { type: 'null' },
+      error: {
+        type: 'object',
+        required: ['code', 'details'],
+        additionalProperties: false,
+        properties: {
+          code: codes.length === Object.keys(ERROR_CODES).length ? ref('schemas', 'ErrorCode') : { type: 'string', enum: codes },
+          details: {
+            type: 'string',
+            description: 'The reason, written for a person; names every offending field. Never a secret.',
+          },
+        },
+      },
+    },
+  };
+}
+
+/** Error responses grouped by status, as components.responses entries named Error<status>. */
+function errorResponses(): Record<string, JsonObject> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+    const { status } = ERROR_CODES[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headerNames = [...new Set(codes.flatMap((code) => ERROR_DOCS[code].headers ?? []))];
+    responses[`Error${status}`] = {
+      description: codes.map((code) => `\`${code}\`: ${ERROR_DOCS[code].when}`).join('\n\n'),
+      headers: Object.fromEntries([
+        ['X-Request-Id', ref('headers', 'X-Request-Id')],
+        ...headerNames.map((name) => [name, ref('headers', name)]),
+      ]),
+      content: {
+        'application/json': {
+          schema: failureSchema(codes),
+          examples: Object.fromEntries(
+            codes.map((code) => [
+              code,
+              {
+                summary: ERROR_CODES[code].message,
+                value: {
+                  success: false,
+                  message: ERROR_CODES[code].message,
+                  data: null,
+                  error: { code, details: ERROR_DOCS[code].example },
+                },
+              },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+function errorTable(): string {
+  const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).map(
+    (code) => `| \`${code}\` | ${ERROR_CODES[code].status} | ${ERROR_DOCS[code].when} |`,
+  );
+  return ['| error.code | HTTP status | When |', '|---|---|---|', ...rows].join('\n');
+}
+
+const DESCRIPTION = `JSON over HTTP in front of paid search providers. Every endpoint is a \`POST\` of a JSON object
+with \`Authorization: Bearer <API key>\`, and every answer, success or failure, is the same envelope:
+
+- success: HTTP 200, \`{"success": true, "message": "10 results", "data": {...}}\`
+- failure: \`{"success": false, "message": "...", "data": null, "error": {"code": "...", "details": "..."}}\`
+
+Clients branch on \`error.code\`; \`details\` is written for a person and names every offending field.
+Every response carries \`X-Request-Id\`. A search that finds nothing is a success with empty arrays and the
+message "No results". Arrays in \`data\` are always present; objects are present or null.
+
+Requests: unknown fields are rejected; strings are trimmed and an empty optional string counts as not given;
+text fields reject control characters; integers must be JSON integers. The body is at most
+${MAX_BODY_BYTES / 1024} KiB. Checks run in this order: path, method, key, size, content type, JSON, fields.
+
+Error codes:
+
+${errorTable()}`;
+
+/** The OpenAPI 3.1 document for these routes and their schemas. */
+export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject {
+  const schemas: Record<string, JsonObject> = {
+    ErrorCode: {
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: 'Machine-readable error code; its HTTP status is fixed (see the table in the description).',
+    },
+    Failure: failureSchema(Object.keys(ERROR_CODES) as ErrorCode[]),
+  };
+  const paths: Record<string, JsonObject> = {};
+  const errorResponseRefs = Object.fromEntries(
+    [...new Set(ENDPOINT_ERROR_CODES.map((code) => ERROR_CODES[code].status))]
+      .sort((a, b) => a - b)
+      .map((status) => [String(status), ref('responses', `Error${status}`)]),
+  );
+
+  for (const { route, requestSchema, responseSchema } of endpoints) {
+    const stem = pascalCase(route.name);
+    schemas[`${stem}Request`] = toSchema(requestSchema, 'input', `${route.path} request`);
+    schemas[`${stem}Data`] = toSchema(responseSchema, 'output', `${route.path} response`);
+    schemas[`${stem}Success`] = {
+      type: 'object',
+      required: ['success', 'message', 'data'],
+      additionalProperties: false,
+      properties: {
+        success: { type: 'boolean', const: true },
+        message: { type: 'string', description: 'A short summary such as "10 results" or "No results".' },
+        data: ref('schemas', `${stem}Data`),
+      },
+    };
+    paths[route.path] = {
+      post: {
+        operationId: camelCase(route.name),
+        summary: route.summary,
+        tags: [route.tag],
+        description: `Error codes this endpoint can answer: ${ENDPOINT_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}.`,
+        'x-error-codes': ENDPOINT_ERROR_CODES,
+        requestBody: {
+          required: true,
+          description: `A JSON object of at most ${MAX_BODY_BYTES / 1024} KiB. An empty body counts as {}.`,
+          content: { 'application/json': { schema: ref('schemas', `${stem}Request`) } },
+        },
+        responses: {
+          '200': {
+            description: 'Success: the envelope with this endpoint’s data.',
+            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
+            content: { 'application/json': { schema: ref('schemas', `${stem}Success`) } },
+          },
+          ...errorResponseRefs,
+        },
+      },
+    };
+  }
+
+  const usedTags = [...new Set(endpoints.map(({ route }) => route.tag))];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Search and Citation API',
+      version: packageVersion(),
+      description: DESCRIPTION,
+    },
+    servers: [
+      { url: '/', description: 'The server this document is served from (the local server serves it at /openapi.json)' },
+      {
+        url: '{baseUrl}',
+        description: 'A deployed stage: the API Gateway stage URL the deployment prints',
+        variables: { baseUrl: { default: 'https://api-id.execute-api.us-east-1.amazonaws.com/prod' } },
+      },
+    ],
+    security: [{ bearerAuth: [] }],
+    tags: usedTags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Send `Authorization: Bearer <API key>` on every request. A missing, malformed or unknown key is 401 `UNAUTHORIZED`.',
+        },
+      },
+      schemas,
+      responses: errorResponses(),
+      headers: HEADERS,
+    },
+  };
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from '../../lib/local/chromium.js';
+import { ROUTES } from '../../lib/routes.js';
+import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { type Service, startService } from '../support/service.js';
+
+let upstream: FakeSerpApi;
+let service: Service;
+let browser: Chromium;
+
+beforeAll(async () => {
+  upstream = await startFakeSerpApi();
+  service = await startService(
+    { SERPAPI_BASE_URL: upstream.url },
+    { pages: async () => (await import('../../lib/local/docs.js')).docsPages() },
+  );
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  await upstream?.close();
+});
+
+const withoutKey = { headers: { Authorization: '' }, method: 'GET' };
+
+describe('GET /openapi.json', () => {
+  it('serves the OpenAPI 3.1 document of every route, without a key', async () => {
+    const reply = await service.post('/openapi.json', undefined, withoutKey);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(reply.json.openapi).toBe('3.1.0');
+    expect(Object.keys(reply.json.paths).sort()).toEqual(ROUTES.map((route) => route.path).sort());
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves the page and Swagger UI’s files from this server', async () => {
+    const page = await service.post('/docs', undefined, withoutKey);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
+    expect(assets.length).toBeGreaterThanOrEqual(3);
+    for (const asset of assets) {
+      expect(asset.startsWith('/docs/'), `${asset} is served locally`).toBe(true);
+      expect((await service.post(asset, undefined, withoutKey)).status, asset).toBe(200);
+    }
+  });
+
+  it('renders every path of the route table in headless Chromium, with no request leaving this server', async () => {
+    const page = await browser.context.newPage();
+    const elsewhere: string[] = [];
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (new URL(url).origin === service.url) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
+    });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+
+    await page.goto(`${service.url}/docs`);
+    await page
+      .locator('.opblock-summary-path')
+      .nth(ROUTES.length - 1)
+      .waitFor();
+
+    // Swagger UI puts zero-width spaces into paths so that they can wrap.
+    const shown = (await page.locator('.opblock-summary-path').allInnerTexts()).map((text) => text.replace(/\u200b/g, '').trim());
+    expect(shown.sort()).toEqual(ROUTES.map((route) => route.path).sort());
+    const methods = await page.locator('.opblock-summary-method').allInnerTexts();
+    expect(new Set(methods)).toEqual(new Set(['POST']));
+    expect(await page.locator('.info .title').textContent()).toContain('Search and Citation API');
+    expect(await page.locator('.errors-wrapper').count(), 'Swagger UI reports no errors in the document').toBe(0);
+    expect(pageErrors).toEqual([]);
+    expect(elsewhere).toEqual([]);
+    await page.close();
+  });
+});
