@@ -58,5 +58,8 @@ export async function getSecretJson(secretId: string): Promise<unknown> {
 }
 
 function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (!(error instanceof Error)) return typeof error;
+  // A JSON parse error quotes the start of what it read ("Unexpected token 's', "sk-1234567"..."): here, the secret.
+  if (error.name === 'TransformParameterError') return `${error.name}: the secret's value is not valid JSON`;
+  return `${error.name}: ${error.message}`;
 }

@@ -30,6 +30,7 @@ export interface CallOptions {
 
 // An answer larger than this is not a search result page; refuse it rather than hold it in memory.
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+const MAX_RETRY_AFTER_SECONDS = 86_400;
 // SerpApi answers 200 with this kind of `error` when the search simply found nothing.
 const NO_RESULTS = /hasn't returned any results|no results found/i;
 
@@ -143,9 +144,10 @@ function timeoutError(): AppError {
 /** Parses Retry-After (seconds or an HTTP date) into milliseconds. */
 export function parseRetryAfter(value: string | null): number | undefined {
   if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  // Capped at a day: anything longer is nonsense, and must still print as a valid header value.
+  if (/^\d+$/.test(value.trim())) return Math.min(Number(value.trim()), MAX_RETRY_AFTER_SECONDS) * 1000;
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? undefined : Math.min(Math.max(0, date - Date.now()), MAX_RETRY_AFTER_SECONDS * 1000);
 }
 
 function upstreamMessage(text: string, key: string): string | undefined {
@@ -198,7 +200,8 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // An answer that echoes the key (a link, a search echo) must not carry it on to a client or a cache.
+    json = JSON.parse(key && text.includes(key) ? text.split(key).join('[redacted]') : text);
   } catch {
     return {
       kind: 'final',

@@ -33,6 +33,7 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('3')).toBe(3000);
     expect(parseRetryAfter(null)).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter('1'.repeat(40))).toBe(86_400_000);
     const inTwoSeconds = new Date(Date.now() + 2000).toUTCString();
     expect(parseRetryAfter(inTwoSeconds)).toBeGreaterThan(0);
     expect(parseRetryAfter(inTwoSeconds)).toBeLessThanOrEqual(2000);

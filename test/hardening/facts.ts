@@ -1,0 +1,248 @@
+/**
+ * What the hardening suite knows about each endpoint, written down from the contract (decisions.md §4 and
+ * §6) rather than read from the handlers: a minimal valid body, where the search text goes and what the
+ * upstream must receive for it, and the integer fields with their bounds. The suites loop over ROUTES and
+ * look each route up here; a route with no entry fails them, so a new endpoint is never silently skipped.
+ */
+import { ROUTES, type Route } from '../../lib/routes.js';
+
+export type Body = Record<string, unknown>;
+
+/** The field a request's search text (or identifier) lives in, and how it must reach the upstream. */
+export interface TextFact {
+  /** The field as error details name it: `q`, `query`, `queries` (its items are `queries.0`…). */
+  field: string;
+  /** The body with `value` as its text. */
+  set(body: Body, value: unknown): Body;
+  /** The upstream parameter that carries the text. */
+  param: string;
+  /** Whether the contract accepts this text; accepted texts reach the upstream trimmed, byte for byte. */
+  accepts(value: string): boolean;
+  /** A valid text that contains `token` (for telling concurrent requests apart at the fake upstream). */
+  withToken(token: string): string;
+}
+
+export interface IntegerFact {
+  min: number;
+  /** Absent: no upper bound below the safe-integer range. */
+  max?: number;
+}
+
+/** A request that only this endpoint rejects, and the field its details must name. */
+export interface ExtraCase {
+  name: string;
+  body: Body;
+  field: string;
+}
+
+export interface RouteFacts {
+  family: 'web search' | 'scholar' | 'alpha' | 'citation search';
+  /** The smallest body the endpoint answers 200 to. */
+  body: Body;
+  /** The upstream engine of the endpoint's first (or only) call. */
+  engine: string;
+  /** How many calls carry the search text per request (trends asks for time series and regions at once). */
+  textCalls: number;
+  text: TextFact;
+  integers: Record<string, IntegerFact>;
+  extra: ExtraCase[];
+  /** A later call whose failure the endpoint answers around, with a 200 (decisions.md §5, §6). */
+  optionalCall?: { name: string; matches(query: URLSearchParams): boolean };
+}
+
+const QUERY_MAX = 2048;
+// decisions.md §4: text fields reject ASCII control characters (C0 and DEL).
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** The contract's rule for free text: trimmed, not empty, at most `max` characters, no control characters, well-formed. */
+export function acceptsText(value: string, max = QUERY_MAX): boolean {
+  const trimmed = value.trim();
+  return trimmed.length > 0 && trimmed.length <= max && !CONTROL.test(trimmed) && trimmed.isWellFormed();
+}
+
+function topLevel(field: string) {
+  return (body: Body, value: unknown): Body => ({ ...body, [field]: value });
+}
+
+function searchText(field: string, param: string): TextFact {
+  return {
+    field,
+    set: topLevel(field),
+    param,
+    accepts: (value) => acceptsText(value),
+    withToken: (token) => `coffee ${token}`,
+  };
+}
+
+function identifier(field: string, pattern: RegExp, withToken: (token: string) => string): TextFact {
+  return {
+    field,
+    set: topLevel(field),
+    param: field,
+    accepts: (value) => pattern.test(value.trim()),
+    withToken,
+  };
+}
+
+const PAGE: IntegerFact = { min: 0, max: 99 };
+
+const FACTS: Record<string, RouteFacts> = {
+  '/v1/web-search/alpha': {
+    family: 'web search',
+    body: { q: 'coffee' },
+    engine: 'google',
+    textCalls: 1,
+    text: searchText('q', 'q'),
+    integers: { page: PAGE, num: { min: 1, max: 100 } },
+    extra: [{ name: 'a language that is not a language code', body: { q: 'coffee', language: 'english!' }, field: 'language' }],
+  },
+  '/v1/web-search/bravo': {
+    family: 'web search',
+    body: { q: 'coffee' },
+    engine: 'duckduckgo',
+    textCalls: 1,
+    text: searchText('q', 'q'),
+    integers: { page: PAGE },
+    extra: [{ name: 'an unknown date filter', body: { q: 'coffee', date: 'decade' }, field: 'date' }],
+  },
+  '/v1/web-search/charlie': {
+    family: 'web search',
+    body: { q: 'coffee' },
+    engine: 'bing',
+    textCalls: 1,
+    text: searchText('q', 'q'),
+    integers: { page: PAGE },
+    extra: [{ name: 'a three-letter cc', body: { q: 'coffee', cc: 'usa' }, field: 'cc' }],
+  },
+  '/v1/web-search/delta': {
+    family: 'web search',
+    body: { q: '咖啡' },
+    engine: 'baidu',
+    textCalls: 1,
+    text: searchText('q', 'q'),
+    integers: { page: PAGE, pn: { min: 0, max: 990 } },
+    extra: [{ name: 'an impossible date', body: { q: '咖啡', date_from: '2024-02-30' }, field: 'date_from' }],
+  },
+  '/v1/alpha/scholar/profiles': {
+    family: 'scholar',
+    body: { query: 'Mike' },
+    engine: 'google_scholar_profiles',
+    textCalls: 1,
+    text: searchText('query', 'mauthors'),
+    integers: {},
+    extra: [{ name: 'a country that is not two letters', body: { query: 'Mike', country: 'U5' }, field: 'country' }],
+  },
+  '/v1/alpha/scholar/author': {
+    family: 'scholar',
+    body: { author_id: 'LSsXyncAAAAJ' },
+    engine: 'google_scholar_author',
+    textCalls: 1,
+    text: identifier('author_id', /^[A-Za-z0-9_-]{1,64}$/, (token) => `LSsXyncAAAAJ${token}`),
+    integers: { page: PAGE, num: { min: 1, max: 100 } },
+    extra: [{ name: 'an unknown sort order', body: { author_id: 'LSsXyncAAAAJ', sort: 'random' }, field: 'sort' }],
+  },
+  '/v1/alpha/scholar/author-citation': {
+    family: 'scholar',
+    body: { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' },
+    engine: 'google_scholar_author',
+    textCalls: 1,
+    text: identifier('citation_id', /^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64}$/, (token) => `LSsXyncAAAAJ:u5HHmVD_${token}`),
+    integers: {},
+    extra: [
+      { name: 'a citation id without its author part', body: { citation_id: 'u5HHmVD_uO8C' }, field: 'citation_id' },
+      {
+        name: 'an author_id that is not the citation id’s author',
+        body: { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C', author_id: 'someoneElse' },
+        field: 'author_id',
+      },
+    ],
+    optionalCall: {
+      name: 'the documents citing the article',
+      matches: (q) => q.get('engine') === 'google_scholar' && q.has('cites'),
+    },
+  },
+  '/v1/alpha/trends': {
+    family: 'alpha',
+    body: { queries: ['coffee'] },
+    engine: 'google_trends',
+    textCalls: 2,
+    text: {
+      field: 'queries',
+      set: (body, value) => ({ ...body, queries: [value] }),
+      param: 'q',
+      // The upstream separates terms with commas, so a term may hold none.
+      accepts: (value) => acceptsText(value, 100) && !value.includes(','),
+      withToken: (token) => `coffee ${token}`,
+    },
+    integers: { category: { min: 0 } },
+    extra: [
+      { name: 'no search terms', body: { queries: [] }, field: 'queries' },
+      { name: 'six search terms', body: { queries: ['a', 'b', 'c', 'd', 'e', 'f'] }, field: 'queries' },
+      { name: 'the terms as one string', body: { queries: 'coffee,tea' }, field: 'queries' },
+      { name: 'a term with a comma', body: { queries: ['coffee,tea'] }, field: 'queries' },
+      { name: 'an empty second term', body: { queries: ['coffee', ' '] }, field: 'queries' },
+      { name: 'an unknown timeframe', body: { queries: ['coffee'], timeframe: 'last week' }, field: 'timeframe' },
+    ],
+    optionalCall: {
+      name: 'interest by region',
+      matches: (q) => q.get('engine') === 'google_trends' && (q.get('data_type') ?? '').startsWith('GEO_MAP'),
+    },
+  },
+  '/v1/alpha/news': {
+    family: 'alpha',
+    body: { q: 'coffee' },
+    engine: 'google',
+    textCalls: 1,
+    text: searchText('q', 'q'),
+    integers: { page: PAGE },
+    extra: [{ name: 'a number for location', body: { q: 'coffee', location: 7 }, field: 'location' }],
+  },
+  '/v1/alpha/images': {
+    family: 'alpha',
+    body: { q: 'coffee' },
+    engine: 'google_images',
+    textCalls: 1,
+    text: searchText('q', 'q'),
+    integers: { page: PAGE },
+    extra: [
+      { name: 'an unknown size', body: { q: 'coffee', size: 'huge' }, field: 'size' },
+      { name: 'an upstream size code instead of a size', body: { q: 'coffee', size: 'qsvga' }, field: 'size' },
+      { name: 'an unknown colour', body: { q: 'coffee', color: 'ultraviolet' }, field: 'color' },
+    ],
+  },
+  '/v1/cite/search': {
+    family: 'citation search',
+    body: { query: 'bananas' },
+    engine: 'google_scholar',
+    textCalls: 1,
+    text: searchText('query', 'q'),
+    integers: { results: { min: 1, max: 20 }, page: PAGE },
+    extra: [
+      { name: 'results 0', body: { query: 'bananas', results: 0 }, field: 'results' },
+      { name: 'results 21', body: { query: 'bananas', results: 21 }, field: 'results' },
+      { name: 'an unknown citation format', body: { query: 'bananas', format: 'IEEE' }, field: 'format' },
+    ],
+    optionalCall: { name: "a paper's citations", matches: (q) => q.get('engine') === 'google_scholar_cite' },
+  },
+};
+
+export interface CoveredRoute {
+  route: Route;
+  facts: RouteFacts;
+}
+
+/**
+ * Every route of ROUTES that has facts. Each suite also asserts that {@link routesWithoutFacts} is empty,
+ * so a route missing here fails a test named for it while the other routes are still exercised.
+ */
+export function everyRoute(): CoveredRoute[] {
+  return ROUTES.flatMap((route) => {
+    const facts = FACTS[route.path];
+    return facts ? [{ route, facts }] : [];
+  });
+}
+
+/** Paths of ROUTES that this table does not describe. */
+export function routesWithoutFacts(): string[] {
+  return ROUTES.filter((route) => !FACTS[route.path]).map((route) => route.path);
+}

@@ -1,0 +1,187 @@
+/**
+ * A failing secret store, on every endpoint of ROUTES: the client key digests and the upstream key come
+ * from Secrets Manager (the real AWS SDK against a local endpoint speaking its protocol). Whatever breaks,
+ * the answer is 500 SERVICE_MISCONFIGURED with no upstream call and nothing of the secret in it, and the
+ * failure is not cached: once the store is fixed, the next request succeeds.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturedLogLines } from '../support/capture-logs.js';
+import { type FakeSecretsManager, startFakeSecretsManager } from '../support/fake-secrets-manager.js';
+import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { type Reply, type Service, seenBodies, startService } from '../support/service.js';
+import { everyRoute, routesWithoutFacts } from './facts.js';
+import { countLeaks, expectClean, expectFailure, expectNoKeyIn, expectSuccess, reportSummary } from './support.js';
+
+// Keys share no ten-character piece with anything else the service says (the leak check looks for pieces).
+const CLIENT_KEY = 'ck-7f3a9c51e2d84b06';
+const UPSTREAM_KEY = 'uk-b81d44e07c9a2f35';
+const KEYS_SECRET = 'hardening/keys';
+const UPSTREAM_SECRET = 'hardening/upstream';
+const DIGEST = createHash('sha256').update(CLIENT_KEY).digest('hex');
+const SECRETS = [CLIENT_KEY, UPSTREAM_KEY, DIGEST];
+const KEYS_VALUE = JSON.stringify({ keys: [{ name: 'team-a', sha256: DIGEST }] });
+const UPSTREAM_VALUE = JSON.stringify({ serpapi_api_key: UPSTREAM_KEY });
+// Cached values live one second, so each case waits for the cache to expire, as a warm container would.
+const TTL_SECONDS = 1;
+
+let store: FakeSecretsManager;
+let upstream: FakeSerpApi;
+let service: Service;
+const tally = { cases: 0, survived: 0 };
+
+beforeAll(async () => {
+  store = await startFakeSecretsManager({ [KEYS_SECRET]: KEYS_VALUE, [UPSTREAM_SECRET]: UPSTREAM_VALUE });
+  upstream = await startFakeSerpApi();
+  // Down from the start: the very first request of the container meets a broken store.
+  store.down = true;
+  service = await startService({
+    SERPAPI_BASE_URL: upstream.url,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: store.url,
+    API_KEYS: undefined,
+    SERPAPI_API_KEY: undefined,
+    CLIENT_KEYS_SECRET_ID: KEYS_SECRET,
+    SERPAPI_SECRET_ID: UPSTREAM_SECRET,
+    SECRETS_TTL_SECONDS: String(TTL_SECONDS),
+    // A cached answer needs no upstream key, so it would rightly succeed while that secret is broken.
+    SEARCH_CACHE_MAX: '0',
+    CITE_CACHE_MAX: '0',
+  });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await upstream?.close();
+  await store?.close();
+  reportSummary('secret-store', {
+    order: 4,
+    text: `secret store faults: ${tally.survived} of ${tally.cases} answered as specified and recovered`,
+    bodiesChecked: seenBodies.length,
+    logLinesChecked: capturedLogLines.length,
+    leaks: countLeaks([...seenBodies, ...capturedLogLines], SECRETS),
+  });
+});
+
+function restore(): void {
+  store.down = false;
+  store.secrets.set(KEYS_SECRET, KEYS_VALUE);
+  store.secrets.set(UPSTREAM_SECRET, UPSTREAM_VALUE);
+}
+
+/** One request per endpoint, all at once, with the client key. */
+function onEveryEndpoint(): Promise<{ path: string; reply: Reply }[]> {
+  return Promise.all(
+    everyRoute().map(async ({ route, facts }) => ({
+      path: route.path,
+      reply: await service.post(route.path, facts.body, { headers: { Authorization: `Bearer ${CLIENT_KEY}` } }),
+    })),
+  );
+}
+
+/** Breaks the store, expects every endpoint to refuse without an upstream call, fixes it, expects every endpoint to recover. */
+async function breakAndRecover(breakIt: () => void, options: { waitForExpiry: boolean }): Promise<void> {
+  if (options.waitForExpiry) await new Promise((resolve) => setTimeout(resolve, TTL_SECONDS * 1000 + 100));
+  breakIt();
+  const callsBefore = upstream.calls();
+  for (const { path, reply } of await onEveryEndpoint()) {
+    tally.cases += 1;
+    try {
+      expectFailure(reply, 'SERVICE_MISCONFIGURED');
+      expectClean(reply.text, SECRETS);
+      expect(reply.text).not.toContain('hardening/');
+    } catch (error) {
+      throw new Error(`${path} while broken: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  expect(upstream.calls(), 'upstream calls while the store is broken').toBe(callsBefore);
+  restore();
+  for (const { path, reply } of await onEveryEndpoint()) {
+    try {
+      expectSuccess(reply);
+    } catch (error) {
+      throw new Error(`${path} once fixed: ${(error as Error).message}`, { cause: error });
+    }
+    tally.survived += 1;
+  }
+}
+
+describe('the route table', () => {
+  it('has hardening facts for every route in ROUTES', () => {
+    expect(routesWithoutFacts()).toEqual([]);
+  });
+});
+
+describe('a broken secret store is SERVICE_MISCONFIGURED on every endpoint, and is not cached', () => {
+  it('when the store is down at cold start', async () => {
+    await breakAndRecover(
+      () => {
+        store.down = true;
+      },
+      { waitForExpiry: false },
+    );
+  });
+
+  it.each([
+    [
+      'the store is down',
+      () => {
+        store.down = true;
+      },
+    ],
+    [
+      'the client key secret is missing',
+      () => {
+        store.secrets.delete(KEYS_SECRET);
+      },
+    ],
+    [
+      'the client key secret is not JSON',
+      () => {
+        store.secrets.set(KEYS_SECRET, `${DIGEST} team-a`);
+      },
+    ],
+    [
+      'the client key secret has no keys array',
+      () => {
+        store.secrets.set(KEYS_SECRET, JSON.stringify({ sha256: DIGEST }));
+      },
+    ],
+    [
+      'the upstream key secret is missing',
+      () => {
+        store.secrets.delete(UPSTREAM_SECRET);
+      },
+    ],
+    // The mistake an operator is most likely to make: the bare key instead of {"serpapi_api_key": ...}.
+    [
+      'the upstream key secret is the bare key, not JSON',
+      () => {
+        store.secrets.set(UPSTREAM_SECRET, UPSTREAM_KEY);
+      },
+    ],
+    [
+      'the upstream key secret lacks serpapi_api_key',
+      () => {
+        store.secrets.set(UPSTREAM_SECRET, JSON.stringify({ api_key: UPSTREAM_KEY }));
+      },
+    ],
+  ])('when %s once the cached value has expired', async (_name, breakIt) => {
+    await breakAndRecover(breakIt, { waitForExpiry: true });
+  });
+
+  it('refuses a key that is not in the secret, with no upstream call', async () => {
+    const before = upstream.calls();
+    const reply = await service.post(everyRoute()[0]?.route.path ?? '/', {}, { headers: { Authorization: 'Bearer not-a-key' } });
+    expectFailure(reply, 'UNAUTHORIZED');
+    expect(upstream.calls()).toBe(before);
+  });
+});
+
+describe('keys', () => {
+  it('sends the upstream key from its secret, and never puts a key, a digest or a fragment of one in a body or a log line', () => {
+    expect(upstream.requests.length).toBeGreaterThan(0);
+    expect(upstream.requests.every((query) => query.get('api_key') === UPSTREAM_KEY)).toBe(true);
+    expectNoKeyIn(seenBodies, SECRETS);
+    expectNoKeyIn(capturedLogLines, SECRETS);
+  });
+});
