@@ -1,0 +1,128 @@
+/**
+ * One endpoint's Lambda function with the house defaults: built from functions/<name>.ts by esbuild,
+ * nodejs22.x on arm64, its own log group with retention, and its own role that may write that log group
+ * and read the two secrets, nothing else.
+ */
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Route } from '../lib/routes.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The design card's runtime; the AwsSolutions-L1 acknowledgement below says why not nodejs24.x. */
+export const RUNTIME = lambda.Runtime.NODEJS_22_X;
+
+/**
+ * API Gateway gives up on an integration after 29 s. The function's own request deadline
+ * (REQUEST_DEADLINE_MS, 25 s by default) ends every upstream wait and leaves time to answer with an
+ * envelope; 28 s lets that answer out even after a slow cold start, while a function that still hangs is
+ * stopped by Lambda (and counted by the Errors alarm) before the gateway's own 504.
+ */
+export const TIMEOUT = Duration.seconds(28);
+
+/** The Lambda environment every function gets (contract: names the code reads). */
+export const SERVICE_ENVIRONMENT = {
+  POWERTOOLS_SERVICE_NAME: 'search-citation-api',
+  POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
+  NODE_OPTIONS: '--enable-source-maps',
+} as const;
+
+export interface ApiFunctionProps {
+  route: Route;
+  memorySize: number;
+  logRetention: logs.RetentionDays;
+  tracing: boolean;
+  /** Secret id (name or ARN) the code reads, and the ARN the role may read. */
+  clientKeysSecret: { id: string; arn: string };
+  upstreamKeySecret: { id: string; arn: string };
+}
+
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    const { route } = props;
+
+    // Created here rather than by Lambda on first write, so that it has a retention. Kept after a
+    // teardown (the request lines are the record of who called what); the retention still ends them.
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // Not the default role: AWSLambdaBasicExecutionRole may create and write any log group in the account.
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${route.path}: writes its own log group, reads the two service secrets`,
+    });
+    this.logGroup.grantWrite(role);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        sid: 'ReadServiceSecrets',
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [props.clientKeysSecret.arn, props.upstreamKeySecret.arn],
+      }),
+    );
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: `${ROOT}functions/${route.name}.ts`,
+      handler: 'handler',
+      projectRoot: ROOT,
+      depsLockFilePath: `${ROOT}package-lock.json`,
+      description: `${route.summary} (POST ${route.path})`,
+      runtime: RUNTIME,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: TIMEOUT,
+      role,
+      logGroup: this.logGroup,
+      tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+      environment: {
+        ...SERVICE_ENVIRONMENT,
+        CLIENT_KEYS_SECRET_ID: props.clientKeysSecret.id,
+        SERPAPI_SECRET_ID: props.upstreamKeySecret.id,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        platform: 'node',
+        // ESM builds of the dependencies, so that esbuild can drop what is not used.
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        // Stack traces need the mappings only; leaving the sources out keeps the zip small.
+        sourcesContent: false,
+        logLevel: LogLevel.WARNING,
+        // The SDK in the bundle is the version package-lock.json pins and the tests ran, not whatever
+        // the runtime ships this month (measured sizes and reasons: README, "Bundles").
+        bundleAwsSDK: true,
+        // A CommonJS dependency that calls require() for a Node built-in needs a require in ESM output.
+        banner:
+          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+    });
+
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'nodejs22.x on purpose: the runtime the design fixes and the closest to the Node versions the tests run on. ' +
+        'It is in standard support, patched by AWS, until its published deprecation (2027); moving to nodejs24.x ' +
+        'is the RUNTIME constant in infra/api-function.ts, to change once the toolchain is tested on Node 24.',
+    });
+    if (props.tracing) {
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Added by Lambda active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no ' +
+          'resource-level permissions, so AWS documents Resource "*" for them. They write traces only.',
+      });
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The CDK app: one stack, settings from context (infra/settings.ts), and cdk-nag's AwsSolutions checks as
+ * a validation plugin, so that an unacknowledged finding fails `cdk synth` and `cdk deploy`.
+ * `cdk.json` runs this file with tsx; the tests build the same app through `createApp`.
+ */
+import { fileURLToPath } from 'node:url';
+import { App, type AppProps, Tags, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { settingsFromContext } from './settings.js';
+import { SearchCitationApiStack } from './stack.js';
+
+export const STACK_NAME = 'SearchCitationApi';
+
+export function createApp(props: AppProps = {}): { app: App; stack: SearchCitationApiStack } {
+  const app = new App(props);
+  const stack = new SearchCitationApiStack(app, STACK_NAME, {
+    description: 'Search and Citation API: one Lambda function per POST path behind an API Gateway REST API',
+    settings: settingsFromContext(app.node),
+  });
+  // Lets Cost Explorer show what the service costs, once the tag is activated for cost allocation.
+  Tags.of(stack).add('service', 'search-citation-api');
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { app, stack };
+}
+
+// Run by the CDK CLI: the App synthesizes itself into the directory the CLI gives it when the process ends.
+if (process.argv[1] === fileURLToPath(import.meta.url)) createApp();

@@ -1,0 +1,132 @@
+/**
+ * The answers API Gateway makes by itself, before or instead of a function, in the service's envelope:
+ * throttling, unknown paths, wrong methods, bodies too large, timeouts and its own failures. Codes and
+ * statuses come from the same table as the functions' (lib/errors.ts), so a client cannot tell which
+ * layer answered except by the request id.
+ */
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import { ERROR_CODES, type ErrorCode } from '../lib/errors.js';
+import { MAX_BODY_BYTES } from '../lib/middleware/body.js';
+
+/** Gateway response templates substitute $context variables but run no VTL; values here are never client-controlled. */
+export function envelopeTemplate(code: ErrorCode, details: string): string {
+  return JSON.stringify({ success: false, message: ERROR_CODES[code].message, data: null, error: { code, details } });
+}
+
+/** The headers every function response carries too (lib/http.ts), as static mapping values. */
+const STATIC_HEADERS = {
+  'Content-Type': "'application/json; charset=utf-8'",
+  'Cache-Control': "'no-store'",
+  'X-Content-Type-Options': "'nosniff'",
+} as const;
+
+// API Gateway's own id for the request, the one its access log and the function's event carry.
+const REQUEST_ID = 'context.requestId';
+
+export interface GatewayError {
+  type: apigw.ResponseType;
+  code: ErrorCode;
+  details: string;
+  /** Extra headers as mapping values ('static' in single quotes). */
+  headers?: Record<string, string>;
+}
+
+const NOT_FOUND_DETAILS = 'No endpoint at this path; every endpoint is a POST under /v1';
+
+export const GATEWAY_ERRORS: readonly GatewayError[] = [
+  // A REST API treats a path (or a method) it does not know as a request for an IAM-signed resource: with
+  // no Authorization header it answers 403 "Missing Authentication Token"; with "Authorization: Bearer
+  // ..." it answers 403 with a signature error whose default message quotes the whole header, the
+  // client's key. No method here uses IAM signing, so each of these means only "no such endpoint".
+  { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
+  { type: apigw.ResponseType.INVALID_SIGNATURE, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
+  { type: apigw.ResponseType.EXPIRED_TOKEN, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
+  {
+    type: apigw.ResponseType.THROTTLED,
+    code: 'RATE_LIMITED',
+    details: 'This API is receiving more requests than it accepts; retry after the seconds in Retry-After',
+    headers: { 'Retry-After': "'1'" },
+  },
+  {
+    type: apigw.ResponseType.REQUEST_TOO_LARGE,
+    code: 'PAYLOAD_TOO_LARGE',
+    details: `body: must be at most ${MAX_BODY_BYTES} bytes`,
+  },
+  {
+    type: apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    details: 'Content-Type: must be application/json',
+  },
+  {
+    type: apigw.ResponseType.INTEGRATION_TIMEOUT,
+    code: 'UPSTREAM_TIMEOUT',
+    details: 'The request did not finish within the 29-second gateway limit; retry later',
+  },
+  {
+    type: apigw.ResponseType.INTEGRATION_FAILURE,
+    code: 'INTERNAL_ERROR',
+    details: 'Unexpected error; quote request id $context.requestId when reporting it',
+  },
+  // The rest (access denied, API keys, validators...) have no cause in this stack; whatever happens, the
+  // client sees no gateway message (it may quote request headers), only the response type, an API
+  // Gateway enum that is safe to name.
+  {
+    type: apigw.ResponseType.DEFAULT_4XX,
+    code: 'INVALID_REQUEST',
+    details: 'The gateway refused the request ($context.error.responseType)',
+  },
+  {
+    type: apigw.ResponseType.DEFAULT_5XX,
+    code: 'INTERNAL_ERROR',
+    details: 'Unexpected error; quote request id $context.requestId when reporting it',
+  },
+];
+
+/** Puts every gateway-made answer of this API into the envelope, with the status of its code. */
+export function addGatewayResponses(api: apigw.RestApi): void {
+  for (const error of GATEWAY_ERRORS) {
+    api.addGatewayResponse(error.type.responseType, {
+      type: error.type,
+      statusCode: String(ERROR_CODES[error.code].status),
+      responseHeaders: { ...STATIC_HEADERS, 'X-Request-Id': REQUEST_ID, ...error.headers },
+      templates: { 'application/json': envelopeTemplate(error.code, error.details) },
+    });
+  }
+}
+
+const METHOD_NOT_ALLOWED_HEADERS = { ...STATIC_HEADERS, Allow: "'POST'", 'X-Request-Id': REQUEST_ID } as const;
+
+/**
+ * An ANY method on an endpoint's resource answers every method but POST (which has its own method and
+ * wins) with 405 and `Allow: POST`, from the gateway itself: no function runs, nothing is billed beyond
+ * the API request. With no request template, a mock integration answers its default integration
+ * response whatever the body or Content-Type, so method is checked before content type, as specified.
+ */
+export function addMethodNotAllowed(resource: apigw.IResource): apigw.Method {
+  const integration = new apigw.MockIntegration({
+    passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_MATCH,
+    integrationResponses: [
+      {
+        statusCode: String(ERROR_CODES.METHOD_NOT_ALLOWED.status),
+        responseParameters: Object.fromEntries(
+          Object.entries(METHOD_NOT_ALLOWED_HEADERS).map(([name, value]) => [`method.response.header.${name}`, value]),
+        ),
+        // A VTL template; $context.httpMethod is a method token, never free text.
+        responseTemplates: {
+          'application/json': envelopeTemplate('METHOD_NOT_ALLOWED', '$context.httpMethod is not allowed here; use POST'),
+        },
+      },
+    ],
+  });
+  return resource.addMethod('ANY', integration, {
+    authorizationType: apigw.AuthorizationType.NONE,
+    methodResponses: [
+      {
+        statusCode: String(ERROR_CODES.METHOD_NOT_ALLOWED.status),
+        responseParameters: Object.fromEntries(
+          Object.keys(METHOD_NOT_ALLOWED_HEADERS).map((name) => [`method.response.header.${name}`, true]),
+        ),
+      },
+    ],
+  });
+}

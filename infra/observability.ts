@@ -1,0 +1,157 @@
+/**
+ * Alarms and the one dashboard. The service's own metrics (Powertools, namespace SearchCitationApi,
+ * dimensions service + endpoint) say what each endpoint did; API Gateway's and Lambda's say what the
+ * platform saw, including the answers no function made (throttling, unknown paths, gateway timeouts).
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import { METRIC } from '../lib/middleware/metrics.js';
+import type { Route } from '../lib/routes.js';
+import type { ApiFunction } from './api-function.js';
+import { SERVICE_ENVIRONMENT } from './api-function.js';
+
+export const METRICS_NAMESPACE = SERVICE_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE;
+const SERVICE = SERVICE_ENVIRONMENT.POWERTOOLS_SERVICE_NAME;
+const PERIOD = Duration.minutes(5);
+
+/**
+ * 5XX answers in five minutes before the API alarm fires. They include the upstream's failures (502, 503
+ * quota, 504), which a team wants to hear about, but a single upstream hiccup should not page anyone.
+ */
+export const API_5XX_THRESHOLD = 5;
+
+export interface ObservabilityProps {
+  api: apigw.RestApi;
+  stageName: string;
+  endpoints: ReadonlyArray<{ route: Route; fn: ApiFunction }>;
+  alarmTopicArn?: string;
+}
+
+export class Observability extends Construct {
+  readonly alarms: cloudwatch.Alarm[] = [];
+  readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+    const { api, endpoints } = props;
+    const apiMetric = (metricName: string, statistic: string) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName,
+        dimensionsMap: { ApiName: api.restApiName, Stage: props.stageName },
+        statistic,
+        period: PERIOD,
+      });
+    const serviceMetric = (metricName: string, route: Route, statistic: string) =>
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: SERVICE, endpoint: route.name },
+        statistic,
+        period: PERIOD,
+        label: route.name,
+      });
+
+    this.alarms.push(
+      new cloudwatch.Alarm(this, 'Api5xx', {
+        alarmDescription: `More than ${API_5XX_THRESHOLD - 1} 5XX answers in 5 minutes: upstream failing or out of quota, or the service broken. Check the dashboard's error codes.`,
+        metric: apiMetric('5XXError', 'Sum'),
+        threshold: API_5XX_THRESHOLD,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+    for (const { route, fn } of endpoints) {
+      // The middleware answers every failure with an envelope, so a Lambda error is a crash or a timeout: a bug.
+      this.alarms.push(
+        new cloudwatch.Alarm(this, `${fn.node.id}Errors`, {
+          alarmDescription: `${route.path}: the function crashed or timed out (Lambda Errors ≥ 1 in 5 minutes)`,
+          metric: fn.function.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+      );
+    }
+    if (props.alarmTopicArn) {
+      const topic = sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn);
+      for (const alarm of this.alarms) {
+        alarm.addAlarmAction(new actions.SnsAction(topic));
+        alarm.addOkAction(new actions.SnsAction(topic));
+      }
+    }
+
+    const perEndpoint = (metricName: string, statistic: string) =>
+      endpoints.map(({ route }) => serviceMetric(metricName, route, statistic));
+    const graph = (title: string, left: cloudwatch.IMetric[], width = 8) =>
+      new cloudwatch.GraphWidget({ title, left, width, height: 6, legendPosition: cloudwatch.LegendPosition.BOTTOM });
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      defaultInterval: Duration.hours(3),
+      widgets: [
+        [
+          new cloudwatch.TextWidget({
+            markdown: `# Search and Citation API\nService metrics: namespace \`${METRICS_NAMESPACE}\`, dimensions \`service\` + \`endpoint\`. Gateway: REST API \`${api.restApiName}\`, stage \`${props.stageName}\`.`,
+            width: 16,
+            height: 2,
+          }),
+          new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 8, height: 2 }),
+        ],
+        [
+          graph('Gateway: requests and errors', [
+            apiMetric('Count', 'Sum'),
+            apiMetric('4XXError', 'Sum'),
+            apiMetric('5XXError', 'Sum'),
+          ]),
+          graph('Gateway: latency (p50, p99) and integration latency (p99)', [
+            apiMetric('Latency', 'p50'),
+            apiMetric('Latency', 'p99'),
+            apiMetric('IntegrationLatency', 'p99'),
+          ]),
+          graph('Errors by code (all endpoints)', [
+            new cloudwatch.MathExpression({
+              expression: `SEARCH('{${METRICS_NAMESPACE},endpoint,errorCode,service} MetricName="${METRIC.errorsByCode}"', 'Sum', ${PERIOD.toSeconds()})`,
+              label: '',
+              period: PERIOD,
+            }),
+          ]),
+        ],
+        [
+          graph('Requests per endpoint', perEndpoint(METRIC.requests, 'Sum')),
+          graph('Errors per endpoint', perEndpoint(METRIC.errors, 'Sum')),
+          graph('Latency per endpoint (p99, ms)', perEndpoint(METRIC.latency, 'p99')),
+        ],
+        [
+          graph('Upstream calls per endpoint (attempts, retries included)', perEndpoint(METRIC.upstreamCalls, 'Sum')),
+          graph('Upstream latency per endpoint (p99, ms)', perEndpoint(METRIC.upstreamLatency, 'p99')),
+          graph('Cache hits per endpoint', perEndpoint(METRIC.cacheHits, 'Sum')),
+        ],
+        [
+          graph(
+            'Lambda duration (p99, ms)',
+            endpoints.map(({ route, fn }) => fn.function.metricDuration({ period: PERIOD, statistic: 'p99', label: route.name })),
+          ),
+          graph(
+            'Lambda errors and throttles',
+            endpoints.flatMap(({ route, fn }) => [
+              fn.function.metricErrors({ period: PERIOD, statistic: 'Sum', label: `${route.name} errors` }),
+              fn.function.metricThrottles({ period: PERIOD, statistic: 'Sum', label: `${route.name} throttles` }),
+            ]),
+          ),
+          graph(
+            'Lambda concurrent executions (max)',
+            endpoints.map(({ route, fn }) =>
+              fn.function.metric('ConcurrentExecutions', { period: PERIOD, statistic: 'Maximum', label: route.name }),
+            ),
+          ),
+        ],
+      ],
+    });
+  }
+}
