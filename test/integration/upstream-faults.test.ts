@@ -85,6 +85,13 @@ describe('upstream faults', () => {
     expect(upstream.calls()).toBe(1);
   });
 
+  it('asks for gzip and unpacks a gzip answer', async () => {
+    upstream.queue('gzip');
+    const reply = await search();
+    expect(reply.status).toBe(200);
+    expect(reply.json.data.organic_results).toHaveLength(8);
+  });
+
   it('answers 502 UPSTREAM_ERROR for invalid JSON, without retrying', async () => {
     upstream.queue('garbage');
     expectError(await search(), 502, 'UPSTREAM_ERROR');

@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { sampleFor, sampleText } from '../../lib/local/samples.js';
 
 export type Fault =
@@ -17,6 +18,7 @@ export type Fault =
   | 'noResults'
   | 'invalidKey'
   | 'errorBody'
+  | 'gzip'
   | { status: number; body: string; headers?: Record<string, string> }
   | { json: unknown };
 
@@ -103,6 +105,11 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
         );
       }
       if (fault === 'errorBody') return json(200, JSON.stringify({ error: 'Unsupported `xx` location - location parameter.' }));
+      if (fault === 'gzip') {
+        const name = sampleFor(query) ?? 'google';
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'gzip' });
+        return res.end(gzipSync(sampleText(name)));
+      }
       if (fault === 'sample') {
         const name = sampleFor(query);
         return name ? json(200, sampleText(name)) : json(400, JSON.stringify({ error: 'Unsupported engine' }));
