@@ -29,14 +29,18 @@ export const TIMEOUT = Duration.seconds(28);
 export const SERVICE_ENVIRONMENT = {
   POWERTOOLS_SERVICE_NAME: 'search-citation-api',
   POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
-  NODE_OPTIONS: '--enable-source-maps',
 } as const;
+
+/** Set only with the `sourceMaps` setting: parsing the map at start costs every cold start. */
+export const SOURCE_MAPS_ENVIRONMENT = { NODE_OPTIONS: '--enable-source-maps' } as const;
 
 export interface ApiFunctionProps {
   route: Route;
   memorySize: number;
   logRetention: logs.RetentionDays;
   tracing: boolean;
+  /** Source-mapped stack traces at run time (NODE_OPTIONS=--enable-source-maps). */
+  sourceMaps: boolean;
   /** Secret id (name or ARN) the code reads, and the ARN the role may read. */
   clientKeysSecret: { id: string; arn: string };
   upstreamKeySecret: { id: string; arn: string };
@@ -86,6 +90,7 @@ export class ApiFunction extends Construct {
       tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       environment: {
         ...SERVICE_ENVIRONMENT,
+        ...(props.sourceMaps ? SOURCE_MAPS_ENVIRONMENT : {}),
         CLIENT_KEYS_SECRET_ID: props.clientKeysSecret.id,
         SERPAPI_SECRET_ID: props.upstreamKeySecret.id,
       },

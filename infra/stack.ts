@@ -85,6 +85,7 @@ export class SearchCitationApiStack extends Stack {
         memorySize: settings.memorySize,
         logRetention: retention,
         tracing: settings.tracing,
+        sourceMaps: settings.sourceMaps,
         clientKeysSecret: clientKeys,
         upstreamKeySecret: upstreamKey,
       });

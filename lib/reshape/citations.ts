@@ -152,7 +152,7 @@ export function noteFor(
   if (!first || !last) {
     return `No papers on page ${request.page} for this query.${request.page > 0 ? ' Try an earlier page.' : ''}`;
   }
-  const of = found.total_results === null ? '' : ` of about ${found.total_results.toLocaleString('en-US')}`;
+  const of = found.total_results === null ? '' : ` of about ${groupThousands(found.total_results)}`;
   const sentences = [`Papers ${first.index}–${last.index}${of}; reference_list holds ${references} in ${request.format} style.`];
   if (lacking > 0) {
     sentences.push(
@@ -163,4 +163,12 @@ export function noteFor(
     found.has_more ? `For the next page, send the same request with "page": ${request.page + 1}.` : 'This is the last page.',
   );
   return sentences.join(' ');
+}
+
+/**
+ * 1234567 → "1,234,567". Not toLocaleString: its first call loads ICU's number formatting, which cost
+ * ~10 ms of a cold start in the benchmark.
+ */
+export function groupThousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }

@@ -106,7 +106,6 @@ describe('functions', () => {
       expect(fn.Properties.Environment.Variables).toEqual({
         POWERTOOLS_SERVICE_NAME: 'search-citation-api',
         POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
-        NODE_OPTIONS: '--enable-source-maps',
         CLIENT_KEYS_SECRET_ID: { Ref: expect.stringMatching(/^ClientKeys/) },
         SERPAPI_SECRET_ID: { Ref: expect.stringMatching(/^UpstreamKey/) },
       });
@@ -357,7 +356,7 @@ describe('context settings', () => {
   const synthWith = (context: Record<string, unknown>) =>
     Template.fromStack(createApp({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } }).stack);
 
-  it('uses existing secrets by name or ARN, and the throttle, tracing and retention given', () => {
+  it('uses existing secrets by name or ARN, and the throttle, tracing, source maps and retention given', () => {
     const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:serpapi-key-AbCdEf';
     const custom = synthWith({
       clientKeysSecret: 'team/client-keys',
@@ -365,11 +364,14 @@ describe('context settings', () => {
       throttleRateLimit: '50',
       throttleBurstLimit: '100',
       tracing: 'true',
+      sourceMaps: 'true',
       logRetentionDays: 90,
     });
     custom.resourceCountIs('AWS::SecretsManager::Secret', 0);
     custom.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: { CLIENT_KEYS_SECRET_ID: 'team/client-keys', SERPAPI_SECRET_ID: arn } },
+      Environment: {
+        Variables: { CLIENT_KEYS_SECRET_ID: 'team/client-keys', SERPAPI_SECRET_ID: arn, NODE_OPTIONS: '--enable-source-maps' },
+      },
       TracingConfig: { Mode: 'Active' },
     });
     const policies = JSON.stringify(custom.findResources('AWS::IAM::Policy'));

@@ -4,7 +4,7 @@ import { responseSchema } from '../../../lib/contract/cite-search.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';
 import { formatIssues } from '../../../lib/middleware/validate.js';
-import { assemble, type CiteAnswer, citeAll, reshapeCite, reshapeScholarPage } from '../../../lib/reshape/citations.js';
+import { assemble, type CiteAnswer, citeAll, groupThousands, reshapeCite, reshapeScholarPage } from '../../../lib/reshape/citations.js';
 
 const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
 
@@ -250,5 +250,13 @@ describe('citeAll', () => {
     );
     expect(asked).toEqual(['id-1', 'id-3']);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+  });
+});
+
+describe('groupThousands', () => {
+  it('groups digits by three with commas, as the note shows the index estimate', () => {
+    expect(groupThousands(1_234_567)).toBe('1,234,567');
+    expect(groupThousands(999)).toBe('999');
+    expect(groupThousands(0)).toBe('0');
   });
 });

@@ -1,0 +1,79 @@
+/**
+ * The bundles the stack deploys, built by the stack's own construct (infra/api-function.ts): the same
+ * NodejsFunction with the same esbuild options, so nothing here can drift from what `cdk deploy` ships.
+ * The empty baseline handler goes through the same construct. Runs as a child process because CDK's
+ * bundling writes its progress to stderr and aws-cdk-lib is heavy to hold in the load generator.
+ */
+import { rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
+import { ApiFunction } from '../infra/api-function.js';
+import { DEFAULT_SETTINGS } from '../infra/settings.js';
+import { ROUTES, type Route } from '../lib/routes.js';
+import { serveCommands } from './child.js';
+import { BUILD_DIR, EMPTY_HANDLER } from './paths.js';
+
+export interface BuiltBundle {
+  /** functions/ file name, or EMPTY_HANDLER. */
+  name: string;
+  file: string;
+  bytes: number;
+  mapBytes: number;
+  /** The function's environment as deployed, with only plain strings (secret ids are per run). */
+  environment: Record<string, string>;
+}
+
+// The construct builds functions/<name>.ts; this name leads it to the baseline beside this file.
+const emptyRoute: Route = {
+  path: '/bench/empty',
+  name: `../bench/${EMPTY_HANDLER}`,
+  summary: 'Empty handler',
+  tag: 'Web search',
+};
+
+function build(): BuiltBundle[] {
+  const outdir = join(BUILD_DIR, 'cdk.out');
+  rmSync(outdir, { recursive: true, force: true });
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'Bench', { env: { account: '000000000000', region: 'us-east-1' } });
+  const secret = (name: string) => ({ id: name, arn: `arn:aws:secretsmanager:us-east-1:000000000000:secret:${name}-AbCdEf` });
+  return [emptyRoute, ...ROUTES].map((route) => {
+    const construct = new ApiFunction(stack, route.name.replace(/\W/g, ''), {
+      route,
+      memorySize: DEFAULT_SETTINGS.memorySize,
+      logRetention: RetentionDays.ONE_MONTH,
+      tracing: DEFAULT_SETTINGS.tracing,
+      sourceMaps: DEFAULT_SETTINGS.sourceMaps,
+      clientKeysSecret: secret('client-keys'),
+      upstreamKeySecret: secret('upstream-key'),
+    });
+    const asset = construct.function.node.findChild('Code') as Asset;
+    const dir = join(outdir, asset.assetPath);
+    const file = join(dir, 'index.mjs');
+    let mapBytes = 0;
+    try {
+      mapBytes = statSync(`${file}.map`).size;
+    } catch {
+      // No source maps in this build.
+    }
+    const resolved = stack.resolve((construct.function.node.defaultChild as CfnFunction).environment) as
+      | { variables?: Record<string, unknown> }
+      | undefined;
+    const environment: Record<string, string> = {};
+    for (const [name, value] of Object.entries(resolved?.variables ?? {})) {
+      if (typeof value === 'string' && !name.endsWith('_SECRET_ID')) environment[name] = value;
+    }
+    return {
+      name: route.name === emptyRoute.name ? EMPTY_HANDLER : route.name,
+      file,
+      bytes: statSync(file).size,
+      mapBytes,
+      environment,
+    };
+  });
+}
+
+serveCommands(build(), {});

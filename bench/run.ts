@@ -1,0 +1,636 @@
+/**
+ * `npm run bench` (`-- --quick` for a short run): what the service costs on top of its upstream, measured
+ * as ratios against baselines taken in the same run, because absolute times on a shared machine drift.
+ *
+ *   overhead     the same search straight to the fake upstream vs. through the local server, c=1 and c=32
+ *   throughput   the local server vs. a bare node:http pass-through proxy (the limit for this runtime)
+ *   memory       the local server's resident memory after the load
+ *   fan-out      citation search of 20 papers at upstream latency L vs. its limit of 2 × L
+ *   cache        upstream calls made by a repeated identical citation search
+ *   cold start   each deployed bundle, loaded and invoked once in a fresh node, vs. an empty handler's
+ *
+ * Placement: autocannon runs in this process; the service, the bare proxy and the fake upstream each run
+ * in a process of their own, not pinned to a core, as they would share a small machine.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import os from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { toApiGatewayEvent } from '../lib/local/apigw-event.js';
+import { startFakeSecretsManager } from '../test/support/fake-secrets-manager.js';
+import type { BuiltBundle } from './bundle.js';
+import { type Child, startChild, type Usage } from './child.js';
+import { type ColdStartSummary, coldStarts, summarise } from './cold-start.js';
+import { type LoadOptions, type LoadResult, load, median } from './load.js';
+import { BUILD_DIR, EMPTY_HANDLER, PROJECT_ROOT } from './paths.js';
+import { formatProfile, summariseProfile } from './profile.js';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    /** Upstream latency during the overhead runs; 0 isolates what the service adds. */
+    'latency-ms': { type: 'string', default: '0' },
+    /** Upstream latency L for the fan-out run. */
+    'fanout-latency-ms': { type: 'string', default: '100' },
+    /** Comma-separated subset of overhead,fanout,cold. */
+    only: { type: 'string' },
+    /** Writes a CPU profile of the service process (node --cpu-prof) and prints where its time went. */
+    profile: { type: 'boolean', default: false },
+    out: { type: 'string', default: join(PROJECT_ROOT, 'bench', 'results.json') },
+  },
+});
+
+const SETTINGS = args.quick
+  ? { rounds: 1, warmUp: 500, amountC1: 1000, amountC32: 2000, fanOutRuns: 3, coldRounds: 3 }
+  : { rounds: 3, warmUp: 1000, amountC1: 3000, amountC32: 8000, fanOutRuns: 10, coldRounds: 15 };
+function milliseconds(option: string, min: number): number {
+  const value = Number(args[option as 'latency-ms']);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${option}: must be a whole number ≥ ${min}`);
+  return value;
+}
+const OVERHEAD_LATENCY_MS = milliseconds('latency-ms', 0);
+const FANOUT_LATENCY_MS = milliseconds('fanout-latency-ms', 1);
+const ALL_SECTIONS = ['overhead', 'fanout', 'cold'];
+const SECTIONS = new Set((args.only ?? ALL_SECTIONS.join(',')).split(',').map((s) => s.trim()));
+for (const section of SECTIONS) {
+  if (!ALL_SECTIONS.includes(section)) throw new Error(`--only: ${section} is not one of ${ALL_SECTIONS.join(', ')}`);
+}
+const FANOUT_PAPERS = 20;
+
+const CLIENT_KEY = 'bench-client-key-0123456789';
+const UPSTREAM_KEY = 'bench-upstream-key-9876543210';
+const SEARCH_PATH = '/v1/web-search/alpha';
+const SEARCH_BODY = JSON.stringify({ q: 'coffee' });
+// The exact query the service sends upstream for SEARCH_BODY; checked against the fake before any load.
+const SEARCH_UPSTREAM_QUERY = new URLSearchParams({
+  engine: 'google',
+  q: 'coffee',
+  start: '0',
+  num: '10',
+  api_key: UPSTREAM_KEY,
+});
+const POST_HEADERS = { Authorization: `Bearer ${CLIENT_KEY}`, 'Content-Type': 'application/json' };
+
+/** A first invocation that does the handler's whole job: valid, authorised, answered by the fake upstream. */
+const COLD_START_BODIES: Record<string, unknown> = {
+  'web-search-alpha': { q: 'coffee' },
+  'web-search-bravo': { q: 'coffee' },
+  'web-search-charlie': { q: 'coffee' },
+  'web-search-delta': { q: 'coffee' },
+  // One paper: both steps (search, then cite) run, as in every other two-call handler; ten papers would
+  // time ten loopback round trips, not the start of the function.
+  'cite-search': { query: 'bananas', results: 1 },
+  'scholar-profiles': { query: 'Marie Curie' },
+  'scholar-author': { author_id: 'LSsXyncAAAAJ' },
+  'scholar-author-citation': { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' },
+  'alpha-trends': { queries: ['coffee'] },
+  'alpha-news': { q: 'coffee' },
+  'alpha-images': { q: 'coffee' },
+};
+
+const round = (n: number, digits = 3) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+type Target = { name: string; value: number | null; limit: string; pass: boolean | null };
+const targets: Target[] = [];
+function target(name: string, value: number | null, limit: number, direction: '<=' | '>='): void {
+  const pass = value === null ? null : direction === '<=' ? value <= limit : value >= limit;
+  targets.push({ name, value, limit: `${direction} ${round(limit)}`, pass });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Overhead and throughput
+
+interface Measured extends LoadResult {
+  /** CPU time the server process spent per request, µs (user + system). */
+  cpuUsPerRequest: number | null;
+}
+
+async function measure(options: LoadOptions, server: Child<unknown> | undefined, upstream: Child<unknown>): Promise<Measured> {
+  const before = await server?.call<Usage>('usage');
+  const result = await load(options);
+  const after = await server?.call<Usage>('usage');
+  await upstream.call('forget');
+  const cpuUsPerRequest = before && after ? (after.cpuUs - before.cpuUs) / result.requests : null;
+  return { ...result, cpuUsPerRequest };
+}
+
+type Way = 'direct' | 'service' | 'bare_proxy';
+
+async function overhead(upstream: Child<{ url: string }>, service: Child<{ url: string }>, bare: Child<{ url: string }>) {
+  await upstream.call('latency', OVERHEAD_LATENCY_MS);
+  const ways: Record<Way, { options: Omit<LoadOptions, 'connections' | 'amount'>; server?: Child<unknown> }> = {
+    direct: { options: { url: `${upstream.ready.url}/search.json?${SEARCH_UPSTREAM_QUERY}` } },
+    service: {
+      options: { url: `${service.ready.url}${SEARCH_PATH}`, method: 'POST', headers: POST_HEADERS, body: SEARCH_BODY },
+      server: service,
+    },
+    bare_proxy: {
+      options: { url: `${bare.ready.url}${SEARCH_PATH}`, method: 'POST', headers: POST_HEADERS, body: SEARCH_BODY },
+      server: bare,
+    },
+  };
+  const order = Object.keys(ways) as Way[];
+  const byConcurrency: Record<string, Record<Way, Measured[]>> = {};
+  for (const [connections, amount] of [
+    [1, SETTINGS.amountC1],
+    [32, SETTINGS.amountC32],
+  ] as const) {
+    log(`overhead: c=${connections}, ${SETTINGS.rounds} round(s) of ${amount} requests per way`);
+    const runs: Record<Way, Measured[]> = { direct: [], service: [], bare_proxy: [] };
+    for (const way of order) await load({ ...ways[way].options, connections, amount: SETTINGS.warmUp });
+    for (let r = 0; r < SETTINGS.rounds; r++) {
+      // Rotated, so that no way always runs first (or right after the heaviest one).
+      for (let i = 0; i < order.length; i++) {
+        const way = order[(i + r) % order.length] as Way;
+        runs[way].push(await measure({ ...ways[way].options, connections, amount }, ways[way].server, upstream));
+      }
+    }
+    byConcurrency[`c${connections}`] = runs;
+  }
+  return byConcurrency;
+}
+
+/** The median over rounds of each figure: one slow round on a shared machine does not move it. */
+function summary(runs: Measured[]) {
+  const pick = (f: (m: Measured) => number | null) => round(median(runs.map(f).filter((v): v is number => v !== null)));
+  return {
+    p50_ms: pick((m) => m.p50),
+    p90_ms: pick((m) => m.p90),
+    p99_ms: pick((m) => m.p99),
+    mean_ms: pick((m) => m.mean),
+    rps: round(median(runs.map((m) => m.rps)), 0),
+    cpu_us_per_request: pick((m) => m.cpuUsPerRequest),
+    rounds: runs.map((m) => ({
+      requests: m.requests,
+      p50_ms: round(m.p50),
+      p99_ms: round(m.p99),
+      rps: round(m.rps, 0),
+      cpu_us_per_request: m.cpuUsPerRequest === null ? null : round(m.cpuUsPerRequest, 1),
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Fan-out and cache
+
+async function citeSearch(service: Child<{ url: string }>, body: Record<string, unknown>) {
+  const started = performance.now();
+  const response = await fetch(`${service.ready.url}/v1/cite/search`, {
+    method: 'POST',
+    headers: POST_HEADERS,
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as { data?: { papers?: unknown[]; citation_details?: { error: string | null }[] } };
+  const wallMs = performance.now() - started;
+  if (response.status !== 200)
+    throw new Error(`citation search answered ${response.status}: ${JSON.stringify(json).slice(0, 500)}`);
+  const papers = json.data?.papers?.length ?? 0;
+  const failed = json.data?.citation_details?.filter((d) => d.error !== null).length ?? 0;
+  return { wallMs, papers, failed };
+}
+
+async function fanOutAndCache(upstream: Child<{ url: string }>, service: Child<{ url: string }>) {
+  await upstream.call('latency', FANOUT_LATENCY_MS);
+  const runId = randomUUID().slice(0, 8);
+  const request = (query: string, noCache: boolean) => ({ query, results: FANOUT_PAPERS, no_cache: noCache });
+  log(`fan-out: ${SETTINGS.fanOutRuns} citation searches of ${FANOUT_PAPERS} papers at upstream latency ${FANOUT_LATENCY_MS} ms`);
+  // Opens the pooled connections to the upstream, as any earlier request of a warm container has.
+  await citeSearch(service, request(`bench warm-up ${runId}`, true));
+  const walls: number[] = [];
+  const callsPerRequest: number[] = [];
+  for (let i = 0; i < SETTINGS.fanOutRuns; i++) {
+    const before = await upstream.call<number>('calls');
+    // A query never asked before, and the caches bypassed: nothing can hide a call.
+    const answer = await citeSearch(service, request(`bench fan-out ${runId} ${i}`, true));
+    callsPerRequest.push((await upstream.call<number>('calls')) - before);
+    if (answer.papers !== FANOUT_PAPERS || answer.failed > 0) {
+      throw new Error(
+        `citation search gave ${answer.papers} papers, ${answer.failed} without citations; expected ${FANOUT_PAPERS}, 0`,
+      );
+    }
+    walls.push(answer.wallMs);
+  }
+  const wallMedian = median(walls);
+
+  log('cache: the same citation search twice');
+  const cacheRequest = request(`bench cache ${runId}`, false);
+  const before = await upstream.call<number>('calls');
+  const first = await citeSearch(service, cacheRequest);
+  const afterFirst = await upstream.call<number>('calls');
+  const second = await citeSearch(service, cacheRequest);
+  const afterSecond = await upstream.call<number>('calls');
+  await upstream.call('forget');
+  return {
+    upstream_latency_ms: FANOUT_LATENCY_MS,
+    papers: FANOUT_PAPERS,
+    wall_ms_median: round(wallMedian),
+    wall_ms: walls.map((w) => round(w)),
+    limit_ms: 2 * FANOUT_LATENCY_MS,
+    ratio: round(wallMedian / (2 * FANOUT_LATENCY_MS)),
+    upstream_calls_per_request: median(callsPerRequest),
+    cache: {
+      first_request_upstream_calls: afterFirst - before,
+      second_request_upstream_calls: afterSecond - afterFirst,
+      first_request_ms: round(first.wallMs),
+      second_request_ms: round(second.wallMs),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bundles and cold starts
+
+/** The API Gateway REST proxy event production sends, built by the local server's own converter. */
+function apiGatewayEvent(path: string, body: string): unknown {
+  const headers = {
+    Host: 'api.example.com',
+    'User-Agent': 'bench',
+    Authorization: `Bearer ${CLIENT_KEY}`,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Forwarded-For': '203.0.113.7',
+  };
+  const request = {
+    rawHeaders: Object.entries(headers).flat(),
+    headers: { 'user-agent': headers['User-Agent'] },
+    url: path,
+    method: 'POST',
+    httpVersion: '1.1',
+    socket: { remoteAddress: '203.0.113.7' },
+  } as unknown as IncomingMessage;
+  return toApiGatewayEvent(request, path, path, body, randomUUID());
+}
+
+async function buildBundles(): Promise<BuiltBundle[]> {
+  log('bundles: building every handler with the stack construct (infra/api-function.ts)');
+  const builder = await startChild<BuiltBundle[]>('./bundle.ts', {}, { quiet: true });
+  await builder.stop();
+  return builder.ready;
+}
+
+async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBundle[]) {
+  const { ROUTES } = await import('../lib/routes.js');
+  const eventsDir = join(BUILD_DIR, 'events');
+  mkdirSync(eventsDir, { recursive: true });
+  const eventFiles = new Map(
+    bundles.map((bundle) => {
+      const route = ROUTES.find((r) => r.name === bundle.name);
+      const body = JSON.stringify(COLD_START_BODIES[bundle.name] ?? { q: 'coffee' });
+      const eventFile = join(eventsDir, `${bundle.name}.json`);
+      writeFileSync(eventFile, JSON.stringify(apiGatewayEvent(route?.path ?? '/bench/empty', body)));
+      return [bundle.name, eventFile];
+    }),
+  );
+
+  await upstream.call('latency', 0);
+  const clientDigest = createHash('sha256').update(CLIENT_KEY).digest('hex');
+  const secrets = await startFakeSecretsManager({
+    'bench/client-keys': JSON.stringify({ keys: [{ name: 'bench', sha256: clientDigest }] }),
+    'bench/upstream-key': JSON.stringify({ serpapi_api_key: UPSTREAM_KEY }),
+  });
+  // Every bundle gets the environment the stack gives it (NODE_OPTIONS included), then the keys.
+  const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
+  const variants = {
+    env_keys: { ...deployed, SERPAPI_BASE_URL: upstream.ready.url, API_KEYS: CLIENT_KEY, SERPAPI_API_KEY: UPSTREAM_KEY },
+    secrets_manager: {
+      ...deployed,
+      SERPAPI_BASE_URL: upstream.ready.url,
+      CLIENT_KEYS_SECRET_ID: 'bench/client-keys',
+      SERPAPI_SECRET_ID: 'bench/upstream-key',
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
+    },
+  };
+  const jobs = Object.entries(variants).flatMap(([variant, env]) =>
+    bundles.map((b) => ({ key: `${variant}/${b.name}`, file: b.file, eventFile: eventFiles.get(b.name) as string, env })),
+  );
+  log(
+    `cold start: ${bundles.length} bundles × ${Object.keys(variants).length} variants × ${SETTINGS.coldRounds} fresh processes`,
+  );
+  const results: Record<string, Record<string, ColdStartSummary>> = {};
+  try {
+    for (const [key, runs] of await coldStarts(jobs, SETTINGS.coldRounds)) {
+      const [variant = '', name = ''] = key.split('/');
+      results[variant] ??= {};
+      results[variant][name] = summarise(runs);
+    }
+  } finally {
+    await secrets.close();
+  }
+  return results as Record<keyof typeof variants, Record<string, ColdStartSummary>>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The run
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    cores: os.availableParallelism(),
+    memory_gib: round(os.totalmem() / 2 ** 30, 1),
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    load_average_at_start: os.loadavg().map((l) => round(l, 2)),
+  };
+}
+
+type Results = Record<string, unknown>;
+const orNull = (v: number | null | undefined) => (v === null || v === undefined ? null : v);
+const diff = (a: number | null | undefined, b: number | null | undefined) =>
+  orNull(a) === null || orNull(b) === null ? null : round((a as number) - (b as number));
+const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+  orNull(a) === null || !b ? null : round((a as number) / b);
+
+async function overheadSection(upstream: Child<{ url: string }>, service: Child<{ url: string }>): Promise<Results> {
+  const bare = await startChild<{ url: string }>('./bare-proxy.ts', {
+    BENCH_PROXY_TARGET: `${upstream.ready.url}/search.json?${SEARCH_UPSTREAM_QUERY}`,
+  });
+  try {
+    // The direct request must be the very one the service makes, or the difference means nothing.
+    const check = await fetch(`${service.ready.url}${SEARCH_PATH}`, { method: 'POST', headers: POST_HEADERS, body: SEARCH_BODY });
+    await check.arrayBuffer();
+    const sent = await upstream.call<string | null>('lastQuery');
+    if (check.status !== 200 || sent !== SEARCH_UPSTREAM_QUERY.toString()) {
+      throw new Error(`the service answered ${check.status} and sent upstream "${sent}", not "${SEARCH_UPSTREAM_QUERY}"`);
+    }
+    const runs = await overhead(upstream, service, bare);
+    const memory = await service.call<Usage>('usage');
+    const table = Object.fromEntries(
+      Object.entries(runs).map(([c, byWay]) => [
+        c,
+        { direct: summary(byWay.direct), service: summary(byWay.service), bare_proxy: summary(byWay.bare_proxy) },
+      ]),
+    );
+    const { c1, c32 } = table;
+    return {
+      overhead_p50_ms: diff(c1?.service.p50_ms, c1?.direct.p50_ms),
+      overhead_p99_ms: diff(c1?.service.p99_ms, c1?.direct.p99_ms),
+      overhead_c32_p50_ms: diff(c32?.service.p50_ms, c32?.direct.p50_ms),
+      overhead_c32_p99_ms: diff(c32?.service.p99_ms, c32?.direct.p99_ms),
+      bare_proxy_overhead_p50_ms: diff(c1?.bare_proxy.p50_ms, c1?.direct.p50_ms),
+      throughput_rps_service: c32?.service.rps ?? null,
+      throughput_rps_bare_proxy: c32?.bare_proxy.rps ?? null,
+      throughput_ratio_vs_bare_proxy: ratio(c32?.service.rps, c32?.bare_proxy.rps),
+      // Requests a core could serve, from CPU time per request: the ratio a saturated machine would show.
+      cpu_capacity_ratio_vs_bare_proxy: ratio(c32?.bare_proxy.cpu_us_per_request, c32?.service.cpu_us_per_request),
+      rss_mib: round(memory.rss / 2 ** 20, 1),
+      heap_used_mib: round(memory.heapUsed / 2 ** 20, 1),
+      latency: table,
+    };
+  } finally {
+    await bare.stop();
+  }
+}
+
+async function coldSection(upstream: Child<{ url: string }>, bundles: BuiltBundle[]): Promise<Results> {
+  const coldStart = await coldStartAll(upstream, bundles);
+  const handlers = bundles.filter((b) => b.name !== EMPTY_HANDLER);
+  const kib = (bytes: number) => round(bytes / 1024, 1);
+  const max = (variant: Record<string, ColdStartSummary>, pick: (s: ColdStartSummary) => number) =>
+    Math.max(...handlers.map((b) => (variant[b.name] ? pick(variant[b.name] as ColdStartSummary) : Number.NaN)));
+  const empty = (variant: Record<string, ColdStartSummary>) => variant[EMPTY_HANDLER]?.median_ms ?? Number.NaN;
+  return {
+    bundle_kib_max: kib(Math.max(...handlers.map((b) => b.bytes))),
+    cold_start_ms_median_max: round(
+      max(coldStart.env_keys, (s) => s.median_ms),
+      1,
+    ),
+    cold_start_ms_empty: round(empty(coldStart.env_keys), 1),
+    cold_start_secrets_ms_median_max: round(
+      max(coldStart.secrets_manager, (s) => s.median_ms),
+      1,
+    ),
+    cold_start_secrets_ms_empty: round(empty(coldStart.secrets_manager), 1),
+    function_rss_mib_max: round(
+      max(coldStart.secrets_manager, (s) => s.rss_mib),
+      1,
+    ),
+    bundles: Object.fromEntries(bundles.map((b) => [b.name, { kib: kib(b.bytes), source_map_kib: kib(b.mapBytes) }])),
+    deployed_environment: handlers[0]?.environment ?? {},
+    cold_start: Object.fromEntries(
+      Object.entries(coldStart).map(([variant, byName]) => [
+        variant,
+        Object.fromEntries(
+          Object.entries(byName).map(([name, s]) => [
+            name,
+            {
+              median_ms: round(s.median_ms, 1),
+              min_ms: round(s.min_ms, 1),
+              node_boot_ms: round(s.boot_ms, 1),
+              load_ms: round(s.load_ms, 1),
+              first_invoke_ms: round(s.invoke_ms, 1),
+              rss_mib: round(s.rss_mib, 1),
+              status: s.status,
+              runs: s.runs,
+            },
+          ]),
+        ),
+      ]),
+    ),
+  };
+}
+
+function judge(results: Results): void {
+  const num = (key: string) => (typeof results[key] === 'number' ? (results[key] as number) : null);
+  if (SECTIONS.has('overhead')) {
+    target('overhead_p50_ms (c=1)', num('overhead_p50_ms'), 1, '<=');
+    target('overhead_p99_ms (c=1)', num('overhead_p99_ms'), 5, '<=');
+    target('throughput_ratio_vs_bare_proxy (c=32)', num('throughput_ratio_vs_bare_proxy'), 0.6, '>=');
+  }
+  if (SECTIONS.has('fanout')) {
+    target('fanout_ratio', num('fanout_ratio'), 1.2, '<=');
+    target('cache_second_request_upstream_calls', num('cache_second_request_upstream_calls'), 1, '<=');
+  }
+  if (SECTIONS.has('cold')) {
+    target('bundle_kib_max', num('bundle_kib_max'), 400, '<=');
+    const empty = num('cold_start_ms_empty');
+    if (empty !== null) {
+      target('cold_start_ms_median_max (keys in env)', num('cold_start_ms_median_max'), 2 * empty, '<=');
+      target('cold_start_secrets_ms_median_max (Secrets Manager)', num('cold_start_secrets_ms_median_max'), 2 * empty, '<=');
+    }
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  const info = machine();
+  log(`bench (${args.quick ? 'quick' : 'full'}) on ${info.cpu_model}, ${info.cores} cores, node ${info.node}`);
+  // Built first: the service under load gets the environment the stack deploys (metrics on, source maps).
+  const bundles = await buildBundles();
+  const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
+  const upstream = await startChild<{ url: string }>('./upstream.ts', {});
+  const results: Results = {};
+  try {
+    if (SECTIONS.has('overhead') || SECTIONS.has('fanout')) {
+      const profileDir = join(BUILD_DIR, 'profiles', String(started));
+      const service = await startChild<{ url: string }>(
+        './service.ts',
+        { ...deployed, API_KEYS: CLIENT_KEY, SERPAPI_API_KEY: UPSTREAM_KEY, SERPAPI_BASE_URL: upstream.ready.url },
+        { execArgv: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] },
+      );
+      try {
+        if (SECTIONS.has('overhead')) Object.assign(results, await overheadSection(upstream, service));
+        if (SECTIONS.has('fanout')) {
+          const fanOut = await fanOutAndCache(upstream, service);
+          Object.assign(results, {
+            fanout_ratio: fanOut.ratio,
+            cache_second_request_upstream_calls: fanOut.cache.second_request_upstream_calls,
+            fanout: fanOut,
+          });
+        }
+      } finally {
+        await service.stop();
+      }
+      if (args.profile) {
+        // Named CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread.
+        const file = readdirSync(profileDir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+        if (file) {
+          log(formatProfile(summariseProfile(join(profileDir, file))));
+          results.service_cpu_profile = join(profileDir, file);
+        }
+      }
+    }
+    if (SECTIONS.has('cold')) Object.assign(results, await coldSection(upstream, bundles));
+  } finally {
+    await upstream.stop();
+  }
+  judge(results);
+
+  const output = {
+    ...results,
+    targets,
+    machine: { ...info, load_average_at_end: os.loadavg().map((l) => round(l, 2)) },
+    settings: {
+      mode: args.quick ? 'quick' : 'full',
+      sections: [...SECTIONS],
+      ...SETTINGS,
+      overhead_upstream_latency_ms: OVERHEAD_LATENCY_MS,
+      fanout_upstream_latency_ms: FANOUT_LATENCY_MS,
+      overhead_request: { path: SEARCH_PATH, body: JSON.parse(SEARCH_BODY), upstream_query: SEARCH_UPSTREAM_QUERY.toString() },
+      placement:
+        'autocannon in the orchestrating process; service, bare proxy and fake upstream each in their own node process; no CPU pinning',
+    },
+    date: new Date(started).toISOString(),
+    duration_s: round((Date.now() - started) / 1000, 1),
+  };
+  writeFileSync(args.out, `${JSON.stringify(output, null, 2)}\n`);
+  print(output);
+  log(`\nwrote ${args.out} in ${output.duration_s} s`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The table
+
+/** A Markdown table with padded columns: readable in a terminal, pasteable into a README. */
+function table(header: string[], rows: (string | number | null | undefined)[][]): string {
+  const cells = [header, ...rows.map((row) => row.map((c) => (c === null || c === undefined ? '–' : String(c))))];
+  const widths = header.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
+  const line = (row: string[]) => `| ${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(cells[0] as string[]), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
+}
+
+function print(output: Record<string, unknown>): void {
+  const o = output as Record<string, never>;
+  const blocks: string[] = [];
+  const latency = o.latency as Record<string, Record<Way, ReturnType<typeof summary>>> | undefined;
+  if (latency) {
+    const ways = ['direct', 'bare_proxy', 'service'] as const;
+    const row = (label: string, c: string, pick: (s: ReturnType<typeof summary>) => number | null) => [
+      label,
+      ...ways.map((w) => {
+        const s = latency[c]?.[w];
+        const v = s ? pick(s) : null;
+        return v === null ? null : round(v, v >= 100 ? 0 : 3);
+      }),
+    ];
+    blocks.push(
+      table(
+        ['search (web-search/alpha)', 'direct to upstream', 'bare node:http proxy', 'service'],
+        [
+          row('c=1 p50 ms', 'c1', (s) => s.p50_ms),
+          row('c=1 p99 ms', 'c1', (s) => s.p99_ms),
+          row('c=1 CPU µs/request', 'c1', (s) => s.cpu_us_per_request),
+          row('c=32 p50 ms', 'c32', (s) => s.p50_ms),
+          row('c=32 p99 ms', 'c32', (s) => s.p99_ms),
+          row('c=32 requests/s', 'c32', (s) => s.rps),
+          row('c=32 CPU µs/request', 'c32', (s) => s.cpu_us_per_request),
+        ],
+      ),
+    );
+  }
+  const bundles = o.bundles as Record<string, { kib: number; source_map_kib: number }> | undefined;
+  const cold = o.cold_start as Record<string, Record<string, Record<string, number | null>>> | undefined;
+  if (bundles && cold) {
+    blocks.push(
+      table(
+        [
+          'handler',
+          'bundle KiB',
+          'map KiB',
+          'cold ms',
+          'node boot',
+          'load',
+          '1st invoke',
+          'cold ms, Secrets Manager',
+          'RSS MiB',
+          'status',
+        ],
+        Object.entries(bundles).map(([name, b]) => {
+          const env = cold.env_keys?.[name];
+          const sm = cold.secrets_manager?.[name];
+          return [
+            name,
+            b.kib,
+            b.source_map_kib,
+            env?.median_ms,
+            env?.node_boot_ms,
+            env?.load_ms,
+            env?.first_invoke_ms,
+            sm?.median_ms,
+            sm?.rss_mib,
+            env?.status,
+          ];
+        }),
+      ),
+    );
+  }
+  const fanOut = o.fanout as Awaited<ReturnType<typeof fanOutAndCache>> | undefined;
+  const detail = (t: Target) => {
+    if (t.name.startsWith('overhead_p50'))
+      return `service ${latency?.c1?.service.p50_ms} − direct ${latency?.c1?.direct.p50_ms} ms`;
+    if (t.name.startsWith('overhead_p99'))
+      return `service ${latency?.c1?.service.p99_ms} − direct ${latency?.c1?.direct.p99_ms} ms`;
+    if (t.name.startsWith('throughput')) return `${o.throughput_rps_service} / ${o.throughput_rps_bare_proxy} req/s`;
+    if (t.name === 'fanout_ratio' && fanOut) {
+      return `${fanOut.wall_ms_median} ms / (2 × ${fanOut.upstream_latency_ms} ms), ${fanOut.papers} papers, ${fanOut.upstream_calls_per_request} upstream calls`;
+    }
+    if (t.name.startsWith('cache') && fanOut) return `first request ${fanOut.cache.first_request_upstream_calls} calls`;
+    if (t.name.startsWith('cold_start')) return `2 × empty handler's ${o.cold_start_ms_empty} ms`;
+    if (t.name === 'bundle_kib_max' && bundles) {
+      const [name] = Object.entries(bundles).sort((a, b) => b[1].kib - a[1].kib)[0] ?? [];
+      return name ?? '';
+    }
+    return '';
+  };
+  blocks.push(
+    table(
+      ['target', 'measured', 'limit', 'result', 'from'],
+      targets.map((t) => [t.name, t.value, t.limit, t.pass === null ? '?' : t.pass ? 'pass' : 'MISS', detail(t)]),
+    ),
+  );
+  if (latency) {
+    blocks.push(
+      `Service memory after the load: RSS ${o.rss_mib} MiB (heap ${o.heap_used_mib} MiB); ` +
+        `CPU capacity vs the bare proxy: ${o.cpu_capacity_ratio_vs_bare_proxy}.`,
+    );
+  }
+  console.log(`\n${blocks.join('\n\n')}\n`);
+}
+
+await main();
