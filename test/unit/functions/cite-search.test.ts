@@ -4,7 +4,14 @@ import { responseSchema } from '../../../lib/contract/cite-search.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';
 import { formatIssues } from '../../../lib/middleware/validate.js';
-import { assemble, type CiteAnswer, citeAll, groupThousands, reshapeCite, reshapeScholarPage } from '../../../lib/reshape/citations.js';
+import {
+  assemble,
+  type CiteAnswer,
+  citeAll,
+  groupThousands,
+  reshapeCite,
+  reshapeScholarPage,
+} from '../../../lib/reshape/citations.js';
 
 const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
 
