@@ -86,6 +86,12 @@ function expectEnvelope(body: unknown, code: ErrorCode): void {
 }
 
 describe('functions', () => {
+  it('covers all eleven endpoints of the spec: one function and one POST method each', () => {
+    expect(ROUTES).toHaveLength(11);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(11);
+    expect(methods('POST')).toHaveLength(11);
+  });
+
   it('has one function per route, nodejs22.x on arm64, with the chosen memory and a timeout below the gateway 29 s', () => {
     const functions = ofType('AWS::Lambda::Function');
     expect(functions).toHaveLength(ROUTES.length);
