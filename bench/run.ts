@@ -19,6 +19,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toApiGatewayEvent } from '../lib/local/apigw-event.js';
+import { SAMPLE_REQUESTS } from '../test/fixtures/sample-requests.js';
 import { startFakeSecretsManager } from '../test/support/fake-secrets-manager.js';
 import type { BuiltBundle } from './bundle.js';
 import { type Child, startChild, type Usage } from './child.js';
@@ -75,19 +76,10 @@ const POST_HEADERS = { Authorization: `Bearer ${CLIENT_KEY}`, 'Content-Type': 'a
 
 /** A first invocation that does the handler's whole job: valid, authorised, answered by the fake upstream. */
 const COLD_START_BODIES: Record<string, unknown> = {
-  'web-search-alpha': { q: 'coffee' },
-  'web-search-bravo': { q: 'coffee' },
-  'web-search-charlie': { q: 'coffee' },
-  'web-search-delta': { q: 'coffee' },
-  // One paper: both steps (search, then cite) run, as in every other two-call handler; ten papers would
-  // time ten loopback round trips, not the start of the function.
+  ...SAMPLE_REQUESTS,
+  // One paper: both steps (search, then cite) run, as in every other two-call handler; more papers
+  // would time loopback round trips, not the start of the function.
   'cite-search': { query: 'bananas', results: 1 },
-  'scholar-profiles': { query: 'Marie Curie' },
-  'scholar-author': { author_id: 'LSsXyncAAAAJ' },
-  'scholar-author-citation': { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' },
-  'alpha-trends': { queries: ['coffee'] },
-  'alpha-news': { q: 'coffee' },
-  'alpha-images': { q: 'coffee' },
 };
 
 const round = (n: number, digits = 3) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);

@@ -3,33 +3,21 @@
  * each, every spec field and its type, one validation failure per rule (with no upstream call), and the
  * partial-failure rules of trends and author-citation and the discontinued profiles engine.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { responseSchema as imagesContract } from '../../lib/contract/alpha-images.js';
 import { responseSchema as newsContract } from '../../lib/contract/alpha-news.js';
 import { responseSchema as trendsContract } from '../../lib/contract/alpha-trends.js';
 import { responseSchema as authorContract } from '../../lib/contract/scholar-author.js';
 import { responseSchema as citationContract } from '../../lib/contract/scholar-author-citation.js';
 import { responseSchema as profilesContract } from '../../lib/contract/scholar-profiles.js';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Reply, type Service, startService, TEST_UPSTREAM_KEY } from '../support/service.js';
+import { type Reply, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
-let upstream: FakeSerpApi;
-let service: Service;
-
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  // A short attempt timeout, so that a hanging upstream gives up quickly.
-  service = await startService({ SERPAPI_BASE_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '400' });
-});
-afterAll(async () => {
-  await service.close();
-  await upstream.close();
-});
-beforeEach(() => upstream.reset());
+// A short attempt timeout, so that a hanging upstream gives up quickly.
+const harness = useService({ UPSTREAM_TIMEOUT_MS: '400' });
 
 /** Every query the upstream received for this engine (and data type, for trends), as plain objects. */
 function queries(engine: string, filter: (q: URLSearchParams) => boolean = () => true): Record<string, string>[] {
-  return upstream.requests.filter((q) => q.get('engine') === engine && filter(q)).map((q) => Object.fromEntries(q));
+  return harness.upstream.requests.filter((q) => q.get('engine') === engine && filter(q)).map((q) => Object.fromEntries(q));
 }
 
 function expectSuccess(reply: Reply) {
@@ -51,7 +39,7 @@ describe('POST /v1/alpha/scholar/profiles', () => {
   const PATH = '/v1/alpha/scholar/profiles';
 
   it('sends query as mauthors and country as gl to engine google_scholar_profiles', async () => {
-    const reply = await service.post(PATH, { query: ' Mike ', country: 'US' });
+    const reply = await harness.service.post(PATH, { query: ' Mike ', country: 'US' });
     expectSuccess(reply);
     expect(queries('google_scholar_profiles')).toEqual([
       { engine: 'google_scholar_profiles', mauthors: 'Mike', gl: 'us', api_key: TEST_UPSTREAM_KEY },
@@ -59,7 +47,7 @@ describe('POST /v1/alpha/scholar/profiles', () => {
   });
 
   it('answers profiles with title and name, affiliations and affiliation, an integer cited_by and interest objects', async () => {
-    const reply = await service.post(PATH, { query: 'Mike' });
+    const reply = await harness.service.post(PATH, { query: 'Mike' });
     expectSuccess(reply);
     expect(reply.json.message).toBe('1 profile');
     expect(() => profilesContract.parse(reply.json.data)).not.toThrow();
@@ -77,33 +65,33 @@ describe('POST /v1/alpha/scholar/profiles', () => {
   });
 
   it('answers 502 UPSTREAM_ERROR naming the discontinued engine when the upstream says it is discontinued', async () => {
-    upstream.queue({ json: { error: 'Google Scholar Profiles API is discontinued.' } });
-    const reply = await service.post(PATH, { query: 'Mike' });
+    harness.upstream.queue({ json: { error: 'Google Scholar Profiles API is discontinued.' } });
+    const reply = await harness.service.post(PATH, { query: 'Mike' });
     expectFailure(reply, 502, 'UPSTREAM_ERROR');
     expect(reply.json.error.details).toMatch(/^Google Scholar profile search is discontinued by the search provider/);
     expect(reply.json.error.details).toContain('Google Scholar Profiles API is discontinued.');
   });
 
   it('answers 502 UPSTREAM_ERROR naming the discontinued engine when the upstream refuses the engine with HTTP 400', async () => {
-    upstream.queue({ status: 400, body: JSON.stringify({ error: 'Unsupported `google_scholar_profiles` engine.' }) });
-    const reply = await service.post(PATH, { query: 'Mike' });
+    harness.upstream.queue({ status: 400, body: JSON.stringify({ error: 'Unsupported `google_scholar_profiles` engine.' }) });
+    const reply = await harness.service.post(PATH, { query: 'Mike' });
     expectFailure(reply, 502, 'UPSTREAM_ERROR');
     expect(reply.json.error.details).toContain('discontinued');
     expect(reply.json.error.details).toContain('Unsupported `google_scholar_profiles` engine.');
   });
 
   it('answers 502, not an empty success, when the upstream answers without profiles or a "no results" text', async () => {
-    upstream.queue({
+    harness.upstream.queue({
       json: { search_metadata: { status: 'Success' }, search_parameters: { engine: 'google_scholar_profiles' } },
     });
-    const reply = await service.post(PATH, { query: 'Mike' });
+    const reply = await harness.service.post(PATH, { query: 'Mike' });
     expectFailure(reply, 502, 'UPSTREAM_ERROR');
     expect(reply.json.error.details).toContain('discontinued');
   });
 
   it('answers success with no profiles when the upstream found none', async () => {
-    upstream.queue('noResults');
-    const reply = await service.post(PATH, { query: 'Zzyzx Qwerty' });
+    harness.upstream.queue('noResults');
+    const reply = await harness.service.post(PATH, { query: 'Zzyzx Qwerty' });
     expectSuccess(reply);
     expect(reply.json).toMatchObject({ message: 'No results', data: { profiles: [] } });
   });
@@ -113,7 +101,13 @@ describe('POST /v1/alpha/scholar/author', () => {
   const PATH = '/v1/alpha/scholar/author';
 
   it('sends author_id, hl, sort, start = page × num and num to engine google_scholar_author', async () => {
-    const reply = await service.post(PATH, { author_id: 'LSsXyncAAAAJ', language: 'en', sort: 'pubdate', page: 2, num: 10 });
+    const reply = await harness.service.post(PATH, {
+      author_id: 'LSsXyncAAAAJ',
+      language: 'en',
+      sort: 'pubdate',
+      page: 2,
+      num: 10,
+    });
     expectSuccess(reply);
     expect(queries('google_scholar_author')).toEqual([
       {
@@ -129,14 +123,14 @@ describe('POST /v1/alpha/scholar/author', () => {
   });
 
   it('sends the defaults (page 0, num 20) and no sort for cited, the upstream default order', async () => {
-    await service.post(PATH, { author_id: 'LSsXyncAAAAJ', sort: 'cited' });
+    await harness.service.post(PATH, { author_id: 'LSsXyncAAAAJ', sort: 'cited' });
     expect(queries('google_scholar_author')).toEqual([
       { engine: 'google_scholar_author', author_id: 'LSsXyncAAAAJ', start: '0', num: '20', api_key: TEST_UPSTREAM_KEY },
     ]);
   });
 
   it('answers author, articles, cited_by with h-index, i10-index and graph, co_authors and public_access', async () => {
-    const reply = await service.post(PATH, { author_id: 'LSsXyncAAAAJ' });
+    const reply = await harness.service.post(PATH, { author_id: 'LSsXyncAAAAJ' });
     expectSuccess(reply);
     expect(reply.json.message).toBe('3 articles');
     const { data } = reply.json;
@@ -168,7 +162,7 @@ describe('POST /v1/alpha/scholar/author-citation', () => {
   const PATH = '/v1/alpha/scholar/author-citation';
 
   it('sends view_op=view_citation, then cites=<id from the cited-by link> to engine google_scholar', async () => {
-    const reply = await service.post(PATH, { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C', language: 'en' });
+    const reply = await harness.service.post(PATH, { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C', language: 'en' });
     expectSuccess(reply);
     expect(queries('google_scholar_author')).toEqual([
       {
@@ -183,11 +177,11 @@ describe('POST /v1/alpha/scholar/author-citation', () => {
     expect(queries('google_scholar')).toEqual([
       { engine: 'google_scholar', cites: '1234567890', hl: 'en', api_key: TEST_UPSTREAM_KEY },
     ]);
-    expect(upstream.requests).toHaveLength(2);
+    expect(harness.upstream.requests).toHaveLength(2);
   });
 
   it('answers citations with title, authors, publication_date, total_citations and the citing articles', async () => {
-    const reply = await service.post(PATH, { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C', author_id: 'LSsXyncAAAAJ' });
+    const reply = await harness.service.post(PATH, { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C', author_id: 'LSsXyncAAAAJ' });
     expectSuccess(reply);
     expect(reply.json.message).toBe('Citation details found, with 2 citing documents');
     const { data } = reply.json;
@@ -210,8 +204,8 @@ describe('POST /v1/alpha/scholar/author-citation', () => {
   });
 
   it('still answers the citation, with empty articles and a message that says so, when the second call fails', async () => {
-    upstream.respond((q) => (q.get('engine') === 'google_scholar' ? 'errorBody' : undefined));
-    const reply = await service.post(PATH, { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' });
+    harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' ? 'errorBody' : undefined));
+    const reply = await harness.service.post(PATH, { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' });
     expectSuccess(reply);
     expect(reply.json.message).toMatch(/^Citation details found; the documents citing it could not be fetched \(/);
     expect(reply.json.data.citations.title).toBe('Genome-wide analysis of estrogen receptor binding sites');
@@ -223,10 +217,10 @@ describe('POST /v1/alpha/scholar/author-citation', () => {
   });
 
   it('fails with the upstream error when the citation itself cannot be fetched, without a second call', async () => {
-    upstream.queue('errorBody');
-    const reply = await service.post(PATH, { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' });
+    harness.upstream.queue('errorBody');
+    const reply = await harness.service.post(PATH, { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' });
     expectFailure(reply, 502, 'UPSTREAM_ERROR');
-    expect(upstream.calls('google_scholar')).toBe(0);
+    expect(harness.upstream.calls('google_scholar')).toBe(0);
   });
 });
 
@@ -236,7 +230,7 @@ describe('POST /v1/alpha/trends', () => {
   const isRegions = (q: URLSearchParams) => q.get('data_type')?.startsWith('GEO_MAP') ?? false;
 
   it('sends two google_trends calls, TIMESERIES and GEO_MAP_0 for one term, with q, geo, date and cat', async () => {
-    const reply = await service.post(PATH, { queries: ['coffee'], geo: 'US-CA', timeframe: 'today 3-m', category: 71 });
+    const reply = await harness.service.post(PATH, { queries: ['coffee'], geo: 'US-CA', timeframe: 'today 3-m', category: 71 });
     expectSuccess(reply);
     const common = {
       engine: 'google_trends',
@@ -248,11 +242,11 @@ describe('POST /v1/alpha/trends', () => {
     };
     expect(queries('google_trends', isTimeseries)).toEqual([{ ...common, data_type: 'TIMESERIES' }]);
     expect(queries('google_trends', isRegions)).toEqual([{ ...common, data_type: 'GEO_MAP_0' }]);
-    expect(upstream.requests).toHaveLength(2);
+    expect(harness.upstream.requests).toHaveLength(2);
   });
 
   it('sends the terms comma-joined and GEO_MAP for several terms', async () => {
-    await service.post(PATH, { queries: ['vpn', 'antivirus', 'ad blocker'], timeframe: '2025-05-01 2025-05-01' });
+    await harness.service.post(PATH, { queries: ['vpn', 'antivirus', 'ad blocker'], timeframe: '2025-05-01 2025-05-01' });
     const common = {
       engine: 'google_trends',
       q: 'vpn,antivirus,ad blocker',
@@ -264,7 +258,7 @@ describe('POST /v1/alpha/trends', () => {
   });
 
   it('answers timeline_data, averages and interest_by_region merged from the two calls', async () => {
-    const reply = await service.post(PATH, { queries: ['coffee'] });
+    const reply = await harness.service.post(PATH, { queries: ['coffee'] });
     expectSuccess(reply);
     expect(reply.json.message).toBe('1 time point, 3 regions');
     const { data } = reply.json;
@@ -283,8 +277,8 @@ describe('POST /v1/alpha/trends', () => {
   });
 
   it('returns interest over time and says interest by region is missing when the region call fails', async () => {
-    upstream.respond((q) => (isRegions(q) ? 'errorBody' : undefined));
-    const reply = await service.post(PATH, { queries: ['coffee'] });
+    harness.upstream.respond((q) => (isRegions(q) ? 'errorBody' : undefined));
+    const reply = await harness.service.post(PATH, { queries: ['coffee'] });
     expectSuccess(reply);
     expect(reply.json.message).toMatch(/^1 time point, 0 regions; interest by region could not be fetched \(/);
     expect(reply.json.data.interest_over_time.timeline_data).toHaveLength(1);
@@ -295,8 +289,8 @@ describe('POST /v1/alpha/trends', () => {
   });
 
   it('returns interest by region and says interest over time is missing when the time series call fails', async () => {
-    upstream.respond((q) => (isTimeseries(q) ? 'hang' : undefined));
-    const reply = await service.post(PATH, { queries: ['coffee'] });
+    harness.upstream.respond((q) => (isTimeseries(q) ? 'hang' : undefined));
+    const reply = await harness.service.post(PATH, { queries: ['coffee'] });
     expectSuccess(reply);
     expect(reply.json.message).toMatch(/^0 time points, 3 regions; interest over time could not be fetched \(/);
     expect(reply.json.data.interest_over_time).toEqual({ timeline_data: [], averages: [] });
@@ -307,15 +301,15 @@ describe('POST /v1/alpha/trends', () => {
   });
 
   it('fails with the more informative error when both calls fail: an upstream error over a timeout', async () => {
-    upstream.respond((q) => (isTimeseries(q) ? 'hang' : 'errorBody'));
-    const reply = await service.post(PATH, { queries: ['coffee'] });
+    harness.upstream.respond((q) => (isTimeseries(q) ? 'hang' : 'errorBody'));
+    const reply = await harness.service.post(PATH, { queries: ['coffee'] });
     expectFailure(reply, 502, 'UPSTREAM_ERROR');
     expect(reply.json.error.details).toContain('Unsupported `xx` location');
   });
 
   it('fails with the more informative error when both calls fail: a rejected upstream key over an upstream error', async () => {
-    upstream.respond((q) => (isTimeseries(q) ? 'errorBody' : 'invalidKey'));
-    const reply = await service.post(PATH, { queries: ['coffee'] });
+    harness.upstream.respond((q) => (isTimeseries(q) ? 'errorBody' : 'invalidKey'));
+    const reply = await harness.service.post(PATH, { queries: ['coffee'] });
     expectFailure(reply, 500, 'SERVICE_MISCONFIGURED');
   });
 });
@@ -324,7 +318,7 @@ describe('POST /v1/alpha/news', () => {
   const PATH = '/v1/alpha/news';
 
   it('sends q, tbm=nws, location, hl and start = page × 10 to engine google', async () => {
-    const reply = await service.post(PATH, { q: 'coffee', location: 'Austin, Texas', language: 'en', page: 2 });
+    const reply = await harness.service.post(PATH, { q: 'coffee', location: 'Austin, Texas', language: 'en', page: 2 });
     expectSuccess(reply);
     expect(queries('google')).toEqual([
       { engine: 'google', q: 'coffee', tbm: 'nws', location: 'Austin, Texas', hl: 'en', start: '20', api_key: TEST_UPSTREAM_KEY },
@@ -332,11 +326,11 @@ describe('POST /v1/alpha/news', () => {
   });
 
   it('answers news_results with title, snippet, source, url and lastUpdated as strings', async () => {
-    const reply = await service.post(PATH, { q: 'coffee' });
+    const reply = await harness.service.post(PATH, { q: 'coffee' });
     expectSuccess(reply);
     expect(reply.json.message).toBe('5 results');
     expect(() => newsContract.parse(reply.json.data)).not.toThrow();
-    expect(upstream.requests.map((q) => q.get('start'))).toEqual(['0']);
+    expect(harness.upstream.requests.map((q) => q.get('start'))).toEqual(['0']);
     for (const item of reply.json.data.news_results) {
       for (const field of ['title', 'snippet', 'source', 'url', 'lastUpdated']) expect(typeof item[field]).toBe('string');
     }
@@ -344,10 +338,10 @@ describe('POST /v1/alpha/news', () => {
   });
 
   it('answers source as a string when the upstream gives an object with a name', async () => {
-    upstream.queue({
+    harness.upstream.queue({
       json: { news_results: [{ title: 'T', link: 'https://n.example/1', source: { name: 'Example Wire' }, date: '1 day ago' }] },
     });
-    const reply = await service.post(PATH, { q: 'coffee' });
+    const reply = await harness.service.post(PATH, { q: 'coffee' });
     expect(reply.json.data.news_results[0]).toMatchObject({
       source: 'Example Wire',
       url: 'https://n.example/1',
@@ -360,7 +354,7 @@ describe('POST /v1/alpha/images', () => {
   const PATH = '/v1/alpha/images';
 
   it('maps size, color, type, license, aspect_ratio, location and page to the upstream names on engine google_images', async () => {
-    const reply = await service.post(PATH, {
+    const reply = await harness.service.post(PATH, {
       q: 'coffee',
       size: 'xxlarge',
       color: 'transparent',
@@ -388,12 +382,12 @@ describe('POST /v1/alpha/images', () => {
   });
 
   it('sends only q and ijn=0 when no filter is given', async () => {
-    await service.post(PATH, { q: 'coffee' });
+    await harness.service.post(PATH, { q: 'coffee' });
     expect(queries('google_images')).toEqual([{ engine: 'google_images', q: 'coffee', ijn: '0', api_key: TEST_UPSTREAM_KEY }]);
   });
 
   it('answers images_results with string fields and integer dimensions', async () => {
-    const reply = await service.post(PATH, { q: 'coffee', size: 'large' });
+    const reply = await harness.service.post(PATH, { q: 'coffee', size: 'large' });
     expectSuccess(reply);
     expect(reply.json.message).toBe('5 results');
     expect(() => imagesContract.parse(reply.json.data)).not.toThrow();
@@ -561,10 +555,10 @@ describe('validation of the alpha services', () => {
   it.each(cases)(
     '%s: answers 400 INVALID_REQUEST for %s, naming the field, with no upstream call',
     async (path, _rule, body, details) => {
-      const reply = await service.post(path, body);
+      const reply = await harness.service.post(path, body);
       expectFailure(reply, 400, 'INVALID_REQUEST');
       expect(reply.json.error.details).toContain(details);
-      expect(upstream.requests).toHaveLength(0);
+      expect(harness.upstream.requests).toHaveLength(0);
     },
   );
 });

@@ -3,36 +3,24 @@
  * and the warm-container caches, counted at the upstream. Each test searches its own query for papers
  * with their own ids, so the caches of one test never answer another's.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { sample } from '../../lib/local/samples.js';
 import { capturedLogLines } from '../support/capture-logs.js';
-import { type FakeSerpApi, type Fault, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Reply, type Service, startService, TEST_UPSTREAM_KEY } from '../support/service.js';
+import type { Fault } from '../support/fake-serpapi.js';
+import { type Reply, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
 const PATH = '/v1/cite/search';
 const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
 
-let upstream: FakeSerpApi;
-let service: Service;
-
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  service = await startService({
-    SERPAPI_BASE_URL: upstream.url,
-    // A hanging cite call gives up after its own short timeout; were the search's long one used instead,
-    // the hang test would run into the test timeout.
-    CITE_TIMEOUT_MS: '300',
-    UPSTREAM_TIMEOUT_MS: '25000',
-    // A 429 asking for 1 s is not waited for: the failure shows at once.
-    MAX_RETRY_AFTER_MS: '500',
-  });
+const harness = useService({
+  // A hanging cite call gives up after its own short timeout; were the search's long one used instead,
+  // the hang test would run into the test timeout.
+  CITE_TIMEOUT_MS: '300',
+  UPSTREAM_TIMEOUT_MS: '25000',
+  // A 429 asking for 1 s is not waited for: the failure shows at once.
+  MAX_RETRY_AFTER_MS: '500',
 });
-afterAll(async () => {
-  await service.close();
-  await upstream.close();
-});
-beforeEach(() => upstream.reset());
 
 /** A scholar page of n papers built from the recording's first result, with ids `<prefix>-1`… */
 function scholarPage(prefix: string, n: number, { next = true } = {}) {
@@ -56,14 +44,14 @@ function scholarPage(prefix: string, n: number, { next = true } = {}) {
 
 /** Serves `page` for the scholar search of `query`; cite calls get `cite(id)` or else the recorded sample. */
 function serve(query: string, page: unknown, cite: (id: string) => Fault | undefined = () => undefined) {
-  upstream.respond((q) => {
+  harness.upstream.respond((q) => {
     if (q.get('engine') === 'google_scholar' && q.get('q') === query) return { json: page };
     if (q.get('engine') === 'google_scholar_cite') return cite(q.get('q') ?? '');
     return undefined;
   });
 }
 
-const citeIds = () => upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
+const citeIds = () => harness.upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
 
 function expectSuccess(reply: Reply) {
   expect(reply.status).toBe(200);
@@ -83,11 +71,11 @@ function lastRequestLog(): { upstreamCalls: number; cacheHits: number } {
 
 describe('POST /v1/cite/search', () => {
   it('answers every field of the contract on the recorded samples, one cite call per paper', async () => {
-    const reply = await service.post(PATH, { query: 'bananas' });
+    const reply = await harness.service.post(PATH, { query: 'bananas' });
     const data = expectSuccess(reply);
     expect(reply.json.message).toBe('2 papers');
     expect(responseSchema.parse(data)).toEqual(data);
-    expect(Object.fromEntries(upstream.requests[0] ?? [])).toEqual({
+    expect(Object.fromEntries(harness.upstream.requests[0] ?? [])).toEqual({
       engine: 'google_scholar',
       q: 'bananas',
       num: '10',
@@ -129,24 +117,26 @@ describe('POST /v1/cite/search', () => {
 
   it('sends num = results, start = page × results and the country as gl, and writes references in the chosen format', async () => {
     serve('gl test', scholarPage('gl', 5));
-    const data = expectSuccess(await service.post(PATH, { query: 'gl test', results: 5, page: 3, country: 'DE', format: 'APA' }));
-    expect(upstream.requests[0]?.get('num')).toBe('5');
-    expect(upstream.requests[0]?.get('start')).toBe('15');
-    expect(upstream.requests[0]?.get('gl')).toBe('de');
+    const data = expectSuccess(
+      await harness.service.post(PATH, { query: 'gl test', results: 5, page: 3, country: 'DE', format: 'APA' }),
+    );
+    expect(harness.upstream.requests[0]?.get('num')).toBe('5');
+    expect(harness.upstream.requests[0]?.get('start')).toBe('15');
+    expect(harness.upstream.requests[0]?.get('gl')).toBe('de');
     expect(data.reference_list[0]).toBe(`[16] ${data.papers[0].citations.APA}`);
   });
 
   it('pages 20 papers: page 0 holds indexes 1–20 with more to come, page 1 holds 21–40 and is the last', async () => {
     serve('paging', scholarPage('p0', 20));
-    const first = expectSuccess(await service.post(PATH, { query: 'paging', results: 20 }));
+    const first = expectSuccess(await harness.service.post(PATH, { query: 'paging', results: 20 }));
     expect(first.papers.map((p: { index: number }) => p.index)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(first).toMatchObject({ page: 0, index_offset: 0, has_more: true, total_found: 20, citation_count: 20 });
     expect(citeIds().sort()).toEqual(Array.from({ length: 20 }, (_, i) => `p0-${i + 1}`).sort());
 
-    upstream.reset();
+    harness.upstream.reset();
     serve('paging', scholarPage('p1', 20, { next: false }));
-    const second = expectSuccess(await service.post(PATH, { query: 'paging', results: 20, page: 1 }));
-    expect(upstream.requests[0]?.get('start')).toBe('20');
+    const second = expectSuccess(await harness.service.post(PATH, { query: 'paging', results: 20, page: 1 }));
+    expect(harness.upstream.requests[0]?.get('start')).toBe('20');
     expect(second.papers.map((p: { index: number }) => p.index)).toEqual(Array.from({ length: 20 }, (_, i) => i + 21));
     expect(second).toMatchObject({ page: 1, index_offset: 20, has_more: false });
     expect(second.reference_list[0]).toMatch(/^\[21\] /);
@@ -161,7 +151,7 @@ describe('POST /v1/cite/search', () => {
   ])('still answers the other papers when one cite call %s', async (_, fault) => {
     const query = `partial ${fault}`;
     serve(query, scholarPage(`f-${fault}`, 6), (id) => (id === `f-${fault}-4` ? fault : undefined));
-    const data = expectSuccess(await service.post(PATH, { query, results: 6 }));
+    const data = expectSuccess(await harness.service.post(PATH, { query, results: 6 }));
     expect(data.total_found).toBe(6);
     expect(data.papers[3]).toMatchObject({ index: 4, scholar_id: `f-${fault}-4`, citations: {} });
     expect(data.citation_details[3]).toMatchObject({ formats: [], links: [], error: expect.any(String) });
@@ -176,17 +166,17 @@ describe('POST /v1/cite/search', () => {
     ['rate429', 503, 'UPSTREAM_QUOTA_EXCEEDED'],
     ['invalidKey', 500, 'SERVICE_MISCONFIGURED'],
   ])('fails the request when the search itself fails (%s → %i %s), with no cite call', async (fault, status, code) => {
-    upstream.respond((q) => (q.get('engine') === 'google_scholar' ? fault : undefined));
-    const reply = await service.post(PATH, { query: `search fails ${fault}` });
+    harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' ? fault : undefined));
+    const reply = await harness.service.post(PATH, { query: `search fails ${fault}` });
     expect(reply.status).toBe(status);
     expect(reply.json).toMatchObject({ success: false, data: null, error: { code } });
-    expect(upstream.calls('google_scholar')).toBeGreaterThanOrEqual(1);
-    expect(upstream.calls('google_scholar_cite')).toBe(0);
+    expect(harness.upstream.calls('google_scholar')).toBeGreaterThanOrEqual(1);
+    expect(harness.upstream.calls('google_scholar_cite')).toBe(0);
   });
 
   it('answers "No results" with empty lists when the index finds nothing, with no cite call', async () => {
-    upstream.respond((q) => (q.get('engine') === 'google_scholar' ? 'noResults' : undefined));
-    const reply = await service.post(PATH, { query: 'zzqxv nothing' });
+    harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' ? 'noResults' : undefined));
+    const reply = await harness.service.post(PATH, { query: 'zzqxv nothing' });
     const data = expectSuccess(reply);
     expect(reply.json.message).toBe('No results');
     expect(data).toMatchObject({
@@ -197,27 +187,27 @@ describe('POST /v1/cite/search', () => {
       citation_details: [],
       has_more: false,
     });
-    expect(upstream.calls('google_scholar_cite')).toBe(0);
+    expect(harness.upstream.calls('google_scholar_cite')).toBe(0);
   });
 
   it.each([0, 21])('rejects results %i with 400 INVALID_REQUEST before any upstream call', async (results) => {
-    const reply = await service.post(PATH, { query: 'bananas', results });
+    const reply = await harness.service.post(PATH, { query: 'bananas', results });
     expect(reply.status).toBe(400);
     expect(reply.json.error).toEqual({ code: 'INVALID_REQUEST', details: 'results: must be an integer from 1 to 20' });
-    expect(upstream.calls()).toBe(0);
+    expect(harness.upstream.calls()).toBe(0);
   });
 });
 
 describe('POST /v1/cite/search caching', () => {
   it('answers a repeated request from the warm container with no upstream call', async () => {
     serve('cache repeat', scholarPage('r', 4));
-    expectSuccess(await service.post(PATH, { query: 'cache repeat', results: 4 }));
-    expect(upstream.calls()).toBe(5);
+    expectSuccess(await harness.service.post(PATH, { query: 'cache repeat', results: 4 }));
+    expect(harness.upstream.calls()).toBe(5);
 
-    upstream.reset();
+    harness.upstream.reset();
     serve('cache repeat', scholarPage('r', 4));
-    const again = expectSuccess(await service.post(PATH, { query: 'cache repeat', results: 4 }));
-    expect(upstream.calls()).toBe(0);
+    const again = expectSuccess(await harness.service.post(PATH, { query: 'cache repeat', results: 4 }));
+    expect(harness.upstream.calls()).toBe(0);
     expect(lastRequestLog()).toMatchObject({ upstreamCalls: 0, cacheHits: 5 });
     expect(again.citation_count).toBe(4);
     for (const paper of again.papers) expect(Object.keys(paper.citations)).toEqual(FIVE);
@@ -225,38 +215,38 @@ describe('POST /v1/cite/search caching', () => {
 
   it('costs no cite call for a paper another search already cited', async () => {
     serve('shared one', scholarPage('shared', 3));
-    expectSuccess(await service.post(PATH, { query: 'shared one', results: 3 }));
+    expectSuccess(await harness.service.post(PATH, { query: 'shared one', results: 3 }));
 
-    upstream.reset();
+    harness.upstream.reset();
     // Another search whose page holds the same three papers and one new one.
     serve('shared two', scholarPage('shared', 4));
-    const data = expectSuccess(await service.post(PATH, { query: 'shared two', results: 4 }));
-    expect(upstream.calls('google_scholar')).toBe(1);
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'shared two', results: 4 }));
+    expect(harness.upstream.calls('google_scholar')).toBe(1);
     expect(citeIds()).toEqual(['shared-4']);
     expect(data.citation_count).toBe(4);
   });
 
   it('with no_cache: true, calls the upstream again for the search and every paper', async () => {
     serve('bypass', scholarPage('b', 3));
-    expectSuccess(await service.post(PATH, { query: 'bypass', results: 3 }));
+    expectSuccess(await harness.service.post(PATH, { query: 'bypass', results: 3 }));
 
-    upstream.reset();
+    harness.upstream.reset();
     serve('bypass', scholarPage('b', 3));
-    expectSuccess(await service.post(PATH, { query: 'bypass', results: 3, no_cache: true }));
-    expect(upstream.calls('google_scholar')).toBe(1);
+    expectSuccess(await harness.service.post(PATH, { query: 'bypass', results: 3, no_cache: true }));
+    expect(harness.upstream.calls('google_scholar')).toBe(1);
     expect(citeIds().sort()).toEqual(['b-1', 'b-2', 'b-3']);
     expect(lastRequestLog().cacheHits).toBe(0);
   });
 
   it('does not cache a failed cite: the repeated request retries only that paper, and gets it', async () => {
     serve('failed cite', scholarPage('x', 3), (id) => (id === 'x-2' ? 'errorBody' : undefined));
-    const first = expectSuccess(await service.post(PATH, { query: 'failed cite', results: 3 }));
+    const first = expectSuccess(await harness.service.post(PATH, { query: 'failed cite', results: 3 }));
     expect(first.papers[1].citations).toEqual({});
 
-    upstream.reset();
+    harness.upstream.reset();
     serve('failed cite', scholarPage('x', 3));
-    const second = expectSuccess(await service.post(PATH, { query: 'failed cite', results: 3 }));
-    expect(upstream.calls('google_scholar')).toBe(0);
+    const second = expectSuccess(await harness.service.post(PATH, { query: 'failed cite', results: 3 }));
+    expect(harness.upstream.calls('google_scholar')).toBe(0);
     expect(citeIds()).toEqual(['x-2']);
     expect(Object.keys(second.papers[1].citations)).toEqual(FIVE);
     expect(second.citation_count).toBe(3);
@@ -265,14 +255,14 @@ describe('POST /v1/cite/search caching', () => {
   it('does not cache an answer that holds no citations: the repeated request asks for that paper again', async () => {
     const empty = { search_metadata: { status: 'Success' }, citations: [], links: [] };
     serve('empty cite', scholarPage('e', 3), (id) => (id === 'e-3' ? { json: empty } : undefined));
-    const first = expectSuccess(await service.post(PATH, { query: 'empty cite', results: 3 }));
+    const first = expectSuccess(await harness.service.post(PATH, { query: 'empty cite', results: 3 }));
     expect(first.papers[2].citations).toEqual({});
     expect(first.citation_details[2].error).toBe('The search provider gave no citations for this paper');
     expect(first.note).toContain('1 of 3 papers lack citations');
 
-    upstream.reset();
+    harness.upstream.reset();
     serve('empty cite', scholarPage('e', 3));
-    const second = expectSuccess(await service.post(PATH, { query: 'empty cite', results: 3 }));
+    const second = expectSuccess(await harness.service.post(PATH, { query: 'empty cite', results: 3 }));
     expect(citeIds()).toEqual(['e-3']);
     expect(second.citation_count).toBe(3);
   });

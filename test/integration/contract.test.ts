@@ -1,41 +1,12 @@
 import { readdirSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { loadRouteSchemas } from '../../lib/openapi.js';
 import { ROUTES } from '../../lib/routes.js';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Service, startService } from '../support/service.js';
+import { SAMPLE_REQUESTS } from '../fixtures/sample-requests.js';
+import { useService } from '../support/service.js';
 
-/**
- * A request per route that the recorded samples answer. A new route must add one here: the contract test
- * below fails for a route without one rather than skip it.
- */
-const SAMPLE_REQUESTS: Record<string, unknown> = {
-  'web-search-alpha': { q: 'coffee' },
-  'web-search-bravo': { q: 'coffee' },
-  'web-search-charlie': { q: 'coffee' },
-  'web-search-delta': { q: '咖啡' },
-  'cite-search': { query: 'machine learning', results: 5 },
-  'scholar-profiles': { query: 'mike' },
-  'scholar-author': { author_id: 'LSsXyncAAAAJ' },
-  'scholar-author-citation': { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' },
-  'alpha-trends': { queries: ['coffee'] },
-  'alpha-news': { q: 'coffee' },
-  'alpha-images': { q: 'coffee' },
-};
-
-let upstream: FakeSerpApi;
-let service: Service;
-
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  service = await startService({ SERPAPI_BASE_URL: upstream.url });
-});
-afterAll(async () => {
-  await service.close();
-  await upstream.close();
-});
-beforeEach(() => upstream.reset());
+const harness = useService();
 
 /** Parses data with the schema; the result must equal data, so a field the schema does not name fails too. */
 function expectConforms(schema: z.ZodMiniType, data: unknown, where: string): void {
@@ -71,16 +42,16 @@ describe('every handler has a route and a response contract', () => {
 describe.each(ROUTES.map((route) => [route.path, route] as const))('POST %s', (_path, route) => {
   it(`answers the recorded sample with data that lib/contract/${route.name}.ts describes exactly`, async () => {
     const { responseSchema } = await loadRouteSchemas(route);
-    const reply = await service.post(route.path, SAMPLE_REQUESTS[route.name]);
+    const reply = await harness.service.post(route.path, SAMPLE_REQUESTS[route.name]);
     expect(reply.status, reply.text).toBe(200);
-    expect(upstream.calls(), 'the sample request must reach the upstream').toBeGreaterThan(0);
+    expect(harness.upstream.calls(), 'the sample request must reach the upstream').toBeGreaterThan(0);
     expectConforms(responseSchema, reply.json.data, `${route.path} data`);
   });
 
   it('answers an upstream "no results" with data that still matches the contract', async () => {
     const { responseSchema } = await loadRouteSchemas(route);
-    upstream.respond(() => 'noResults');
-    const reply = await service.post(route.path, SAMPLE_REQUESTS[route.name]);
+    harness.upstream.respond(() => 'noResults');
+    const reply = await harness.service.post(route.path, SAMPLE_REQUESTS[route.name]);
     expect(reply.status, reply.text).toBe(200);
     expectConforms(responseSchema, reply.json.data, `${route.path} data (no results)`);
   });
@@ -88,10 +59,10 @@ describe.each(ROUTES.map((route) => [route.path, route] as const))('POST %s', (_
 
 describe('the web-search contracts', () => {
   it('accept an upstream answer that omits every optional field', async () => {
-    upstream.respond(() => ({ json: { search_metadata: { status: 'Success' }, organic_results: [{}] } }));
+    harness.upstream.respond(() => ({ json: { search_metadata: { status: 'Success' }, organic_results: [{}] } }));
     for (const route of ROUTES.filter((r) => r.tag === 'Web search')) {
       const { responseSchema } = await loadRouteSchemas(route);
-      const reply = await service.post(route.path, SAMPLE_REQUESTS[route.name]);
+      const reply = await harness.service.post(route.path, SAMPLE_REQUESTS[route.name]);
       expect(reply.status, reply.text).toBe(200);
       expectConforms(responseSchema, reply.json.data, `${route.path} data (sparse answer)`);
     }

@@ -1,21 +1,9 @@
 /** Every error the middleware decides, over real HTTP, in the order decisions.md §1 fixes. */
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Reply, type Service, startService, TEST_CLIENT_KEY } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { type Reply, TEST_CLIENT_KEY, useService } from '../support/service.js';
 
-let upstream: FakeSerpApi;
-let service: Service;
-
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  service = await startService({ SERPAPI_BASE_URL: upstream.url });
-});
-afterAll(async () => {
-  await service.close();
-  await upstream.close();
-});
-beforeEach(() => upstream.reset());
+const harness = useService();
 
 const ALPHA = '/v1/web-search/alpha';
 
@@ -30,13 +18,13 @@ function expectFailure(reply: Reply, status: number, code: string, details?: str
     error: { code, details: expect.any(String) },
   });
   if (details) expect(reply.json.error.details).toMatch(details);
-  expect(upstream.calls()).toBe(0);
+  expect(harness.upstream.calls()).toBe(0);
 }
 
 /** A raw request, for what fetch will not send (no Content-Type at all). */
 function rawPost(path: string, body: string, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
-    const url = new URL(path, service.url);
+    const url = new URL(path, harness.service.url);
     const req = httpRequest(
       url,
       { method: 'POST', headers: { 'Content-Length': Buffer.byteLength(body), ...headers } },
@@ -61,14 +49,14 @@ describe('authentication', () => {
     ['a wrong key', 'Bearer not-the-key'],
     ['a key with a wrong suffix', `Bearer ${TEST_CLIENT_KEY}x`],
   ])('answers 401 UNAUTHORIZED with WWW-Authenticate for %s', async (_name, authorization) => {
-    const reply = await service.post(ALPHA, { q: 'coffee' }, { headers: { Authorization: authorization } });
+    const reply = await harness.service.post(ALPHA, { q: 'coffee' }, { headers: { Authorization: authorization } });
     expectFailure(reply, 401, 'UNAUTHORIZED', 'Authorization: Bearer');
     expect(reply.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it('gives the same answer for every kind of bad credential', async () => {
-    const missing = await service.post(ALPHA, { q: 'x' }, { headers: { Authorization: '' } });
-    const wrong = await service.post(ALPHA, { q: 'x' }, { headers: { Authorization: 'Bearer nope' } });
+    const missing = await harness.service.post(ALPHA, { q: 'x' }, { headers: { Authorization: '' } });
+    const wrong = await harness.service.post(ALPHA, { q: 'x' }, { headers: { Authorization: 'Bearer nope' } });
     expect(missing.json).toEqual(wrong.json);
   });
 
@@ -77,54 +65,58 @@ describe('authentication', () => {
     ['a lower-case scheme', `bearer ${TEST_CLIENT_KEY}`],
     ['two spaces after the scheme', `Bearer  ${TEST_CLIENT_KEY}`],
   ])('accepts %s', async (_name, authorization) => {
-    const reply = await service.post(ALPHA, { q: 'coffee' }, { headers: { Authorization: authorization } });
+    const reply = await harness.service.post(ALPHA, { q: 'coffee' }, { headers: { Authorization: authorization } });
     expect(reply.status).toBe(200);
     expect(reply.json.success).toBe(true);
   });
 
   it('checks auth before validation: an unauthenticated caller learns nothing about its body', async () => {
-    const reply = await service.post(ALPHA, '{not json', { headers: { Authorization: '' } });
+    const reply = await harness.service.post(ALPHA, '{not json', { headers: { Authorization: '' } });
     expectFailure(reply, 401, 'UNAUTHORIZED');
   });
 });
 
 describe('transport', () => {
   it('answers 404 NOT_FOUND for an unknown path', async () => {
-    expectFailure(await service.post('/v1/web-search/echo', { q: 'x' }), 404, 'NOT_FOUND', '/v1/web-search/echo');
+    expectFailure(await harness.service.post('/v1/web-search/echo', { q: 'x' }), 404, 'NOT_FOUND', '/v1/web-search/echo');
   });
 
   it.each(['GET', 'PUT', 'DELETE'])('answers 405 METHOD_NOT_ALLOWED with Allow: POST for %s', async (method) => {
-    const reply = await service.post(ALPHA, { q: 'x' }, { method });
+    const reply = await harness.service.post(ALPHA, { q: 'x' }, { method });
     expectFailure(reply, 405, 'METHOD_NOT_ALLOWED', method);
     expect(reply.headers.get('allow')).toBe('POST');
   });
 
   it('answers 413 PAYLOAD_TOO_LARGE for a 17 KiB body', async () => {
-    expectFailure(await service.post(ALPHA, { q: 'a'.repeat(17 * 1024) }), 413, 'PAYLOAD_TOO_LARGE', '16384 bytes');
+    expectFailure(await harness.service.post(ALPHA, { q: 'a'.repeat(17 * 1024) }), 413, 'PAYLOAD_TOO_LARGE', '16384 bytes');
   });
 
   it('answers 413 for a 2 MiB body without holding it', async () => {
-    expectFailure(await service.post(ALPHA, 'x'.repeat(2 * 1024 * 1024)), 413, 'PAYLOAD_TOO_LARGE');
+    expectFailure(await harness.service.post(ALPHA, 'x'.repeat(2 * 1024 * 1024)), 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('answers 415 UNSUPPORTED_MEDIA_TYPE for a form body', async () => {
-    const reply = await service.post(ALPHA, 'q=x', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const reply = await harness.service.post(ALPHA, 'q=x', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expectFailure(reply, 415, 'UNSUPPORTED_MEDIA_TYPE', 'application/json');
   });
 
   it('accepts application/json with a charset, and a body with no Content-Type at all', async () => {
-    const withCharset = await service.post(ALPHA, { q: 'x' }, { headers: { 'Content-Type': 'application/json; charset=UTF-8' } });
+    const withCharset = await harness.service.post(
+      ALPHA,
+      { q: 'x' },
+      { headers: { 'Content-Type': 'application/json; charset=UTF-8' } },
+    );
     expect(withCharset.status).toBe(200);
     const bare = await rawPost(ALPHA, '{"q":"x"}', { Authorization: `Bearer ${TEST_CLIENT_KEY}` });
     expect(bare.status).toBe(200);
   });
 
   it('answers 400 MALFORMED_JSON for a body that is not JSON', async () => {
-    expectFailure(await service.post(ALPHA, '{"q": "x",'), 400, 'MALFORMED_JSON', 'not valid JSON');
+    expectFailure(await harness.service.post(ALPHA, '{"q": "x",'), 400, 'MALFORMED_JSON', 'not valid JSON');
   });
 
   it('treats an empty body as {} and so names the missing q', async () => {
-    expectFailure(await service.post(ALPHA, ''), 400, 'INVALID_REQUEST', /^q: is required$/);
+    expectFailure(await harness.service.post(ALPHA, ''), 400, 'INVALID_REQUEST', /^q: is required$/);
   });
 
   it.each([
@@ -133,11 +125,11 @@ describe('transport', () => {
     ['a number', '42'],
     ['a string', '"coffee"'],
   ])('answers 400 INVALID_REQUEST for %s', async (_name, text) => {
-    expectFailure(await service.post(ALPHA, text), 400, 'INVALID_REQUEST', /^body: must be a JSON object$/);
+    expectFailure(await harness.service.post(ALPHA, text), 400, 'INVALID_REQUEST', /^body: must be a JSON object$/);
   });
 
   it('names every bad field and makes no upstream call', async () => {
-    const reply = await service.post(ALPHA, { q: 'x', num: 101, page: -1, colour: 'red' });
+    const reply = await harness.service.post(ALPHA, { q: 'x', num: 101, page: -1, colour: 'red' });
     expectFailure(
       reply,
       400,

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capturedLogLines, capturedMetricLines } from '../support/capture-logs.js';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Reply, type Service, startService, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY } from '../support/service.js';
+import { type Reply, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
-let upstream: FakeSerpApi;
-let service: Service;
-
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  // As `npm start` runs: no metrics namespace, so no EMF records on stdout.
-  service = await startService({ SERPAPI_BASE_URL: upstream.url, POWERTOOLS_METRICS_NAMESPACE: undefined });
-});
-afterAll(async () => {
-  await service.close();
-  await upstream.close();
-});
-beforeEach(() => upstream.reset());
+// As `npm start` runs: no metrics namespace, so no EMF records on stdout.
+const harness = useService({ POWERTOOLS_METRICS_NAMESPACE: undefined });
 
 // biome-ignore lint/suspicious/noExplicitAny: log lines are arbitrary JSON
 type LogLine = Record<string, any>;
@@ -51,7 +39,7 @@ const ACCESS_LOG_KEYS = [
 
 describe('the access log', () => {
   it('writes one JSON line for a success with the request id, path, status, client and upstream counters', async () => {
-    const reply = await service.post('/v1/web-search/alpha', { q: 'coffee' });
+    const reply = await harness.service.post('/v1/web-search/alpha', { q: 'coffee' });
     expect(reply.status).toBe(200);
     const line = accessLine(reply);
     expect(line).toEqual({
@@ -74,8 +62,8 @@ describe('the access log', () => {
   });
 
   it('writes the error code, the final status and every attempt for an upstream failure', async () => {
-    upstream.queue('status500', 'status500', 'status500');
-    const reply = await service.post('/v1/web-search/bravo', { q: 'coffee' });
+    harness.upstream.queue('status500', 'status500', 'status500');
+    const reply = await harness.service.post('/v1/web-search/bravo', { q: 'coffee' });
     expect(reply.status).toBe(502);
     expect(accessLine(reply)).toMatchObject({
       level: 'INFO',
@@ -94,7 +82,11 @@ describe('the access log', () => {
   });
 
   it('writes a refused caller with status 401, no client and no upstream call', async () => {
-    const reply = await service.post('/v1/web-search/alpha', { q: 'coffee' }, { headers: { Authorization: 'Bearer wrong-key' } });
+    const reply = await harness.service.post(
+      '/v1/web-search/alpha',
+      { q: 'coffee' },
+      { headers: { Authorization: 'Bearer wrong-key' } },
+    );
     expect(reply.status).toBe(401);
     const line = accessLine(reply);
     expect(line).toMatchObject({ status: 401, errorCode: 'UNAUTHORIZED', upstreamCalls: 0 });
@@ -103,8 +95,12 @@ describe('the access log', () => {
 
   it('holds no field beyond its fixed set, whatever the request carried', async () => {
     const replies = [
-      await service.post('/v1/web-search/charlie', { q: 'coffee', market: 'en-US' }, { headers: { 'X-Custom': 'header-value' } }),
-      await service.post('/v1/web-search/delta', { q: '咖啡', unknown: 'body-value' }),
+      await harness.service.post(
+        '/v1/web-search/charlie',
+        { q: 'coffee', market: 'en-US' },
+        { headers: { 'X-Custom': 'header-value' } },
+      ),
+      await harness.service.post('/v1/web-search/delta', { q: '咖啡', unknown: 'body-value' }),
     ];
     for (const reply of replies) {
       const line = accessLine(reply);
@@ -116,13 +112,16 @@ describe('the access log', () => {
 
 describe('keys in logs', () => {
   it('never reach a log line, even when the upstream echoes its key in an error', async () => {
-    upstream.queue('invalidKey');
-    expect((await service.post('/v1/web-search/alpha', { q: 'coffee' })).status).toBe(500);
-    upstream.queue({ status: 400, body: JSON.stringify({ error: `Bad request for api_key=${TEST_UPSTREAM_KEY}` }) });
-    expect((await service.post('/v1/web-search/alpha', { q: 'coffee' })).status).toBe(502);
-    upstream.queue({ status: 200, body: JSON.stringify({ error: `Your key ${TEST_UPSTREAM_KEY} has run out of searches` }) });
-    expect((await service.post('/v1/web-search/alpha', { q: 'coffee' })).status).toBe(502);
-    expect((await service.post('/v1/web-search/alpha', { q: 'coffee' }, { method: 'GET' })).status).toBe(405);
+    harness.upstream.queue('invalidKey');
+    expect((await harness.service.post('/v1/web-search/alpha', { q: 'coffee' })).status).toBe(500);
+    harness.upstream.queue({ status: 400, body: JSON.stringify({ error: `Bad request for api_key=${TEST_UPSTREAM_KEY}` }) });
+    expect((await harness.service.post('/v1/web-search/alpha', { q: 'coffee' })).status).toBe(502);
+    harness.upstream.queue({
+      status: 200,
+      body: JSON.stringify({ error: `Your key ${TEST_UPSTREAM_KEY} has run out of searches` }),
+    });
+    expect((await harness.service.post('/v1/web-search/alpha', { q: 'coffee' })).status).toBe(502);
+    expect((await harness.service.post('/v1/web-search/alpha', { q: 'coffee' }, { method: 'GET' })).status).toBe(405);
 
     // The upstream's words did reach the log, with the key taken out.
     const warnings = logLines().filter((line) => line.message === 'upstream attempt failed');
@@ -140,7 +139,7 @@ describe('keys in logs', () => {
 
 describe('metrics without a namespace', () => {
   it('write nothing to stdout, so a local run shows the request log only', async () => {
-    expect((await service.post('/v1/web-search/alpha', { q: 'coffee' })).status).toBe(200);
+    expect((await harness.service.post('/v1/web-search/alpha', { q: 'coffee' })).status).toBe(200);
     expect(capturedLogLines.length).toBeGreaterThan(0);
     expect(capturedMetricLines).toEqual([]);
   });

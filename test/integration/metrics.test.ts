@@ -1,27 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capturedMetricLines } from '../support/capture-logs.js';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Reply, type Service, startService, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY } from '../support/service.js';
+import { type Reply, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
-let upstream: FakeSerpApi;
-let service: Service;
-
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  // As the stack configures every function.
-  service = await startService({
-    SERPAPI_BASE_URL: upstream.url,
-    POWERTOOLS_SERVICE_NAME: 'search-citation-api',
-    POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
-    POWERTOOLS_METRICS_DISABLED: undefined,
-    POWERTOOLS_DEV: undefined,
-  });
+// As the stack configures every function.
+const harness = useService({
+  POWERTOOLS_SERVICE_NAME: 'search-citation-api',
+  POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
+  POWERTOOLS_METRICS_DISABLED: undefined,
+  POWERTOOLS_DEV: undefined,
 });
-afterAll(async () => {
-  await service.close();
-  await upstream.close();
-});
-beforeEach(() => upstream.reset());
 
 // biome-ignore lint/suspicious/noExplicitAny: EMF records are arbitrary JSON
 type Emf = Record<string, any>;
@@ -36,7 +23,7 @@ const definition = (record: Emf) => record._aws.CloudWatchMetrics[0];
 
 describe('EMF metrics', () => {
   it('writes one record for a success: Requests, Errors 0, upstream calls and latency, cache hits, latency', async () => {
-    const reply = await service.post('/v1/web-search/bravo', { q: 'coffee' });
+    const reply = await harness.service.post('/v1/web-search/bravo', { q: 'coffee' });
     expect(reply.status).toBe(200);
     const written = records(reply);
     expect(written).toHaveLength(1);
@@ -71,8 +58,8 @@ describe('EMF metrics', () => {
   });
 
   it('writes Errors 1 and a separate ErrorsByCode record by endpoint and error code for a failure', async () => {
-    upstream.queue('status500', 'status500', 'status500');
-    const reply = await service.post('/v1/web-search/delta', { q: '咖啡' });
+    harness.upstream.queue('status500', 'status500', 'status500');
+    const reply = await harness.service.post('/v1/web-search/delta', { q: '咖啡' });
     expect(reply.status).toBe(502);
     const written = records(reply);
     expect(written).toHaveLength(2);
@@ -95,18 +82,22 @@ describe('EMF metrics', () => {
   });
 
   it('leaves UpstreamLatency out when the request never reached the upstream', async () => {
-    const reply = await service.post('/v1/web-search/alpha', { q: 'coffee' }, { headers: { Authorization: 'Bearer wrong-key' } });
+    const reply = await harness.service.post(
+      '/v1/web-search/alpha',
+      { q: 'coffee' },
+      { headers: { Authorization: 'Bearer wrong-key' } },
+    );
     expect(reply.status).toBe(401);
     const [request, byCode] = records(reply) as [Emf, Emf];
     expect(request).toMatchObject({ endpoint: 'web-search-alpha', Errors: 1, UpstreamCalls: 0 });
     expect(request).not.toHaveProperty('UpstreamLatency');
     expect(definition(request).Metrics.map((m: { Name: string }) => m.Name)).not.toContain('UpstreamLatency');
     expect(byCode).toMatchObject({ errorCode: 'UNAUTHORIZED', ErrorsByCode: 1 });
-    expect(upstream.calls()).toBe(0);
+    expect(harness.upstream.calls()).toBe(0);
   });
 
   it('names each endpoint by its route name and holds no key', async () => {
-    const reply = await service.post('/v1/web-search/charlie', { q: 'coffee' });
+    const reply = await harness.service.post('/v1/web-search/charlie', { q: 'coffee' });
     expect(records(reply)[0]).toMatchObject({ endpoint: 'web-search-charlie' });
     for (const line of capturedMetricLines) {
       expect(line).not.toContain(TEST_CLIENT_KEY);

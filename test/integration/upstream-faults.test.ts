@@ -1,27 +1,14 @@
 /** What a client gets for each way the upstream can fail, over real HTTP, with short deadlines. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Service, seenBodies, startService, TEST_UPSTREAM_KEY } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { seenBodies, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
-let upstream: FakeSerpApi;
-let service: Service;
-
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  service = await startService({
-    SERPAPI_BASE_URL: upstream.url,
-    UPSTREAM_TIMEOUT_MS: '300',
-    REQUEST_DEADLINE_MS: '1500',
-    MAX_RETRY_AFTER_MS: '1500',
-  });
+const harness = useService({
+  UPSTREAM_TIMEOUT_MS: '300',
+  REQUEST_DEADLINE_MS: '1500',
+  MAX_RETRY_AFTER_MS: '1500',
 });
-afterAll(async () => {
-  await service.close();
-  await upstream.close();
-});
-beforeEach(() => upstream.reset());
 
-const search = () => service.post('/v1/web-search/alpha', { q: 'coffee' });
+const search = () => harness.service.post('/v1/web-search/alpha', { q: 'coffee' });
 
 function expectError(reply: Awaited<ReturnType<typeof search>>, status: number, code: string) {
   expect(reply.status).toBe(status);
@@ -30,91 +17,91 @@ function expectError(reply: Awaited<ReturnType<typeof search>>, status: number, 
 
 describe('upstream faults', () => {
   it('answers 504 UPSTREAM_TIMEOUT when the upstream hangs past the deadline, without waiting longer', async () => {
-    upstream.respond(() => 'hang');
+    harness.upstream.respond(() => 'hang');
     const started = Date.now();
     const reply = await search();
     expectError(reply, 504, 'UPSTREAM_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(upstream.calls()).toBeGreaterThanOrEqual(1);
-    expect(upstream.calls()).toBeLessThanOrEqual(3);
+    expect(harness.upstream.calls()).toBeGreaterThanOrEqual(1);
+    expect(harness.upstream.calls()).toBeLessThanOrEqual(3);
   });
 
   it('answers 502 UPSTREAM_ERROR after 3 attempts when the connection is reset every time', async () => {
-    upstream.respond(() => 'reset');
+    harness.upstream.respond(() => 'reset');
     expectError(await search(), 502, 'UPSTREAM_ERROR');
-    expect(upstream.calls()).toBe(3);
+    expect(harness.upstream.calls()).toBe(3);
   });
 
   it('answers 502 UPSTREAM_ERROR for an HTML 502, after retrying', async () => {
-    upstream.respond(() => 'html502');
+    harness.upstream.respond(() => 'html502');
     const reply = await search();
     expectError(reply, 502, 'UPSTREAM_ERROR');
     expect(reply.json.error.details).toBe('The search provider answered HTTP 502');
-    expect(upstream.calls()).toBe(3);
+    expect(harness.upstream.calls()).toBe(3);
   });
 
   it('retries a 500 and answers 200 when the next attempt succeeds', async () => {
-    upstream.queue('status500');
+    harness.upstream.queue('status500');
     const reply = await search();
     expect(reply.status).toBe(200);
     expect(reply.json.data.organic_results).toHaveLength(8);
-    expect(upstream.calls()).toBe(2);
+    expect(harness.upstream.calls()).toBe(2);
   });
 
   it('honours Retry-After within the deadline and succeeds on the retry', async () => {
-    upstream.queue('rate429');
+    harness.upstream.queue('rate429');
     const started = Date.now();
     const reply = await search();
     expect(reply.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(upstream.calls()).toBe(2);
+    expect(harness.upstream.calls()).toBe(2);
   });
 
   it('answers 503 UPSTREAM_QUOTA_EXCEEDED with Retry-After when the upstream keeps refusing', async () => {
-    upstream.respond(() => 'rate429');
+    harness.upstream.respond(() => 'rate429');
     const reply = await search();
     expectError(reply, 503, 'UPSTREAM_QUOTA_EXCEEDED');
     expect(reply.headers.get('retry-after')).toBe('1');
   });
 
   it('does not wait for a Retry-After longer than the deadline allows', async () => {
-    upstream.respond(() => ({ status: 429, body: '{"error":"slow down"}', headers: { 'Retry-After': '60' } }));
+    harness.upstream.respond(() => ({ status: 429, body: '{"error":"slow down"}', headers: { 'Retry-After': '60' } }));
     const reply = await search();
     expectError(reply, 503, 'UPSTREAM_QUOTA_EXCEEDED');
     expect(reply.headers.get('retry-after')).toBe('60');
-    expect(upstream.calls()).toBe(1);
+    expect(harness.upstream.calls()).toBe(1);
   });
 
   it('asks for gzip and unpacks a gzip answer', async () => {
-    upstream.queue('gzip');
+    harness.upstream.queue('gzip');
     const reply = await search();
     expect(reply.status).toBe(200);
     expect(reply.json.data.organic_results).toHaveLength(8);
   });
 
   it('answers 502 UPSTREAM_ERROR for invalid JSON, without retrying', async () => {
-    upstream.queue('garbage');
+    harness.upstream.queue('garbage');
     expectError(await search(), 502, 'UPSTREAM_ERROR');
-    expect(upstream.calls()).toBe(1);
+    expect(harness.upstream.calls()).toBe(1);
   });
 
   it('answers 502 UPSTREAM_ERROR naming the upstream error of a 200 with an error field', async () => {
-    upstream.queue('errorBody');
+    harness.upstream.queue('errorBody');
     const reply = await search();
     expectError(reply, 502, 'UPSTREAM_ERROR');
     expect(reply.json.error.details).toContain('Unsupported `xx` location');
   });
 
   it("answers 500 SERVICE_MISCONFIGURED for SerpApi's invalid-key answer, without echoing the key", async () => {
-    upstream.queue('invalidKey');
+    harness.upstream.queue('invalidKey');
     const reply = await search();
     expectError(reply, 500, 'SERVICE_MISCONFIGURED');
     expect(reply.text).not.toContain(TEST_UPSTREAM_KEY);
-    expect(upstream.calls()).toBe(1);
+    expect(harness.upstream.calls()).toBe(1);
   });
 
   it('answers success with empty arrays and "No results" for the upstream\'s no-results body', async () => {
-    upstream.queue('noResults');
+    harness.upstream.queue('noResults');
     const reply = await search();
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ success: true, message: 'No results' });
@@ -123,7 +110,7 @@ describe('upstream faults', () => {
   });
 
   it('sends the upstream key to the upstream but never in any response', () => {
-    expect(upstream.requests.every((q) => q.get('api_key') === TEST_UPSTREAM_KEY)).toBe(true);
+    expect(harness.upstream.requests.every((q) => q.get('api_key') === TEST_UPSTREAM_KEY)).toBe(true);
     for (const body of seenBodies) expect(body).not.toContain(TEST_UPSTREAM_KEY);
     expect(seenBodies.length).toBeGreaterThan(5);
   });

@@ -1,29 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Service, startService, TEST_UPSTREAM_KEY } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
-let upstream: FakeSerpApi;
-let service: Service;
-
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  service = await startService({ SERPAPI_BASE_URL: upstream.url });
-});
-afterAll(async () => {
-  await service.close();
-  await upstream.close();
-});
-beforeEach(() => upstream.reset());
+const harness = useService();
 
 function lastQuery(): Record<string, string> {
-  const query = upstream.requests.at(-1);
+  const query = harness.upstream.requests.at(-1);
   if (!query) throw new Error('no upstream call was made');
   return Object.fromEntries(query);
 }
 
 describe('POST /v1/web-search/alpha', () => {
   it('sends q, location, hl, start = page × num and num to engine google, with the upstream key', async () => {
-    const reply = await service.post('/v1/web-search/alpha', {
+    const reply = await harness.service.post('/v1/web-search/alpha', {
       q: ' coffee ',
       location: 'Austin, Texas',
       language: 'en',
@@ -43,7 +31,7 @@ describe('POST /v1/web-search/alpha', () => {
   });
 
   it('answers the envelope with every spec field typed as the contract says', async () => {
-    const reply = await service.post('/v1/web-search/alpha', { q: 'coffee' });
+    const reply = await harness.service.post('/v1/web-search/alpha', { q: 'coffee' });
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(reply.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -65,14 +53,14 @@ describe('POST /v1/web-search/alpha', () => {
   });
 
   it('ranks page 1 from num + 1', async () => {
-    const reply = await service.post('/v1/web-search/alpha', { q: 'coffee', page: 1, num: 3 });
+    const reply = await harness.service.post('/v1/web-search/alpha', { q: 'coffee', page: 1, num: 3 });
     expect(reply.json.data.organic_results.map((r: { rank: number }) => r.rank)).toEqual([4, 5, 6]);
   });
 });
 
 describe('POST /v1/web-search/bravo', () => {
   it('maps region, date, safe_search and page to kl, df, safe and start on engine duckduckgo', async () => {
-    const reply = await service.post('/v1/web-search/bravo', {
+    const reply = await harness.service.post('/v1/web-search/bravo', {
       q: 'coffee',
       region: 'us-en',
       date: 'week',
@@ -101,7 +89,7 @@ describe('POST /v1/web-search/bravo', () => {
 
 describe('POST /v1/web-search/charlie', () => {
   it('sends mkt (not cc) when both are given, safeSearch, and first = page × 10 + 1 to engine bing', async () => {
-    const reply = await service.post('/v1/web-search/charlie', {
+    const reply = await harness.service.post('/v1/web-search/charlie', {
       q: 'coffee',
       market: 'en-US',
       cc: 'us',
@@ -128,7 +116,7 @@ describe('POST /v1/web-search/charlie', () => {
   });
 
   it('sends cc when no market is given', async () => {
-    await service.post('/v1/web-search/charlie', { q: 'coffee', cc: 'gb' });
+    await harness.service.post('/v1/web-search/charlie', { q: 'coffee', cc: 'gb' });
     expect(lastQuery()).toMatchObject({ cc: 'gb', first: '1' });
     expect(lastQuery()).not.toHaveProperty('mkt');
   });
@@ -136,7 +124,7 @@ describe('POST /v1/web-search/charlie', () => {
 
 describe('POST /v1/web-search/delta', () => {
   it('sends pn = page × 10 when pn is absent, on engine baidu', async () => {
-    const reply = await service.post('/v1/web-search/delta', { q: '咖啡', page: 2 });
+    const reply = await harness.service.post('/v1/web-search/delta', { q: '咖啡', page: 2 });
     expect(reply.status).toBe(200);
     expect(lastQuery()).toEqual({ engine: 'baidu', q: '咖啡', pn: '20', api_key: TEST_UPSTREAM_KEY });
     expect(reply.json.data.Delta_data[0].rank).toBe(21);
@@ -144,7 +132,7 @@ describe('POST /v1/web-search/delta', () => {
   });
 
   it('lets pn win over page and maps ct, site and the date range', async () => {
-    const reply = await service.post('/v1/web-search/delta', {
+    const reply = await harness.service.post('/v1/web-search/delta', {
       q: 'ospp',
       page: 3,
       pn: 7,

@@ -3,7 +3,9 @@
  * given environment, and a small client for it. Config is read once per process, so one test file is
  * one configuration, as one Lambda container is.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { LocalServer, StaticPages } from '../../lib/local/server.js';
+import { type FakeSerpApi, startFakeSerpApi } from './fake-serpapi.js';
 
 export const TEST_CLIENT_KEY = 'test-client-key-0123456789';
 export const TEST_UPSTREAM_KEY = 'test-upstream-key-SECRET-9876';
@@ -73,5 +75,39 @@ export async function startService(
       return { status: response.status, headers: response.headers, text, json };
     },
     close: () => local.close(),
+  };
+}
+
+/**
+ * The usual test file: a fake SerpApi and the service pointed at it, started once for the file (one
+ * configuration per process, as one Lambda container), the fake reset before each test, both closed
+ * after. `env` adds to or overrides the service's environment.
+ */
+export function useService(env: Record<string, string | undefined> = {}): {
+  readonly upstream: FakeSerpApi;
+  readonly service: Service;
+} {
+  let upstream: FakeSerpApi | undefined;
+  let service: Service | undefined;
+  beforeAll(async () => {
+    upstream = await startFakeSerpApi();
+    service = await startService({ SERPAPI_BASE_URL: upstream.url, ...env });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await upstream?.close();
+  });
+  beforeEach(() => upstream?.reset());
+  const started = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`${name} is not started yet: use it inside a test or a hook`);
+    return value;
+  };
+  return {
+    get upstream() {
+      return started(upstream, 'the fake upstream');
+    },
+    get service() {
+      return started(service, 'the service');
+    },
   };
 }
