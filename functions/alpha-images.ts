@@ -5,7 +5,7 @@ import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { integer, list, textOrEmpty } from '../lib/reshape/values.js';
 import { reshapePaging } from '../lib/reshape/web.js';
-import { body, oneOf, optionalText, page, searchTerms } from '../lib/schema.js';
+import { body, location, oneOf, page, searchTerms } from '../lib/schema.js';
 
 /** Each filter's public values, and what the upstream calls them. */
 export const FILTERS = {
@@ -55,7 +55,7 @@ export const requestSchema = body({
     'Usage rights: creative_commons, commercial (commercial and other licences), free_to_share, free_to_share_commercially, free_to_modify or free_to_modify_commercially',
   ),
   aspect_ratio: choice(FILTERS.aspect_ratio, 'Aspect ratio: square, tall, wide or panoramic'),
-  location: optionalText({ max: 256, description: 'Geographic location the search comes from, e.g. "Austin, Texas"' }),
+  location: location(),
   page: page(),
 });
 export type ImagesRequest = z.output<typeof requestSchema>;

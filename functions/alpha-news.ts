@@ -5,14 +5,14 @@ import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { isRecord, list, text, textOrEmpty } from '../lib/reshape/values.js';
 import { reshapePaging } from '../lib/reshape/web.js';
-import { body, formats, optionalText, page, searchTerms } from '../lib/schema.js';
+import { body, language, location, page, searchTerms } from '../lib/schema.js';
 
 const PAGE_SIZE = 10;
 
 export const requestSchema = body({
   q: searchTerms(),
-  location: optionalText({ max: 256, description: 'Geographic location the search comes from, e.g. "Austin, Texas"' }),
-  language: optionalText({ max: 16, format: formats.language, description: 'Result language, e.g. en or zh-CN' }),
+  location: location(),
+  language: language(),
   page: page(),
 });
 export type NewsRequest = z.output<typeof requestSchema>;

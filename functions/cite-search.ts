@@ -70,7 +70,8 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
   const found = await scholarPages.remember(
     JSON.stringify(params),
     async () => reshapeScholarPage(await upstream.search('scholar', params), request),
-    cacheOptions,
+    // An empty page may be the index's passing hiccup: keep only pages that found papers.
+    { ...cacheOptions, store: (page) => page.papers.length > 0 },
   );
   const cited = await citeAll(found.papers, (scholarId) =>
     citeAnswers.remember(

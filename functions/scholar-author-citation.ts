@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import type { AuthorCitationData } from '../lib/contract/scholar-author-citation.js';
 import { api } from '../lib/middleware/index.js';
 import { AUTHOR_ID, CITATION_ID, citingListId, reshapeCitation, reshapeCitingArticles } from '../lib/reshape/scholar.js';
-import { body, formats, optionalText, requiredText } from '../lib/schema.js';
+import { body, language, optionalText, requiredText } from '../lib/schema.js';
 import { type Outcome, settle } from '../lib/upstream/outcomes.js';
 import type { SerpApiJson } from '../lib/upstream/serpapi.js';
 
@@ -17,7 +17,7 @@ export const requestSchema = body({
     format: AUTHOR_ID,
     description: 'The author whose page lists the article; by default the part of citation_id before the colon',
   }),
-  language: optionalText({ max: 16, format: formats.language, description: 'Interface language, e.g. en or zh-CN' }),
+  language: language('Interface language, e.g. en or zh-CN'),
 }).check(
   z.refine((r) => !r.author_id || r.citation_id.startsWith(`${r.author_id}:`), {
     error: 'must be the part of citation_id before the colon',

@@ -5,11 +5,11 @@ import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { AUTHOR_ID, reshapeAuthorPage } from '../lib/reshape/scholar.js';
 import { reshapePaging } from '../lib/reshape/web.js';
-import { body, formats, integer, oneOf, optionalText, page, requiredText } from '../lib/schema.js';
+import { body, integer, language, oneOf, page, requiredText } from '../lib/schema.js';
 
 export const requestSchema = body({
   author_id: requiredText({ max: 64, format: AUTHOR_ID, description: 'Google Scholar author id, e.g. LSsXyncAAAAJ' }),
-  language: optionalText({ max: 16, format: formats.language, description: 'Interface language, e.g. en or zh-CN' }),
+  language: language('Interface language, e.g. en or zh-CN'),
   sort: oneOf(
     ['cited', 'pubdate', 'title'],
     'Order of the articles: cited (most cited first, the default), pubdate (newest first) or title',

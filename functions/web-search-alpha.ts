@@ -4,12 +4,12 @@ import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { integer, list, record, text } from '../lib/reshape/values.js';
 import { reshapePaging, reshapeRelatedSearches, reshapeWebResults, withDisplayedLink } from '../lib/reshape/web.js';
-import { body, formats, integer as intField, optionalText, page, searchTerms } from '../lib/schema.js';
+import { body, integer as intField, language, location, page, searchTerms } from '../lib/schema.js';
 
 export const requestSchema = body({
   q: searchTerms(),
-  location: optionalText({ max: 256, description: 'Geographic location for localized results, e.g. "Austin, Texas"' }),
-  language: optionalText({ max: 16, format: formats.language, description: 'Result language, e.g. en or zh-CN' }),
+  location: location('Geographic location for localized results, e.g. "Austin, Texas"'),
+  language: language(),
   page: page(),
   num: intField({ min: 1, max: 100, default: 10, description: 'Results per page' }),
 });

@@ -1,5 +1,5 @@
 /** POST /v1/web-search/delta: web search on engine delta (SerpApi `baidu`), for Chinese-language queries. */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapePaging, reshapeRelatedSearches, reshapeWebResults } from '../lib/reshape/web.js';
@@ -20,8 +20,18 @@ export const requestSchema = body({
   }),
   date_from: optionalText({ max: 10, format: formats.isoDate, description: 'Only results published on or after this date' }),
   date_to: optionalText({ max: 10, format: formats.isoDate, description: 'Only results published on or before this date' }),
-});
+}).check(
+  // An inverted range can only come back empty, yet the upstream would bill it.
+  z.refine((b) => !b.date_from || !b.date_to || b.date_from <= b.date_to, {
+    error: 'must not be before date_from',
+    path: ['date_to'],
+  }),
+);
 export type DeltaRequest = z.output<typeof requestSchema>;
+
+function withNextOffset<P extends { has_more: boolean }>(paging: P, next: number) {
+  return { ...paging, next_pn: paging.has_more ? next : null };
+}
 
 export function resultOffset(request: DeltaRequest): number {
   return request.pn ?? request.page * PAGE_SIZE;
@@ -50,7 +60,8 @@ export function reshapeDelta(json: Record<string, unknown>, request: DeltaReques
   return {
     Delta_data: reshapeWebResults(json.organic_results, offset),
     related_searches: reshapeRelatedSearches(json.related_searches),
-    pagination: reshapePaging(json, request.page),
+    // With pn the page is where that offset falls; next_pn continues from it exactly.
+    pagination: withNextOffset(reshapePaging(json, Math.floor(offset / PAGE_SIZE)), offset + PAGE_SIZE),
   };
 }
 

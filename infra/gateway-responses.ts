@@ -20,7 +20,10 @@ const STATIC_HEADERS = {
   'X-Content-Type-Options': "'nosniff'",
 } as const;
 
-// API Gateway's own id for the request, the one its access log and the function's event carry.
+// API Gateway's own id for the request, the one its access log and the function's event carry. Mock
+// integration responses may map it to a header; gateway responses are documented to take only static
+// values, request parameters and stage variables, so there the id goes into the body's details (5xx)
+// and API Gateway's own x-amzn-RequestId header carries it.
 const REQUEST_ID = 'context.requestId';
 
 export interface GatewayError {
@@ -41,11 +44,18 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
   { type: apigw.ResponseType.INVALID_SIGNATURE, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
   { type: apigw.ResponseType.EXPIRED_TOKEN, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
+  { type: apigw.ResponseType.RESOURCE_NOT_FOUND, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
   {
     type: apigw.ResponseType.THROTTLED,
     code: 'RATE_LIMITED',
     details: 'This API is receiving more requests than it accepts; retry after the seconds in Retry-After',
     headers: { 'Retry-After': "'1'" },
+  },
+  {
+    type: apigw.ResponseType.QUOTA_EXCEEDED,
+    code: 'RATE_LIMITED',
+    details: 'This API key has used its quota; retry after the seconds in Retry-After',
+    headers: { 'Retry-After': "'60'" },
   },
   {
     type: apigw.ResponseType.REQUEST_TOO_LARGE,
@@ -88,7 +98,7 @@ export function addGatewayResponses(api: apigw.RestApi): void {
     api.addGatewayResponse(error.type.responseType, {
       type: error.type,
       statusCode: String(ERROR_CODES[error.code].status),
-      responseHeaders: { ...STATIC_HEADERS, 'X-Request-Id': REQUEST_ID, ...error.headers },
+      responseHeaders: { ...STATIC_HEADERS, ...error.headers },
       templates: { 'application/json': envelopeTemplate(error.code, error.details) },
     });
   }

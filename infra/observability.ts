@@ -9,7 +9,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { METRIC } from '../lib/middleware/metrics.js';
+import { METRIC } from '../lib/metric-names.js';
 import type { Route } from '../lib/routes.js';
 import type { ApiFunction } from './api-function.js';
 import { SERVICE_ENVIRONMENT } from './api-function.js';

@@ -4,7 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from './config.js';
-import { AppError } from './errors.js';
+import { type AppError, credentialsUnreadable } from './errors.js';
 import { getSecretJson, invalidateSecret } from './secrets.js';
 
 export interface ClientKey {
@@ -34,10 +34,7 @@ export function parseClientKeySecret(value: unknown): ClientKey[] {
 }
 
 function misconfigured(reason: string): AppError {
-  return new AppError('SERVICE_MISCONFIGURED', {
-    details: 'The service could not read its credentials; its operator must check the deployment',
-    cause: new Error(reason),
-  });
+  return credentialsUnreadable(new Error(reason));
 }
 
 async function clientKeys(): Promise<ClientKey[]> {

@@ -42,6 +42,11 @@ const configSchema = z
     /** Scholarly search pages change slowly: kept briefly, so a repeated request costs no upstream call. */
     SEARCH_CACHE_MAX: intVar(200, 0, 10_000),
     SEARCH_CACHE_TTL_SECONDS: intVar(300, 0, 86_400),
+    /** Powertools reads these itself too; here they are validated once, with this service's defaults. */
+    POWERTOOLS_SERVICE_NAME: z._default(z.string().check(z.trim(), z.minLength(1)), 'search-citation-api'),
+    /** Set where deployed: metrics are written only when a namespace is configured. */
+    POWERTOOLS_METRICS_NAMESPACE: optionalText,
+    POWERTOOLS_METRICS_DISABLED: optionalText,
   })
   .check(
     z.refine((c) => Boolean(c.SERPAPI_API_KEY ?? c.SERPAPI_SECRET_ID), {

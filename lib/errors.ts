@@ -46,6 +46,17 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The service's own credentials (a secret, the upstream key) are unusable: the operator's problem, never
+ * the caller's, and the answer says no more than that.
+ */
+export function credentialsUnreadable(cause: unknown): AppError {
+  return new AppError('SERVICE_MISCONFIGURED', {
+    details: 'The service could not read its credentials; its operator must check the deployment',
+    cause,
+  });
+}
+
 /** Any thrown value as an AppError: unknown errors become INTERNAL_ERROR and reveal nothing. */
 export function toAppError(error: unknown, requestId: string): AppError {
   if (error instanceof AppError) return error;

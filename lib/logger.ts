@@ -3,5 +3,6 @@
  * Insights and the metric filters read without parsing rules.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { config } from './config.js';
 
-export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'search-citation-api' });
+export const logger = new Logger({ serviceName: config.POWERTOOLS_SERVICE_NAME });

@@ -108,5 +108,15 @@ export const formats = {
   },
 } as const satisfies Record<string, TextFormat>;
 
+/** The `language` field (SerpApi `hl`): a language code; the description says what it affects. */
+export function language(description = 'Result language, e.g. en or zh-CN') {
+  return optionalText({ max: 16, format: formats.language, description });
+}
+
+/** The `location` field (SerpApi `location`): free text, as Google takes it. */
+export function location(description = 'Geographic location the search comes from, e.g. "Austin, Texas"') {
+  return optionalText({ max: 256, description });
+}
+
 /** The object every request body is: unknown fields are rejected, by name. */
 export const body = z.strictObject;

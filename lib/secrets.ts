@@ -10,7 +10,7 @@
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from './config.js';
-import { AppError } from './errors.js';
+import { credentialsUnreadable } from './errors.js';
 import { logger } from './logger.js';
 
 interface Sdk {
@@ -21,14 +21,20 @@ interface Sdk {
 let sdk: Promise<Sdk> | undefined;
 
 function secretsManager(): Promise<Sdk> {
-  sdk ??= import('@aws-sdk/client-secrets-manager').then(({ SecretsManagerClient, GetSecretValueCommand }) => ({
-    // Two attempts and short timeouts: a request waiting on its own credentials must not eat its deadline.
-    client: new SecretsManagerClient({
-      maxAttempts: 2,
-      requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
-    }),
-    GetSecretValueCommand,
-  }));
+  sdk ??= import('@aws-sdk/client-secrets-manager')
+    .then(({ SecretsManagerClient, GetSecretValueCommand }) => ({
+      // Two attempts and short timeouts: a request waiting on its own credentials must not eat its deadline.
+      client: new SecretsManagerClient({
+        maxAttempts: 2,
+        requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+      }),
+      GetSecretValueCommand,
+    }))
+    .catch((error: unknown) => {
+      // A failed load is a failure like any other: not kept, so the next request tries again.
+      sdk = undefined;
+      throw error;
+    });
   return sdk;
 }
 
@@ -56,10 +62,7 @@ export async function getSecretJson(secretId: string): Promise<unknown> {
       return value;
     } catch (error) {
       logger.error('secret unreadable', { secretId, error: describeError(error) });
-      throw new AppError('SERVICE_MISCONFIGURED', {
-        details: 'The service could not read its credentials; its operator must check the deployment',
-        cause: error,
-      });
+      throw credentialsUnreadable(error);
     } finally {
       inFlight.delete(secretId);
     }

@@ -8,7 +8,9 @@ export const responseSchema = z.object({
     'Natural results (the capital D is the contract’s); ranks start at pn + 1, or page × 10 + 1 when pn is absent',
   ),
   related_searches: relatedSearches,
-  pagination: paging,
+  pagination: z.extend(paging, {
+    next_pn: described(z.nullable(z.int()), 'The pn of the next page, or null: pn + 10 (or page × 10 + 10)'),
+  }),
 });
 
 export type WebSearchDeltaData = z.output<typeof responseSchema>;

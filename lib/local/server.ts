@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { AppError } from '../errors.js';
 import { errorResponse } from '../http.js';
+import { MAX_BODY_BYTES } from '../middleware/body.js';
 import type { LambdaHandler } from '../middleware/index.js';
 import { ROUTES } from '../routes.js';
 import { lambdaContext, toApiGatewayEvent } from './apigw-event.js';
@@ -87,7 +88,11 @@ export async function startLocalServer(
           requestId,
         );
       if (body === undefined) {
-        return sendError(res, new AppError('PAYLOAD_TOO_LARGE', { details: `body: must be at most 16384 bytes` }), requestId);
+        return sendError(
+          res,
+          new AppError('PAYLOAD_TOO_LARGE', { details: `body: must be at most ${MAX_BODY_BYTES} bytes` }),
+          requestId,
+        );
       }
       const event = toApiGatewayEvent(req, path, path, body, requestId);
       send(res, await route.handler(event, lambdaContext(route.name, requestId)));

@@ -43,7 +43,6 @@ export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
         .use(auth())
         .use(jsonBody())
         .use(validate(options.body))
-        // The envelope middleware turns the handler's { data, message } into the HTTP response.
         .handler(core as unknown as (event: APIGatewayProxyEvent, context: ApiContext) => Promise<APIGatewayProxyResult>);
       return chain as unknown as LambdaHandler;
     },

@@ -1,20 +1,11 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { config } from '../config.js';
 import { logger } from '../logger.js';
+import { METRIC } from '../metric-names.js';
 import type { ApiContext } from '../request-state.js';
 import { ROUTES } from '../routes.js';
-
-/** The metric names the dashboard and alarms read (namespace SearchCitationApi). */
-export const METRIC = {
-  requests: 'Requests',
-  errors: 'Errors',
-  errorsByCode: 'ErrorsByCode',
-  upstreamCalls: 'UpstreamCalls',
-  upstreamLatency: 'UpstreamLatency',
-  cacheHits: 'CacheHits',
-  latency: 'Latency',
-} as const;
 
 // The values Powertools itself reads as true in POWERTOOLS_METRICS_DISABLED.
 const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
@@ -24,9 +15,10 @@ const TRUTHY = new Set(['1', 'y', 'yes', 't', 'true', 'on']);
  * not switched off (POWERTOOLS_METRICS_DISABLED=true). A local run sets no namespace, so its stdout holds
  * the request log only; set the namespace to see the EMF lines locally.
  */
-export function metricsEnabled(env: Record<string, string | undefined>): boolean {
-  const disabled = TRUTHY.has(env.POWERTOOLS_METRICS_DISABLED?.trim().toLowerCase() ?? '');
-  return Boolean(env.POWERTOOLS_METRICS_NAMESPACE?.trim()) && !disabled;
+export function metricsEnabled(env: Readonly<Record<string, unknown>>): boolean {
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  const disabled = TRUTHY.has(text(env.POWERTOOLS_METRICS_DISABLED).toLowerCase());
+  return text(env.POWERTOOLS_METRICS_NAMESPACE) !== '' && !disabled;
 }
 
 // Route path → route name: the `endpoint` dimension, which the dashboard graphs one line per value of.
@@ -44,8 +36,8 @@ let shared: Metrics | undefined;
 export function metrics(
   options: { enabled?: boolean } = {},
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
-  const enabled = options.enabled ?? metricsEnabled(process.env);
-  if (enabled) shared ??= new Metrics({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'search-citation-api' });
+  const enabled = options.enabled ?? metricsEnabled(config);
+  if (enabled) shared ??= new Metrics({ serviceName: config.POWERTOOLS_SERVICE_NAME });
   const emf = shared;
 
   const write = ({ context }: { context: ApiContext }) => {

@@ -1,5 +1,5 @@
 import { config } from '../config.js';
-import { AppError } from '../errors.js';
+import { credentialsUnreadable } from '../errors.js';
 import { getSecretJson, invalidateSecret } from '../secrets.js';
 
 /** The SerpApi key: from SERPAPI_API_KEY locally, else from its secret `{"serpapi_api_key": "..."}`. */
@@ -10,10 +10,15 @@ export async function serpApiKey(): Promise<string> {
   const key = value?.serpapi_api_key;
   if (typeof key !== 'string' || key.trim() === '') {
     invalidateSecret(secretId);
-    throw new AppError('SERVICE_MISCONFIGURED', {
-      details: 'The service could not read its credentials; its operator must check the deployment',
-      cause: new Error('the upstream key secret has no "serpapi_api_key"'),
-    });
+    throw credentialsUnreadable(new Error('the upstream key secret has no "serpapi_api_key"'));
   }
   return key.trim();
+}
+
+/**
+ * The upstream refused the key: where it comes from a secret, read the secret again on the next request,
+ * so that a rotated key is picked up at once instead of after the cache's lifetime.
+ */
+export function forgetSerpApiKey(): void {
+  if (config.SERPAPI_SECRET_ID) invalidateSecret(config.SERPAPI_SECRET_ID);
 }

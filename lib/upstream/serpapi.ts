@@ -13,7 +13,7 @@ import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
 import type { RequestState } from '../request-state.js';
 import { SERPAPI_ENGINES, type UpstreamEngine } from './engines.js';
-import { serpApiKey } from './key.js';
+import { forgetSerpApiKey, serpApiKey } from './key.js';
 
 export type SerpApiParams = Record<string, string | number | boolean | undefined | null>;
 export type SerpApiJson = Record<string, unknown>;
@@ -81,6 +81,7 @@ export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParam
       code: outcome.error.code,
       details: outcome.error.details,
     });
+    if (outcome.error.code === 'SERVICE_MISCONFIGURED') forgetSerpApiKey();
     if (outcome.kind === 'final' || attempt >= retries) throw outcome.error;
 
     const retryAfter = outcome.retryAfterMs;

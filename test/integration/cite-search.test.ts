@@ -266,4 +266,13 @@ describe('POST /v1/cite/search caching', () => {
     expect(citeIds()).toEqual(['e-3']);
     expect(second.citation_count).toBe(3);
   });
+
+  it('does not cache an empty search page: the repeated request searches again', async () => {
+    harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' ? 'noResults' : undefined));
+    expectSuccess(await harness.service.post(PATH, { query: 'empty page once' }));
+    harness.upstream.reset();
+    const second = expectSuccess(await harness.service.post(PATH, { query: 'empty page once' }));
+    expect(harness.upstream.calls('google_scholar')).toBe(1);
+    expect(second.total_found).toBeGreaterThan(0);
+  });
 });

@@ -62,6 +62,15 @@ describe('keys from Secrets Manager', () => {
     expect(secrets.calls).toBe(callsAfterFirst);
   });
 
+  it('reads the upstream key secret again after the upstream rejects the key, so a rotated key takes effect', async () => {
+    expect((await search()).status).toBe(200);
+    const before = secrets.calls;
+    upstream.queue('invalidKey');
+    expect((await search()).json.error.code).toBe('SERVICE_MISCONFIGURED');
+    expect((await search()).status).toBe(200);
+    expect(secrets.calls).toBe(before + 1);
+  });
+
   it('rejects a key whose digest is not in the secret', async () => {
     const reply = await search('some-other-key');
     expect(reply.status).toBe(401);

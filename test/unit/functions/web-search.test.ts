@@ -4,6 +4,7 @@ import * as bravo from '../../../functions/web-search-bravo.js';
 import * as charlie from '../../../functions/web-search-charlie.js';
 import * as delta from '../../../functions/web-search-delta.js';
 import { sample } from '../../../lib/local/samples.js';
+import { formatIssues } from '../../../lib/middleware/validate.js';
 
 /** The sample with every optional field of every result removed: what a sparse live answer may look like. */
 function stripped(name: Parameters<typeof sample>[0], keep: string[]): Record<string, unknown> {
@@ -167,6 +168,22 @@ describe('delta (baidu)', () => {
       snippet: expect.any(String),
     });
     expect(data.related_searches[0]).toEqual({ query: '申请OSPP', link: expect.stringMatching(/^https:\/\/www\.baidu\.com/) });
+  });
+
+  it('pages from where pn falls and says which pn comes next', () => {
+    const data = delta.reshapeDelta(sample('baidu'), delta.requestSchema.parse({ q: 'ospp', pn: 55 }));
+    expect(data.pagination).toEqual({ current_page: 5, next_page: 6, has_more: true, next_pn: 65 });
+    const first = delta.reshapeDelta(sample('baidu'), delta.requestSchema.parse({ q: 'ospp' }));
+    expect(first.pagination).toEqual({ current_page: 0, next_page: 1, has_more: true, next_pn: 10 });
+    const last = delta.reshapeDelta({ organic_results: [] }, delta.requestSchema.parse({ q: 'ospp', page: 3 }));
+    expect(last.pagination).toEqual({ current_page: 3, next_page: null, has_more: false, next_pn: null });
+  });
+
+  it('rejects a date range that ends before it starts, naming date_to', () => {
+    const result = delta.requestSchema.safeParse({ q: 'x', date_from: '2024-02-01', date_to: '2024-01-31' });
+    expect(result.success).toBe(false);
+    expect(result.error && formatIssues(result.error.issues)).toBe('date_to: must not be before date_from');
+    expect(delta.requestSchema.safeParse({ q: 'x', date_from: '2024-01-31', date_to: '2024-01-31' }).success).toBe(true);
   });
 
   it('rejects impossible dates', () => {

@@ -10,7 +10,7 @@ const env = process.env;
 if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) env.SERPAPI_API_KEY = 'unused-by-the-document';
 if (!env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID) env.API_KEYS = 'unused-by-the-document';
 
-const { buildOpenApiDocument, OPENAPI_FILE, renderOpenApi } = await import('./openapi.js');
+const { buildOpenApiDocument, OPENAPI_FILE, renderOpenApi } = await import('../openapi.js');
 const document = await buildOpenApiDocument();
 writeFileSync(OPENAPI_FILE, renderOpenApi(document));
 console.log(`Wrote openapi.json (${Object.keys(document.paths as object).length} paths)`);
