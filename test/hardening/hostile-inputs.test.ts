@@ -4,36 +4,26 @@
  * environment, and no upstream call unless the request is valid (then the upstream gets the text exactly).
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../lib/errors.js';
 import { capturedLogLines } from '../support/capture-logs.js';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Reply, type Service, seenBodies, startService, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY } from '../support/service.js';
+import { type Reply, seenBodies, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 import { type Body, everyRoute, type RouteFacts, routesWithoutFacts } from './facts.js';
 import { countLeaks, expectClean, expectFailure, expectNoKeyIn, expectSuccess, rawRequest, reportSummary } from './support.js';
 
 const SECRETS = [TEST_UPSTREAM_KEY, TEST_CLIENT_KEY, createHash('sha256').update(TEST_CLIENT_KEY).digest('hex')];
 const AUTH = `Bearer ${TEST_CLIENT_KEY}`;
 
-let upstream: FakeSerpApi;
-let service: Service;
-
 const tally = { tried: 0, asSpecified: 0, rejected: 0, callsForRejected: 0 };
 
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  service = await startService({
-    SERPAPI_BASE_URL: upstream.url,
-    // The warm-container caches would answer a repeated valid request without the upstream, and every
-    // case here counts upstream calls.
-    SEARCH_CACHE_MAX: '0',
-    CITE_CACHE_MAX: '0',
-  });
+const harness = useService({
+  // The warm-container caches would answer a repeated valid request without the upstream, and every
+  // case here counts upstream calls.
+  SEARCH_CACHE_MAX: '0',
+  CITE_CACHE_MAX: '0',
 });
 
 afterAll(async () => {
-  await service?.close();
-  await upstream?.close();
   const texts = [...seenBodies];
   reportSummary('hostile-inputs', {
     order: 1,
@@ -48,9 +38,9 @@ afterAll(async () => {
 async function rejects(send: () => Promise<Reply>, code: ErrorCode, field?: string): Promise<Reply> {
   tally.tried += 1;
   tally.rejected += 1;
-  const before = upstream.calls();
+  const before = harness.upstream.calls();
   const reply = await send();
-  const calls = upstream.calls() - before;
+  const calls = harness.upstream.calls() - before;
   tally.callsForRejected += calls;
   expectFailure(reply, code, field);
   expectClean(reply.text, SECRETS);
@@ -65,11 +55,11 @@ async function rejects(send: () => Promise<Reply>, code: ErrorCode, field?: stri
  */
 async function accepts(send: () => Promise<Reply>, facts: RouteFacts, text?: string): Promise<Reply> {
   tally.tried += 1;
-  const before = upstream.requests.length;
+  const before = harness.upstream.requests.length;
   const reply = await send();
   expectSuccess(reply);
   expectClean(reply.text, SECRETS);
-  const calls = upstream.requests.slice(before);
+  const calls = harness.upstream.requests.slice(before);
   expect(calls.length, 'upstream calls for a valid request').toBeGreaterThan(0);
   for (const query of calls) {
     expect(query.getAll('api_key')).toEqual([TEST_UPSTREAM_KEY]);
@@ -85,7 +75,7 @@ async function accepts(send: () => Promise<Reply>, facts: RouteFacts, text?: str
 }
 
 function withoutAuth(path: string, body: Body) {
-  return service.post(path, body, { headers: { Authorization: '' } });
+  return harness.service.post(path, body, { headers: { Authorization: '' } });
 }
 
 // Strings that must reach the upstream exactly (trimmed), or be refused naming the field, per the contract.
@@ -159,9 +149,9 @@ describe('unknown paths', () => {
     '/v1/web-search/alpha%00',
     '/v1/web-search/alpha/..%2F..%2Fetc%2Fpasswd',
   ])('answers 404 NOT_FOUND for %s, with or without a key, whatever the method', async (path) => {
-    await rejects(() => service.post(path, { q: 'coffee' }), 'NOT_FOUND');
+    await rejects(() => harness.service.post(path, { q: 'coffee' }), 'NOT_FOUND');
     await rejects(() => withoutAuth(path, { q: 'coffee' }), 'NOT_FOUND');
-    await rejects(() => service.post(path, {}, { method: 'GET' }), 'NOT_FOUND');
+    await rejects(() => harness.service.post(path, {}, { method: 'GET' }), 'NOT_FOUND');
   });
 });
 
@@ -172,7 +162,10 @@ for (const { route, facts } of everyRoute()) {
 
   describe(`${path} (${facts.family})`, () => {
     it('accepts its minimal body, and answers with its own request id, not one the client chose', async () => {
-      const reply = await accepts(() => service.post(path, valid, { headers: { 'X-Request-Id': 'client-chosen<id>' } }), facts);
+      const reply = await accepts(
+        () => harness.service.post(path, valid, { headers: { 'X-Request-Id': 'client-chosen<id>' } }),
+        facts,
+      );
       expect(reply.headers.get('x-request-id')).not.toBe('client-chosen<id>');
     });
 
@@ -185,7 +178,7 @@ for (const { route, facts } of everyRoute()) {
       ['NaN', 'NaN'],
       ['whitespace only', ' \n '],
     ])('answers 400 MALFORMED_JSON naming the body for %s', async (_name, text) => {
-      await rejects(() => service.post(path, text), 'MALFORMED_JSON', 'body');
+      await rejects(() => harness.service.post(path, text), 'MALFORMED_JSON', 'body');
     });
 
     it.each([
@@ -196,20 +189,20 @@ for (const { route, facts } of everyRoute()) {
       ['a string', '"coffee"'],
       ['true', 'true'],
     ])('answers 400 INVALID_REQUEST naming the body for %s', async (_name, text) => {
-      await rejects(() => service.post(path, text), 'INVALID_REQUEST', 'body');
+      await rejects(() => harness.service.post(path, text), 'INVALID_REQUEST', 'body');
     });
 
     it(`treats an empty body as {} and names the missing ${textField}`, async () => {
-      const reply = await rejects(() => service.post(path, ''), 'INVALID_REQUEST', textField);
+      const reply = await rejects(() => harness.service.post(path, ''), 'INVALID_REQUEST', textField);
       expect(reply.json.error.details).toMatch(/is required/);
-      await rejects(() => service.post(path, {}), 'INVALID_REQUEST', textField);
+      await rejects(() => harness.service.post(path, {}), 'INVALID_REQUEST', textField);
     });
 
     it('answers 413 PAYLOAD_TOO_LARGE for 17 KiB and 2 MiB bodies, counting bytes not characters', async () => {
-      await rejects(() => service.post(path, facts.text.set(valid, 'a'.repeat(17 * 1024))), 'PAYLOAD_TOO_LARGE', 'body');
-      await rejects(() => service.post(path, 'x'.repeat(2 * 1024 * 1024)), 'PAYLOAD_TOO_LARGE', 'body');
+      await rejects(() => harness.service.post(path, facts.text.set(valid, 'a'.repeat(17 * 1024))), 'PAYLOAD_TOO_LARGE', 'body');
+      await rejects(() => harness.service.post(path, 'x'.repeat(2 * 1024 * 1024)), 'PAYLOAD_TOO_LARGE', 'body');
       // 6000 characters of three bytes each: 18 000 bytes.
-      await rejects(() => service.post(path, facts.text.set(valid, '☕'.repeat(6000))), 'PAYLOAD_TOO_LARGE', 'body');
+      await rejects(() => harness.service.post(path, facts.text.set(valid, '☕'.repeat(6000))), 'PAYLOAD_TOO_LARGE', 'body');
     });
 
     it('reads a body of exactly 16 KiB, and refuses one byte more', async () => {
@@ -219,29 +212,33 @@ for (const { route, facts } of everyRoute()) {
       };
       expect(Buffer.byteLength(sized(16 * 1024))).toBe(16 * 1024);
       // Read and validated: the text is far too long, so it is the field that is refused, not the size.
-      await rejects(() => service.post(path, sized(16 * 1024)), 'INVALID_REQUEST', textField);
-      await rejects(() => service.post(path, sized(16 * 1024 + 1)), 'PAYLOAD_TOO_LARGE', 'body');
+      await rejects(() => harness.service.post(path, sized(16 * 1024)), 'INVALID_REQUEST', textField);
+      await rejects(() => harness.service.post(path, sized(16 * 1024 + 1)), 'PAYLOAD_TOO_LARGE', 'body');
     });
 
     it.each(['colour', 'Q', 'q ', 'api_key', 'engine', 'toString', 'hasOwnProperty'])(
       'answers 400 INVALID_REQUEST naming the unknown field %j',
       async (field) => {
-        await rejects(() => service.post(path, { ...valid, [field]: 'x' }), 'INVALID_REQUEST', field);
+        await rejects(() => harness.service.post(path, { ...valid, [field]: 'x' }), 'INVALID_REQUEST', field);
       },
     );
 
     it('refuses __proto__ and constructor keys by name, and pollutes no prototype', async () => {
       await rejects(
-        () => service.post(path, rawBody(valid, '"__proto__":{"polluted":"yes","q":"x"}')),
+        () => harness.service.post(path, rawBody(valid, '"__proto__":{"polluted":"yes","q":"x"}')),
         'INVALID_REQUEST',
         '__proto__',
       );
       await rejects(
-        () => service.post(path, rawBody(valid, '"constructor":{"prototype":{"polluted":"yes"}}')),
+        () => harness.service.post(path, rawBody(valid, '"constructor":{"prototype":{"polluted":"yes"}}')),
         'INVALID_REQUEST',
         'constructor',
       );
-      await rejects(() => service.post(path, rawBody(valid, '"prototype":{"polluted":"yes"}')), 'INVALID_REQUEST', 'prototype');
+      await rejects(
+        () => harness.service.post(path, rawBody(valid, '"prototype":{"polluted":"yes"}')),
+        'INVALID_REQUEST',
+        'prototype',
+      );
       // The server runs in this process: a polluted prototype would show here.
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
@@ -249,8 +246,12 @@ for (const { route, facts } of everyRoute()) {
 
     it('refuses a field nested 8000 levels deep without a stack overflow', async () => {
       const deep = `${'['.repeat(8000)}${']'.repeat(8000)}`;
-      await rejects(() => service.post(path, rawBody(valid, `"deep":${deep}`)), 'INVALID_REQUEST', 'deep');
-      await rejects(() => service.post(path, rawBody({}, `${JSON.stringify(textField)}:${deep}`)), 'INVALID_REQUEST', textField);
+      await rejects(() => harness.service.post(path, rawBody(valid, `"deep":${deep}`)), 'INVALID_REQUEST', 'deep');
+      await rejects(
+        () => harness.service.post(path, rawBody({}, `${JSON.stringify(textField)}:${deep}`)),
+        'INVALID_REQUEST',
+        textField,
+      );
     });
 
     it.each([
@@ -259,13 +260,13 @@ for (const { route, facts } of everyRoute()) {
       ['an object', { $ne: '' }],
       ['true', true],
     ])(`answers 400 INVALID_REQUEST naming ${textField} when it is %s`, async (_name, value) => {
-      await rejects(() => service.post(path, facts.text.set(valid, value)), 'INVALID_REQUEST', textField);
+      await rejects(() => harness.service.post(path, facts.text.set(valid, value)), 'INVALID_REQUEST', textField);
     });
 
     it.each(TEXTS)(`sends %s in ${textField} to the upstream exactly, or refuses it by name`, async (_name, text) => {
       const body = facts.text.set(valid, text);
-      if (facts.text.accepts(text)) await accepts(() => service.post(path, body), facts, text.trim());
-      else await rejects(() => service.post(path, body), 'INVALID_REQUEST', textField);
+      if (facts.text.accepts(text)) await accepts(() => harness.service.post(path, body), facts, text.trim());
+      else await rejects(() => harness.service.post(path, body), 'INVALID_REQUEST', textField);
     });
 
     it('lets the last of two duplicate keys win, as JSON does, and sends only that one', async () => {
@@ -276,7 +277,7 @@ for (const { route, facts } of everyRoute()) {
         JSON.stringify(facts.text.set({}, last)).slice(1, -1),
       ];
       const others = Object.fromEntries(Object.entries(valid).filter(([key]) => key !== textField));
-      await accepts(() => service.post(path, rawBody(others, ...members)), facts, last);
+      await accepts(() => harness.service.post(path, rawBody(others, ...members)), facts, last);
     });
 
     for (const [field, fact] of Object.entries(facts.integers)) {
@@ -287,13 +288,13 @@ for (const { route, facts } of everyRoute()) {
       ];
       it.each([...INTEGER_VALUES, ...boundaries])(`takes %s for the integer ${field} only if it is one in range`, async (raw) => {
         const body = rawBody(valid, `${JSON.stringify(field)}:${raw}`);
-        if (integerAccepted(raw, fact)) await accepts(() => service.post(path, body), facts);
-        else await rejects(() => service.post(path, body), 'INVALID_REQUEST', field);
+        if (integerAccepted(raw, fact)) await accepts(() => harness.service.post(path, body), facts);
+        else await rejects(() => harness.service.post(path, body), 'INVALID_REQUEST', field);
       });
     }
 
     it.each(facts.extra.map((c) => [c.name, c] as const))('answers 400 INVALID_REQUEST for %s', async (_name, c) => {
-      await rejects(() => service.post(path, c.body), 'INVALID_REQUEST', c.field);
+      await rejects(() => harness.service.post(path, c.body), 'INVALID_REQUEST', c.field);
     });
 
     it.each([
@@ -307,7 +308,10 @@ for (const { route, facts } of everyRoute()) {
       ['a tab instead of a space', `Bearer\t${TEST_CLIENT_KEY}`],
       ['an 8 KiB key', `Bearer ${'k'.repeat(8 * 1024)}`],
     ])('answers 401 UNAUTHORIZED with WWW-Authenticate: Bearer for %s', async (_name, authorization) => {
-      const reply = await rejects(() => service.post(path, valid, { headers: { Authorization: authorization } }), 'UNAUTHORIZED');
+      const reply = await rejects(
+        () => harness.service.post(path, valid, { headers: { Authorization: authorization } }),
+        'UNAUTHORIZED',
+      );
       expect(reply.headers.get('www-authenticate')).toBe('Bearer');
       expect(reply.json.error.details).toBe('Send the header "Authorization: Bearer <API key>" with a valid key');
     });
@@ -317,14 +321,14 @@ for (const { route, facts } of everyRoute()) {
       ['a lower-case scheme', `bearer ${TEST_CLIENT_KEY}`],
       ['an upper-case scheme', `BEARER ${TEST_CLIENT_KEY}`],
     ])('accepts %s', async (_name, authorization) => {
-      await accepts(() => service.post(path, valid, { headers: { Authorization: authorization } }), facts);
+      await accepts(() => harness.service.post(path, valid, { headers: { Authorization: authorization } }), facts);
     });
 
     it('checks the key before the body: an unauthenticated caller learns nothing about it', async () => {
-      await rejects(() => service.post(path, '{"q": ', { headers: { Authorization: '' } }), 'UNAUTHORIZED');
+      await rejects(() => harness.service.post(path, '{"q": ', { headers: { Authorization: '' } }), 'UNAUTHORIZED');
       await rejects(() => withoutAuth(path, facts.text.set(valid, 'a'.repeat(17 * 1024))), 'UNAUTHORIZED');
       await rejects(
-        () => service.post(path, valid, { headers: { Authorization: '', 'Content-Type': 'text/plain' } }),
+        () => harness.service.post(path, valid, { headers: { Authorization: '', 'Content-Type': 'text/plain' } }),
         'UNAUTHORIZED',
       );
     });
@@ -339,7 +343,7 @@ for (const { route, facts } of everyRoute()) {
       'text/json',
     ])('answers 415 UNSUPPORTED_MEDIA_TYPE for Content-Type %s', async (type) => {
       await rejects(
-        () => service.post(path, valid, { headers: { 'Content-Type': type } }),
+        () => harness.service.post(path, valid, { headers: { 'Content-Type': type } }),
         'UNSUPPORTED_MEDIA_TYPE',
         'Content-Type',
       );
@@ -347,15 +351,21 @@ for (const { route, facts } of everyRoute()) {
 
     it('checks the size before the type, and the type before the JSON', async () => {
       const big = JSON.stringify(facts.text.set(valid, 'a'.repeat(17 * 1024)));
-      await rejects(() => service.post(path, big, { headers: { 'Content-Type': 'text/plain' } }), 'PAYLOAD_TOO_LARGE');
-      await rejects(() => service.post(path, '{"q": ', { headers: { 'Content-Type': 'text/plain' } }), 'UNSUPPORTED_MEDIA_TYPE');
+      await rejects(() => harness.service.post(path, big, { headers: { 'Content-Type': 'text/plain' } }), 'PAYLOAD_TOO_LARGE');
+      await rejects(
+        () => harness.service.post(path, '{"q": ', { headers: { 'Content-Type': 'text/plain' } }),
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
     });
 
     it('accepts JSON with a charset, in any case, and a body with no Content-Type at all', async () => {
-      await accepts(() => service.post(path, valid, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }), facts);
-      await accepts(() => service.post(path, valid, { headers: { 'Content-Type': 'Application/JSON' } }), facts);
       await accepts(
-        () => rawRequest(service.url, path, { headers: { Authorization: AUTH }, body: JSON.stringify(valid) }),
+        () => harness.service.post(path, valid, { headers: { 'Content-Type': 'application/json; charset=utf-8' } }),
+        facts,
+      );
+      await accepts(() => harness.service.post(path, valid, { headers: { 'Content-Type': 'Application/JSON' } }), facts);
+      await accepts(
+        () => rawRequest(harness.service.url, path, { headers: { Authorization: AUTH }, body: JSON.stringify(valid) }),
         facts,
       );
     });
@@ -363,19 +373,19 @@ for (const { route, facts } of everyRoute()) {
     it.each(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])(
       'answers 405 METHOD_NOT_ALLOWED with Allow: POST for %s, before looking at the key',
       async (method) => {
-        const reply = await rejects(() => service.post(path, valid, { method }), 'METHOD_NOT_ALLOWED');
+        const reply = await rejects(() => harness.service.post(path, valid, { method }), 'METHOD_NOT_ALLOWED');
         expect(reply.headers.get('allow')).toBe('POST');
-        await rejects(() => service.post(path, valid, { method, headers: { Authorization: '' } }), 'METHOD_NOT_ALLOWED');
+        await rejects(() => harness.service.post(path, valid, { method, headers: { Authorization: '' } }), 'METHOD_NOT_ALLOWED');
       },
     );
 
     it('answers HEAD with 405 and Allow: POST, and no upstream call', async () => {
       tally.tried += 1;
-      const before = upstream.calls();
-      const reply = await rawRequest(service.url, path, { method: 'HEAD', headers: { Authorization: AUTH } });
+      const before = harness.upstream.calls();
+      const reply = await rawRequest(harness.service.url, path, { method: 'HEAD', headers: { Authorization: AUTH } });
       expect(reply.status).toBe(405);
       expect(reply.headers.get('allow')).toBe('POST');
-      expect(upstream.calls()).toBe(before);
+      expect(harness.upstream.calls()).toBe(before);
       tally.asSpecified += 1;
     });
   });

@@ -6,32 +6,23 @@
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { capturedLogLines } from '../support/capture-logs.js';
-import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Reply, type Service, seenBodies, startService, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY } from '../support/service.js';
+import { type Reply, seenBodies, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 import { type Body, type CoveredRoute, everyRoute, routesWithoutFacts } from './facts.js';
 import { countLeaks, expectClean, expectFailure, expectNoKeyIn, expectSuccess, rawRequest, reportSummary } from './support.js';
 
 const SECRETS = [TEST_UPSTREAM_KEY, TEST_CLIENT_KEY, createHash('sha256').update(TEST_CLIENT_KEY).digest('hex')];
 
-let upstream: FakeSerpApi;
-let service: Service;
 const tally = { generated: 0, withinContract: 0, accepted: 0 };
 
-beforeAll(async () => {
-  upstream = await startFakeSerpApi();
-  service = await startService({
-    SERPAPI_BASE_URL: upstream.url,
-    // Generated requests repeat; a cache hit would make an accepted request look as if it never reached the upstream.
-    SEARCH_CACHE_MAX: '0',
-    CITE_CACHE_MAX: '0',
-  });
+const harness = useService({
+  // Generated requests repeat; a cache hit would make an accepted request look as if it never reached the upstream.
+  SEARCH_CACHE_MAX: '0',
+  CITE_CACHE_MAX: '0',
 });
 
 afterAll(async () => {
-  await service?.close();
-  await upstream?.close();
   reportSummary('properties', {
     order: 2,
     text: `properties: ${tally.generated} generated requests, ${tally.withinContract} answered within the contract (${tally.accepted} of them 200)`,
@@ -164,20 +155,20 @@ function namesOnly(details: string, fields: readonly string[]): boolean {
 /** Any answer at all must be a 200 or a 400 in the exact envelope; a 400 reached no upstream. */
 async function withinContract(send: () => Promise<Reply>, allowed: { fields: string[] }): Promise<Reply> {
   tally.generated += 1;
-  const before = upstream.calls();
+  const before = harness.upstream.calls();
   const reply = await send();
   expect([200, 400], reply.text.slice(0, 300)).toContain(reply.status);
   expectClean(reply.text, SECRETS);
   if (reply.status === 200) {
     expectSuccess(reply);
-    expect(upstream.calls()).toBeGreaterThan(before);
+    expect(harness.upstream.calls()).toBeGreaterThan(before);
     tally.accepted += 1;
   } else {
     const code = reply.json?.error?.code;
     expect(['MALFORMED_JSON', 'INVALID_REQUEST']).toContain(code);
     expectFailure(reply, code);
     expect(namesOnly(reply.json.error.details, allowed.fields), `${reply.json.error.details} names ${allowed.fields}`).toBe(true);
-    expect(upstream.calls()).toBe(before);
+    expect(harness.upstream.calls()).toBe(before);
   }
   tally.withinContract += 1;
   return reply;
@@ -212,7 +203,9 @@ for (const { route, facts } of everyRoute()) {
         fc.asyncProperty(anyJson, async (value) => {
           const body = value as Body;
           const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
-          await withinContract(() => service.post(path, JSON.stringify(value)), { fields: [...fields, facts.text.field] });
+          await withinContract(() => harness.service.post(path, JSON.stringify(value)), {
+            fields: [...fields, facts.text.field],
+          });
         }),
         { numRuns: 20 },
       );
@@ -223,7 +216,7 @@ for (const { route, facts } of everyRoute()) {
         fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), async (bytes) => {
           await withinContract(
             () =>
-              rawRequest(service.url, path, {
+              rawRequest(harness.service.url, path, {
                 headers: { Authorization: `Bearer ${TEST_CLIENT_KEY}`, 'Content-Type': 'application/json' },
                 body: Buffer.from(bytes),
               }),
@@ -248,7 +241,7 @@ for (const { route, facts } of everyRoute()) {
           // Built as text: an object literal would turn a "__proto__" member into a prototype, not a key.
           const json = `{${[...Object.entries(base), ...members].map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`;
           const present = [...Object.keys(base), ...members.map(([k]) => k)];
-          await withinContract(() => service.post(path, json), { fields: [...present, facts.text.field] });
+          await withinContract(() => harness.service.post(path, json), { fields: [...present, facts.text.field] });
         }),
         { numRuns: 40 },
       );
@@ -257,12 +250,12 @@ for (const { route, facts } of everyRoute()) {
     it(`sends any accepted ${facts.text.field} to the upstream exactly, and refuses the rest by name`, async () => {
       await fc.assert(
         fc.asyncProperty(anyText, async (text) => {
-          const reply = await withinContract(() => service.post(path, facts.text.set(facts.body, text)), {
+          const reply = await withinContract(() => harness.service.post(path, facts.text.set(facts.body, text)), {
             fields: [facts.text.field],
           });
           expect(reply.status).toBe(facts.text.accepts(text) ? 200 : 400);
           if (reply.status === 200) {
-            const sent = upstream.requests
+            const sent = harness.upstream.requests
               .filter((q) => q.get('engine') === facts.engine && q.has(facts.text.param))
               .slice(-facts.textCalls);
             for (const query of sent) expect(query.getAll(facts.text.param)).toEqual([text.trim()]);
@@ -285,7 +278,7 @@ for (const { route, facts } of everyRoute()) {
           fc.asyncProperty(candidate, async (value) => {
             // What the server parses: JSON turns NaN and infinities into null, and -0 into 0.
             const sent: unknown = JSON.parse(JSON.stringify(value));
-            const reply = await withinContract(() => service.post(path, { ...facts.body, [field]: sent }), {
+            const reply = await withinContract(() => harness.service.post(path, { ...facts.body, [field]: sent }), {
               fields: [field],
             });
             const inRange =
