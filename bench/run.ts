@@ -9,6 +9,8 @@
  *   cache        upstream calls made by a repeated identical citation search
  *   cold start   each deployed bundle, loaded and invoked once in a fresh node, vs. an empty handler's
  *
+ * `--shared-cache` runs bench/cache.ts instead: two services sharing one cache table (see that file).
+ *
  * Placement: autocannon runs in this process; the service, the bare proxy and the fake upstream each run
  * in a process of their own, not pinned to a core, as they would share a small machine.
  */
@@ -19,6 +21,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toApiGatewayEvent } from '../lib/local/apigw-event.js';
+import { startReplayCrossref } from '../lib/local/replay-crossref.js';
 import { SAMPLE_REQUESTS } from '../test/fixtures/sample-requests.js';
 import { startFakeSecretsManager } from '../test/support/fake-secrets-manager.js';
 import type { BuiltBundle } from './bundle.js';
@@ -39,6 +42,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     /** Writes a CPU profile of the service process (node --cpu-prof) and prints where its time went. */
     profile: { type: 'boolean', default: false },
+    /** Runs only the shared-cache benchmark (bench/cache.ts): two services sharing one table. */
+    'shared-cache': { type: 'boolean', default: false },
     out: { type: 'string', default: join(PROJECT_ROOT, 'bench', 'results.json') },
   },
 });
@@ -81,6 +86,8 @@ const COLD_START_BODIES: Record<string, unknown> = {
   // would time loopback round trips, not the start of the function.
   'cite-search': { query: 'bananas', results: 1 },
 };
+/** The cite-search bundle again, asked for every export: it also loads citation-js and asks (replayed) Crossref. */
+const CITE_EXPORT = 'cite-search+export';
 
 const round = (n: number, digits = 3) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -277,6 +284,11 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
     }),
   );
 
+  const exportEvent = join(eventsDir, `${CITE_EXPORT}.json`);
+  const exportBody = { ...(COLD_START_BODIES['cite-search'] as object), export: ['csl-json', 'bibtex', 'ris'] };
+  writeFileSync(exportEvent, JSON.stringify(apiGatewayEvent('/v1/cite/search', JSON.stringify(exportBody))));
+  const crossref = await startReplayCrossref();
+
   await upstream.call('latency', 0);
   const clientDigest = createHash('sha256').update(CLIENT_KEY).digest('hex');
   const secrets = await startFakeSecretsManager({
@@ -286,9 +298,16 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
   // Every bundle gets the environment the stack gives it (NODE_OPTIONS included), then the keys.
   const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
   const variants = {
-    env_keys: { ...deployed, SERPAPI_BASE_URL: upstream.ready.url, API_KEYS: CLIENT_KEY, SERPAPI_API_KEY: UPSTREAM_KEY },
+    env_keys: {
+      ...deployed,
+      CROSSREF_BASE_URL: crossref.url,
+      SERPAPI_BASE_URL: upstream.ready.url,
+      API_KEYS: CLIENT_KEY,
+      SERPAPI_API_KEY: UPSTREAM_KEY,
+    },
     secrets_manager: {
       ...deployed,
+      CROSSREF_BASE_URL: crossref.url,
       SERPAPI_BASE_URL: upstream.ready.url,
       CLIENT_KEYS_SECRET_ID: 'bench/client-keys',
       SERPAPI_SECRET_ID: 'bench/upstream-key',
@@ -301,6 +320,10 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
   const jobs = Object.entries(variants).flatMap(([variant, env]) =>
     bundles.map((b) => ({ key: `${variant}/${b.name}`, file: b.file, eventFile: eventFiles.get(b.name) as string, env })),
   );
+  const citeBundle = bundles.find((b) => b.name === 'cite-search');
+  for (const [variant, env] of Object.entries(citeBundle ? variants : {})) {
+    jobs.push({ key: `${variant}/${CITE_EXPORT}`, file: citeBundle?.file ?? '', eventFile: exportEvent, env });
+  }
   log(
     `cold start: ${bundles.length} bundles × ${Object.keys(variants).length} variants × ${SETTINGS.coldRounds} fresh processes`,
   );
@@ -313,6 +336,7 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
     }
   } finally {
     await secrets.close();
+    await crossref.close();
   }
   return results as Record<keyof typeof variants, Record<string, ColdStartSummary>>;
 }
@@ -403,7 +427,12 @@ async function coldSection(upstream: Child<{ url: string }>, bundles: BuiltBundl
       max(coldStart.secrets_manager, (s) => s.rss_mib),
       1,
     ),
-    bundles: Object.fromEntries(bundles.map((b) => [b.name, { kib: kib(b.bytes), source_map_kib: kib(b.mapBytes) }])),
+    bundles: Object.fromEntries(
+      [...bundles, ...bundles.filter((b) => b.name === 'cite-search').map((b) => ({ ...b, name: CITE_EXPORT }))].map((b) => [
+        b.name,
+        { kib: kib(b.bytes), source_map_kib: kib(b.mapBytes) },
+      ]),
+    ),
     deployed_environment: handlers[0]?.environment ?? {},
     cold_start: Object.fromEntries(
       Object.entries(coldStart).map(([variant, byName]) => [
@@ -625,4 +654,9 @@ function print(output: Record<string, unknown>): void {
   console.log(`\n${blocks.join('\n\n')}\n`);
 }
 
-await main();
+if (args['shared-cache']) {
+  const { sharedCacheBench } = await import('./cache.js');
+  await sharedCacheBench({ quick: args.quick, latencyMs: FANOUT_LATENCY_MS });
+} else {
+  await main();
+}

@@ -1,11 +1,13 @@
-/** POST /v1/alpha/images: image search (SerpApi `google_images`). */
+/**
+ * POST /v1/alpha/images: image search (SerpApi `google_images`). Pages are the upstream's own (`ijn`), of up
+ * to 100 images; its answers carry no paging links, so a full page is what says that more may follow.
+ */
 import type * as z from 'zod/mini';
 import type { ImagesData } from '../lib/contract/alpha-images.js';
 import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { integer, list, textOrEmpty } from '../lib/reshape/values.js';
-import { reshapePaging } from '../lib/reshape/web.js';
-import { body, location, oneOf, page, searchTerms } from '../lib/schema.js';
+import { body, LAST_PAGE, location, oneOf, page, searchTerms } from '../lib/schema.js';
 
 /** Each filter's public values, and what the upstream calls them. */
 export const FILTERS = {
@@ -42,6 +44,9 @@ function choice<Values extends Record<string, string>>(values: Values, descripti
   return oneOf(Object.keys(values) as [keyof Values & string, ...(keyof Values & string)[]], description);
 }
 
+/** Images in one page of the upstream's answer. */
+export const IMAGES_PAGE_SIZE = 100;
+
 export const requestSchema = body({
   q: searchTerms(),
   size: choice(FILTERS.size, 'Image size: icon, small (over 400×300), medium, large, xlarge (over 4 MP), xxlarge (over 10 MP)'),
@@ -74,8 +79,9 @@ export function toSerpApiParams(request: ImagesRequest) {
 }
 
 export function reshapeImages(json: Record<string, unknown>, request: ImagesRequest): ImagesData {
+  const images = list(json.images_results).slice(0, IMAGES_PAGE_SIZE);
   return {
-    images_results: list(json.images_results).map((item) => ({
+    images_results: images.map((item) => ({
       title: textOrEmpty(item.title),
       image: textOrEmpty(item.thumbnail),
       original: textOrEmpty(item.original),
@@ -84,8 +90,14 @@ export function reshapeImages(json: Record<string, unknown>, request: ImagesRequ
       original_width: integer(item.original_width),
       original_height: integer(item.original_height),
     })),
-    pagination: reshapePaging(json, request.page),
+    pagination: imagesPaging(images.length, request.page),
   };
+}
+
+/** A full page means more may follow; `ijn` stops at page 99. */
+export function imagesPaging(count: number, page: number) {
+  const hasMore = count >= IMAGES_PAGE_SIZE && page < LAST_PAGE;
+  return { current_page: page, next_page: hasMore ? page + 1 : null, has_more: hasMore };
 }
 
 export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {

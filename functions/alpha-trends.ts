@@ -2,45 +2,54 @@
 import * as z from 'zod/mini';
 import { api } from '../lib/middleware/index.js';
 import { reshapeTrends, trendsMessage } from '../lib/reshape/trends.js';
-import { body, integer, optionalText, requiredText } from '../lib/schema.js';
+import { body, calendarDatePattern, optionalText, requiredText, upstreamOptions } from '../lib/schema.js';
 import { settle } from '../lib/upstream/outcomes.js';
+import { TRENDS_CATEGORIES, TRENDS_GEOS } from '../lib/upstream/serpapi-options.js';
 
 // biome-ignore format: one line reads as the list it is
 const RELATIVE_TIMEFRAMES = ['now 1-H', 'now 4-H', 'now 1-d', 'now 7-d', 'today 1-m', 'today 3-m', 'today 12-m', 'today 5-y', 'all'];
-// Google Trends has data from 2004 on; a range must run forwards.
-const validRange = (s: string) => {
+// Google Trends has data from 2004 on: years 2004 to 9999, and their leap years.
+const YEAR_FROM_2004 = '(?:200[4-9]|20[1-9]\\d|2[1-9]\\d\\d|[3-9]\\d{3})';
+const LEAP_YEAR_FROM_2004 =
+  '(?:20(?:0[48]|[2468][048]|[13579][26])|(?:2[1-9]|[3-9]\\d)(?:0[48]|[2468][048]|[13579][26])|(?:2[48]|[3579][26]|[468][048])00)';
+const DAY_FROM_2004 = calendarDatePattern(YEAR_FROM_2004, LEAP_YEAR_FROM_2004);
+// The pattern cannot compare the two dates; the description says a range runs forwards.
+const runsForwards = (s: string) => {
   const [from = '', to = ''] = s.split(' ');
-  const day = (d: string) => Date.parse(`${d}T00:00:00Z`);
-  const real = (d: string) => !Number.isNaN(day(d)) && new Date(day(d)).toISOString().startsWith(d);
-  return RELATIVE_TIMEFRAMES.includes(s) || (real(from) && real(to) && from >= '2004-01-01' && from <= to);
+  return RELATIVE_TIMEFRAMES.includes(s) || from <= to;
 };
 
 export const requestSchema = body({
   queries: z
     .array(
-      requiredText({ max: 100, format: { pattern: /^[^,]*$/, hint: 'free of commas (the upstream separates terms with them)' } }),
+      requiredText({ max: 100, forbid: { characters: ',', hint: 'free of commas (the upstream separates terms with them)' } }),
       { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array of search terms') },
     )
     .check(
       z.minLength(1, { error: 'at least 1 item' }),
       z.maxLength(5, { error: 'at most 5 items' }),
-      z.describe('Search terms to compare, 1 to 5'),
+      z.describe('Search terms to compare, 1 to 5, each at most 100 characters and free of commas'),
     ),
   geo: optionalText({
-    max: 12,
-    format: { pattern: /^[A-Za-z]{2}(-[A-Za-z0-9]{1,3}){0,2}$/, hint: 'a country or region code such as US or US-CA' },
-    description: 'Where: a country or region code such as US or US-CA; worldwide when absent',
+    max: 16,
+    format: upstreamOptions(TRENDS_GEOS, "one of Google Trends' location codes, such as US, US-CA or GB-ENG"),
+    description:
+      "Where: one of Google Trends' location codes (a country such as US, a region such as US-CA, or a US metro code such as 807), any letter case; worldwide when absent",
   }),
   timeframe: optionalText({
-    max: 21,
+    max: 32,
     format: {
-      pattern: /^(now (1-H|4-H|1-d|7-d)|today (1-m|3-m|12-m|5-y)|all|\d{4}-\d{2}-\d{2} \d{4}-\d{2}-\d{2})$/,
-      hint: `one of ${RELATIVE_TIMEFRAMES.join(', ')}, or a range such as 2024-01-01 2024-03-31 (from 2004 on)`,
-      valid: validRange,
+      pattern: `${RELATIVE_TIMEFRAMES.join('|')}|${DAY_FROM_2004} ${DAY_FROM_2004}`,
+      hint: `one of ${RELATIVE_TIMEFRAMES.join(', ')}, or a range of real dates such as 2024-01-01 2024-03-31 (from 2004 on, running forwards)`,
+      valid: runsForwards,
     },
-    description: `Time range: ${RELATIVE_TIMEFRAMES.join(', ')}, or "YYYY-MM-DD YYYY-MM-DD"; today 12-m when absent`,
+    description: `Time range: ${RELATIVE_TIMEFRAMES.join(', ')}, or "YYYY-MM-DD YYYY-MM-DD" from 2004 on, the second date not before the first; today 12-m when absent`,
   }),
-  category: integer({ min: 0, description: 'Google Trends category id; 0 (all categories) when absent' }),
+  category: z.optional(
+    z
+      .literal(TRENDS_CATEGORIES, { error: "must be one of Google Trends' category ids, such as 0 (all), 71 (Food & Drink)" })
+      .check(z.describe('Google Trends category id, one of its list (e.g. 71 Food & Drink); 0 (all categories) when absent')),
+  ),
 });
 export type TrendsRequest = z.output<typeof requestSchema>;
 
@@ -48,7 +57,7 @@ export type TrendsRequest = z.output<typeof requestSchema>;
 export function toSerpApiParams(request: TrendsRequest) {
   const common = {
     q: request.queries.join(','),
-    geo: request.geo?.toUpperCase(),
+    geo: request.geo,
     date: request.timeframe,
     cat: request.category,
   };

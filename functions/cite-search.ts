@@ -2,24 +2,20 @@
  * POST /v1/cite/search: papers from the scholarly index (SerpApi `google_scholar`), then every paper's
  * formatted citations (`google_scholar_cite`, one call per paper, all started together). A paper whose
  * citations could not be fetched is still listed, with `citations: {}`; only the search itself can fail
- * the request. Citations never change and search pages change slowly, so both are kept in the warm
- * container: a repeated paper costs no upstream call, a repeated request none at all.
+ * the request. Citations never change and search pages change slowly, so both are cached in memory and
+ * in the deployment's shared table: a paper's citations are read for a whole page in one table read, and
+ * a repeated paper costs no upstream call in any container, a repeated request none at all.
  */
 import * as z from 'zod/mini';
-import { createCache } from '../lib/cache.js';
 import { config } from '../lib/config.js';
-import { CITATION_FORMATS } from '../lib/contract/cite-search.js';
+import { CITATION_FORMATS, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
+import { lookUpRecords } from '../lib/crossref/records.js';
 import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
-import {
-  assemble,
-  type CiteAnswer,
-  citeAll,
-  reshapeCite,
-  reshapeScholarPage,
-  type ScholarPage,
-} from '../lib/reshape/citations.js';
-import { body, formats, integer as intField, oneOf, optionalText, page, searchTerms } from '../lib/schema.js';
+import { assemble, type CiteAnswer, citeAll, reshapeCite, reshapeScholarPage } from '../lib/reshape/citations.js';
+import { addExports } from '../lib/reshape/exports.js';
+import { body, integer as intField, oneOf, page, searchTerms } from '../lib/schema.js';
+import { createSharedCache } from '../lib/shared-cache.js';
 
 export const requestSchema = body({
   query: searchTerms(),
@@ -30,53 +26,45 @@ export const requestSchema = body({
     description: 'Papers per page; each costs one upstream call unless its citations are cached',
   }),
   page: page(),
-  country: z._default(
-    optionalText({
-      max: 2,
-      format: formats.country,
-      description: 'Two-letter country code such as us or de, sent to the scholarly search as gl',
-    }),
-    'us',
-  ),
+  // No `country`: the scholarly search takes no country parameter (it has no `gl`), so one would do nothing.
   format: z._default(
     oneOf(CITATION_FORMATS, 'Citation format of reference_list; papers[].citations holds every format the upstream gave'),
     'MLA',
   ),
-  no_cache: z._default(
+  export: z._default(
     z
-      .boolean({ error: 'must be true or false' })
+      .array(z.enum(EXPORT_FORMATS, { error: `must be one of: ${EXPORT_FORMATS.join(', ')}` }), { error: 'must be a list' })
       .check(
-        z.describe('Skip the caches (search pages 5 min, citations 24 h): ask the upstream again, and cache the fresh answers'),
+        z.maxLength(EXPORT_FORMATS.length, { error: `at most ${EXPORT_FORMATS.length} formats` }),
+        z.describe(
+          'Reference-manager records to add to each paper: any of csl-json, bibtex, ris. Each paper then also gets its DOI from Crossref (free, no key; looked up beside the citations). Default none: no Crossref call',
+        ),
       ),
-    false,
+    [],
   ),
 });
 export type CiteSearchRequest = z.output<typeof requestSchema>;
 
 export function toScholarParams(request: CiteSearchRequest) {
-  return { q: request.query, num: request.results, start: request.page * request.results, gl: countryOf(request) };
+  return { q: request.query, num: request.results, start: request.page * request.results };
 }
 
-function countryOf(request: CiteSearchRequest): string {
-  return (request.country || 'us').toLowerCase();
-}
+// Citations per scholar result id. The search page itself is cached by `api()` like every endpoint's answer.
+const citeAnswers = createSharedCache<CiteAnswer>({
+  name: 'cite-v1',
+  ttlSeconds: config.CITE_CACHE_TTL_SECONDS,
+  memoryMax: config.CITE_CACHE_MAX,
+});
 
-const scholarPages = createCache<ScholarPage>({ max: config.SEARCH_CACHE_MAX, ttlMs: config.SEARCH_CACHE_TTL_SECONDS * 1000 });
-const citeAnswers = createCache<CiteAnswer>({ max: config.CITE_CACHE_MAX, ttlMs: config.CITE_CACHE_TTL_SECONDS * 1000 });
-
-export const handler = api({ body: requestSchema }).handler(async ({ body: request, upstream }) => {
-  const cacheOptions = { fresh: request.no_cache, onHit: () => upstream.cacheHit() };
-  const params = toScholarParams(request);
-  const found = await scholarPages.remember(
-    JSON.stringify(params),
-    async () => reshapeScholarPage(await upstream.search('scholar', params), request),
-    // An empty page may be the index's passing hiccup: keep only pages that found papers.
-    { ...cacheOptions, store: (page) => page.papers.length > 0 },
-  );
-  const cited = await citeAll(found.papers, (scholarId) =>
-    citeAnswers.remember(
-      scholarId,
-      async () =>
+export const handler = api({ body: requestSchema }).handler(async ({ body: request, upstream, cache }) => {
+  const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), request);
+  // Started before the citations and awaited after them: both run at once, within the same deadline.
+  const records = request.export.length > 0 ? lookUpRecords(found.papers, { deadline: upstream.deadline, scope: cache }) : null;
+  const cited = await citeAnswers.rememberMany(
+    found.papers,
+    (paper) => paper.scholar_id,
+    (papers) =>
+      citeAll(papers, async (scholarId) =>
         reshapeCite(
           await upstream.search(
             'scholarCite',
@@ -84,10 +72,11 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
             { timeoutMs: config.CITE_TIMEOUT_MS, retries: config.CITE_RETRIES },
           ),
         ),
-      // An answer without citations may be the upstream's passing hiccup: keep only answers that hold some.
-      { ...cacheOptions, store: (answer) => answer.formats.length > 0 },
-    ),
+      ),
+    // An answer without citations may be the upstream's passing hiccup: keep only answers that hold some.
+    { scope: cache, store: (answer) => answer.formats.length > 0 },
   );
-  const data = assemble(request, found, cited);
+  const assembled = assemble(request, found, cited);
+  const data = records ? await addExports(assembled, request.export, await records) : assembled;
   return { data, message: countMessage(data.total_found, 'paper') };
 });

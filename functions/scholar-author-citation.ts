@@ -15,9 +15,10 @@ export const requestSchema = body({
   author_id: optionalText({
     max: 64,
     format: AUTHOR_ID,
-    description: 'The author whose page lists the article; by default the part of citation_id before the colon',
+    description:
+      'The author whose page lists the article: when given, it must equal the part of citation_id before the colon (the default)',
   }),
-  language: language('Interface language, e.g. en or zh-CN'),
+  language: language("Interface language: one of Google's codes, such as en or zh-cn (any letter case)"),
 }).check(
   z.refine((r) => !r.author_id || r.citation_id.startsWith(`${r.author_id}:`), {
     error: 'must be the part of citation_id before the colon',

@@ -9,7 +9,7 @@ import { body, integer, language, oneOf, page, requiredText } from '../lib/schem
 
 export const requestSchema = body({
   author_id: requiredText({ max: 64, format: AUTHOR_ID, description: 'Google Scholar author id, e.g. LSsXyncAAAAJ' }),
-  language: language('Interface language, e.g. en or zh-CN'),
+  language: language("Interface language: one of Google's codes, such as en or zh-cn (any letter case)"),
   sort: oneOf(
     ['cited', 'pubdate', 'title'],
     'Order of the articles: cited (most cited first, the default), pubdate (newest first) or title',

@@ -6,21 +6,17 @@ import { AppError } from '../lib/errors.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapeProfile } from '../lib/reshape/scholar.js';
 import { list } from '../lib/reshape/values.js';
-import { body, formats, optionalText, searchTerms } from '../lib/schema.js';
+import { body, searchTerms } from '../lib/schema.js';
 import { explainDiscontinued } from '../lib/upstream/outcomes.js';
 
 export const requestSchema = body({
+  // No `country`: the upstream engine takes no country parameter (it has no `gl`), so one would do nothing.
   query: searchTerms('Author name, or a research tag such as label:machine_learning'),
-  country: optionalText({
-    max: 2,
-    format: formats.country,
-    description: "Country to search from, two letters such as us (Google's gl)",
-  }),
 });
 export type ProfilesRequest = z.output<typeof requestSchema>;
 
 export function toSerpApiParams(request: ProfilesRequest) {
-  return { mauthors: request.query, gl: request.country?.toLowerCase() };
+  return { mauthors: request.query };
 }
 
 export function reshapeProfiles(json: Record<string, unknown>): ProfilesData {

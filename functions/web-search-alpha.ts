@@ -1,4 +1,8 @@
-/** POST /v1/web-search/alpha: web search on engine alpha (SerpApi `google`). */
+/**
+ * POST /v1/web-search/alpha: web search on engine alpha (SerpApi `google`). Google serves 10 results a
+ * page and has no page-size parameter, so `num` is at most 10 and one request is one upstream call: page N
+ * asks for the results from offset N × num, and the answer is cut to `num`.
+ */
 import type * as z from 'zod/mini';
 import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
@@ -6,22 +10,30 @@ import { integer, list, record, text } from '../lib/reshape/values.js';
 import { reshapePaging, reshapeRelatedSearches, reshapeWebResults, withDisplayedLink } from '../lib/reshape/web.js';
 import { body, integer as intField, language, location, page, searchTerms } from '../lib/schema.js';
 
+/** The most results Google serves in one page. */
+export const GOOGLE_PAGE_SIZE = 10;
+
 export const requestSchema = body({
   q: searchTerms(),
   location: location('Geographic location for localized results, e.g. "Austin, Texas"'),
   language: language(),
   page: page(),
-  num: intField({ min: 1, max: 100, default: 10, description: 'Results per page' }),
+  num: intField({
+    min: 1,
+    max: GOOGLE_PAGE_SIZE,
+    default: GOOGLE_PAGE_SIZE,
+    description: 'Results per page, 1 to 10 (Google serves at most 10)',
+  }),
 });
 export type AlphaRequest = z.output<typeof requestSchema>;
 
 export function toSerpApiParams(request: AlphaRequest) {
-  return { q: request.q, location: request.location, hl: request.language, start: request.page * request.num, num: request.num };
+  return { q: request.q, location: request.location, hl: request.language, start: request.page * request.num };
 }
 
 export function reshapeAlpha(json: Record<string, unknown>, request: AlphaRequest) {
   const offset = request.page * request.num;
-  // The upstream may ignore `num`; the contract promises at most `num` results.
+  // Google sends up to 10; the contract promises at most `num`, and the next page starts after them.
   const organic = withDisplayedLink(json.organic_results, reshapeWebResults(json.organic_results, offset, request.num));
   const info = record(json.search_information);
   const metadata = record(json.search_metadata);

@@ -3,21 +3,25 @@ import type * as z from 'zod/mini';
 import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapePaging, reshapeRelatedSearches, reshapeWebResults } from '../lib/reshape/web.js';
-import { body, oneOf, optionalText, page, searchTerms } from '../lib/schema.js';
+import { body, oneOf, optionalText, page, searchTerms, upstreamOptions } from '../lib/schema.js';
+import { DUCKDUCKGO_REGIONS } from '../lib/upstream/serpapi-options.js';
 
-// DuckDuckGo pages by result offset and its pages are not of a fixed size (the first holds up to about
-// 30); page N asks for the results from offset N × 30, so pages do not overlap.
-export const BRAVO_PAGE_OFFSET = 30;
+// DuckDuckGo pages by result offset (`start`); its first page holds up to 35 results and later ones up to
+// 50. A fixed page size no larger than the first page, asked for with `m` and cut to it in case `m` is
+// not honoured, makes page N exactly the results from offset N × 30. DuckDuckGo itself may still repeat
+// a result on two pages (its documentation says so); nothing here can know.
+export const BRAVO_PAGE_SIZE = 30;
 
 const DATE_FILTER = { day: 'd', week: 'w', month: 'm', year: 'y' } as const;
 const SAFE_SEARCH = { strict: '1', moderate: '-1', off: '-2' } as const;
 
 export const requestSchema = body({
-  q: searchTerms(),
+  // DuckDuckGo refuses a longer query.
+  q: searchTerms('Search terms, at most 500 characters', 500),
   region: optionalText({
-    max: 8,
-    format: { pattern: /^[a-z]{2}-[a-z]{2,3}$/, hint: 'a region code such as us-en or wt-wt' },
-    description: 'Region, e.g. us-en, uk-en, wt-wt (no region)',
+    max: 16,
+    format: upstreamOptions(DUCKDUCKGO_REGIONS, "one of DuckDuckGo's region codes, such as us-en, uk-en or wt-wt"),
+    description: "Region: one of DuckDuckGo's codes, such as us-en, uk-en, de-de or wt-wt (no region); any letter case",
   }),
   date: oneOf(['day', 'week', 'month', 'year'], 'Only results from the past day, week, month or year'),
   safe_search: oneOf(['strict', 'moderate', 'off'], 'Safe search level'),
@@ -31,13 +35,14 @@ export function toSerpApiParams(request: BravoRequest) {
     kl: request.region,
     df: request.date && DATE_FILTER[request.date],
     safe: request.safe_search && SAFE_SEARCH[request.safe_search],
-    start: request.page * BRAVO_PAGE_OFFSET,
+    start: request.page * BRAVO_PAGE_SIZE,
+    m: BRAVO_PAGE_SIZE,
   };
 }
 
 export function reshapeBravo(json: Record<string, unknown>, request: BravoRequest) {
   return {
-    organic_results: reshapeWebResults(json.organic_results, request.page * BRAVO_PAGE_OFFSET),
+    organic_results: reshapeWebResults(json.organic_results, request.page * BRAVO_PAGE_SIZE, BRAVO_PAGE_SIZE),
     related_searches: reshapeRelatedSearches(json.related_searches),
     pagination: reshapePaging(json, request.page),
   };

@@ -1,31 +1,43 @@
 /** POST /v1/web-search/charlie: web search on engine charlie (SerpApi `bing`). */
-import type * as z from 'zod/mini';
+
+import * as z from 'zod/mini';
 import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapePaging, reshapeRelatedSearches, reshapeWebResults, withDisplayedLink } from '../lib/reshape/web.js';
-import { body, formats, oneOf, optionalText, page, searchTerms } from '../lib/schema.js';
+import { body, oneOf, optionalText, page, searchTerms, upstreamOptions } from '../lib/schema.js';
+import { BING_COUNTRIES, BING_MARKETS } from '../lib/upstream/serpapi-options.js';
 
 const PAGE_SIZE = 10;
 
 export const requestSchema = body({
   q: searchTerms(),
   market: optionalText({
-    max: 8,
-    format: { pattern: /^[a-z]{2}-[a-z]{2}$/i, hint: 'a market code such as en-US' },
-    description: 'Market, e.g. en-US; wins over cc when both are given',
+    max: 16,
+    format: upstreamOptions(BING_MARKETS, "one of Bing's market codes, such as en-US, en-GB or de-DE"),
+    description: "Market: one of Bing's codes, such as en-US, en-GB or de-DE (any letter case). Not together with cc",
   }),
-  cc: optionalText({ max: 2, format: formats.country, description: 'Two-letter country code, e.g. us' }),
+  cc: optionalText({
+    max: 16,
+    format: upstreamOptions(BING_COUNTRIES, "one of Bing's country codes, such as us, gb or de"),
+    description: "Country: one of Bing's two-letter codes, such as us, gb or de (any letter case). Not together with market",
+  }),
   safe_search: oneOf(['off', 'moderate', 'strict'], 'Safe search level'),
   page: page(),
+}).check(
+  // Bing takes one or the other; a cc that would be dropped silently is a mistake worth saying.
+  z.refine((request) => !request.market || !request.cc, { error: 'must not be given together with market', path: ['cc'] }),
+);
+// The same rule in the document: market and cc not both given (a blank one counts as not given).
+z.globalRegistry.add(requestSchema, {
+  not: { required: ['market', 'cc'], properties: { market: { pattern: '\\S' }, cc: { pattern: '\\S' } } },
 });
 export type CharlieRequest = z.output<typeof requestSchema>;
 
 export function toSerpApiParams(request: CharlieRequest) {
   return {
     q: request.q,
-    // The upstream takes one of the two; the more specific market wins.
-    mkt: request.market || undefined,
-    cc: request.market ? undefined : request.cc,
+    mkt: request.market,
+    cc: request.cc,
     safeSearch: request.safe_search,
     first: request.page * PAGE_SIZE + 1,
   };
@@ -34,7 +46,8 @@ export function toSerpApiParams(request: CharlieRequest) {
 export function reshapeCharlie(json: Record<string, unknown>, request: CharlieRequest) {
   const offset = request.page * PAGE_SIZE;
   return {
-    charlie_data: withDisplayedLink(json.organic_results, reshapeWebResults(json.organic_results, offset)),
+    // Bing has no page-size parameter: a page holds up to 10 results, and page N starts at result N × 10 + 1.
+    charlie_data: withDisplayedLink(json.organic_results, reshapeWebResults(json.organic_results, offset, PAGE_SIZE)),
     related_searches: reshapeRelatedSearches(json.related_searches),
     pagination: reshapePaging(json, request.page),
   };

@@ -15,11 +15,15 @@ export const requestSchema = body({
   ct: oneOf(['all', 'simplified', 'traditional'], 'Script of the results: simplified or traditional Chinese, or all'),
   site: optionalText({
     max: 253,
-    format: { pattern: /^[a-z0-9.-]+\.[a-z]{2,}$/i, hint: 'a host name such as example.com' },
+    format: { pattern: '[a-zA-Z0-9.\\-]+\\.[a-zA-Z]{2,}', hint: 'a host name such as example.com' },
     description: 'Only results from this site',
   }),
   date_from: optionalText({ max: 10, format: formats.isoDate, description: 'Only results published on or after this date' }),
-  date_to: optionalText({ max: 10, format: formats.isoDate, description: 'Only results published on or before this date' }),
+  date_to: optionalText({
+    max: 10,
+    format: formats.isoDate,
+    description: 'Only results published on or before this date; not before date_from',
+  }),
 }).check(
   // An inverted range can only come back empty, yet the upstream would bill it.
   z.refine((b) => !b.date_from || !b.date_to || b.date_from <= b.date_to, {
@@ -58,7 +62,7 @@ export function toSerpApiParams(request: DeltaRequest) {
 export function reshapeDelta(json: Record<string, unknown>, request: DeltaRequest) {
   const offset = resultOffset(request);
   return {
-    Delta_data: reshapeWebResults(json.organic_results, offset),
+    Delta_data: reshapeWebResults(json.organic_results, offset, PAGE_SIZE),
     related_searches: reshapeRelatedSearches(json.related_searches),
     // With pn the page is where that offset falls; next_pn continues from it exactly.
     pagination: withNextOffset(reshapePaging(json, Math.floor(offset / PAGE_SIZE)), offset + PAGE_SIZE),

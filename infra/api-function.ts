@@ -1,7 +1,7 @@
 /**
  * One endpoint's Lambda function with the house defaults: built from functions/<name>.ts by esbuild,
- * nodejs22.x on arm64, its own log group with retention, and its own role that may write that log group
- * and read the two secrets, nothing else.
+ * nodejs22.x on arm64, its own log group with retention, and its own role that may write that log group,
+ * read the two secrets and read and write items of the shared cache table, nothing else.
  */
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
@@ -31,6 +31,17 @@ export const SERVICE_ENVIRONMENT = {
   POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
 } as const;
 
+/**
+ * What a function may do with the shared cache table: read one item or a page of them, write new
+ * answers. No Query, Scan, UpdateItem or DeleteItem: the cache is read by key and expires by TTL.
+ */
+export const CACHE_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:PutItem',
+  'dynamodb:BatchWriteItem',
+] as const;
+
 /** Set only with the `sourceMaps` setting: parsing the map at start costs every cold start. */
 export const SOURCE_MAPS_ENVIRONMENT = { NODE_OPTIONS: '--enable-source-maps' } as const;
 
@@ -44,11 +55,21 @@ export interface ApiFunctionProps {
   /** Secret id (name or ARN) the code reads, and the ARN the role may read. */
   clientKeysSecret: { id: string; arn: string };
   upstreamKeySecret: { id: string; arn: string };
+  /** The shared cache table (CACHE_TABLE_NAME); unset: the function caches in memory only. */
+  cacheTable?: { tableName: string; tableArn: string };
+  /** Reserved concurrency: at most this many instances, and this many kept for the function alone. */
+  reservedConcurrency?: number;
+  /** Cache lifetimes in seconds (CITE_CACHE_TTL_SECONDS, ANSWER_CACHE_TTL_SECONDS); unset: the code's defaults. */
+  citeCacheTtlSeconds?: number;
+  answerCacheTtlSeconds?: number;
+  /** CROSSREF_MAILTO: the contact address for Crossref's polite pool; unset: the public pool. */
+  crossrefMailto?: string;
 }
 
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: logs.LogGroup;
+  readonly role: iam.Role;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -64,8 +85,9 @@ export class ApiFunction extends Construct {
     // Not the default role: AWSLambdaBasicExecutionRole may create and write any log group in the account.
     const role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs ${route.path}: writes its own log group, reads the two service secrets`,
+      description: `Runs ${route.path}: writes its own log group, reads the two service secrets${props.cacheTable ? ', uses the cache table' : ''}`,
     });
+    this.role = role;
     this.logGroup.grantWrite(role);
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
@@ -74,6 +96,15 @@ export class ApiFunction extends Construct {
         resources: [props.clientKeysSecret.arn, props.upstreamKeySecret.arn],
       }),
     );
+    if (props.cacheTable) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'UseCacheTable',
+          actions: [...CACHE_TABLE_ACTIONS],
+          resources: [props.cacheTable.tableArn],
+        }),
+      );
+    }
 
     this.function = new NodejsFunction(this, 'Function', {
       entry: `${ROOT}functions/${route.name}.ts`,
@@ -85,6 +116,7 @@ export class ApiFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
       timeout: TIMEOUT,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       role,
       logGroup: this.logGroup,
       tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
@@ -93,6 +125,10 @@ export class ApiFunction extends Construct {
         ...(props.sourceMaps ? SOURCE_MAPS_ENVIRONMENT : {}),
         CLIENT_KEYS_SECRET_ID: props.clientKeysSecret.id,
         SERPAPI_SECRET_ID: props.upstreamKeySecret.id,
+        ...(props.cacheTable ? { CACHE_TABLE_NAME: props.cacheTable.tableName } : {}),
+        ...(props.citeCacheTtlSeconds === undefined ? {} : { CITE_CACHE_TTL_SECONDS: String(props.citeCacheTtlSeconds) }),
+        ...(props.answerCacheTtlSeconds === undefined ? {} : { ANSWER_CACHE_TTL_SECONDS: String(props.answerCacheTtlSeconds) }),
+        ...(props.crossrefMailto ? { CROSSREF_MAILTO: props.crossrefMailto } : {}),
       },
       bundling: {
         format: OutputFormat.ESM,
@@ -105,9 +141,10 @@ export class ApiFunction extends Construct {
         // Stack traces need the mappings only; leaving the sources out keeps the zip small.
         sourcesContent: false,
         logLevel: LogLevel.WARNING,
-        // The runtime's own AWS SDK v3, left out of the bundle: it is ~300 KiB of each bundle otherwise, and
-        // lib/secrets.ts imports it only on the first secret read, so a cold start never loads it before
-        // it is needed (measured: README, "Performance"). The trade-off is the SDK version, the runtime's.
+        // The runtime's own AWS SDK v3 (Secrets Manager and DynamoDB clients), left out of the bundle: it is
+        // ~300 KiB of each bundle otherwise, and the code imports it only on the first secret read or table
+        // access, so a cold start never loads it before it is needed (measured: README, "Performance").
+        // The trade-off is the SDK version, the runtime's.
         bundleAwsSDK: false,
         // A CommonJS dependency that calls require() for a Node built-in needs a require in ESM output.
         banner:

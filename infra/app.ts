@@ -6,16 +6,18 @@
 import { fileURLToPath } from 'node:url';
 import { App, type AppProps, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { settingsFromContext } from './settings.js';
+import { DEFAULT_SETTINGS, settingsFromContext } from './settings.js';
 import { SearchCitationApiStack } from './stack.js';
 
-export const STACK_NAME = 'SearchCitationApi';
+/** The default stack name; `-c stackName=...` deploys an independent copy beside it. */
+export const STACK_NAME = DEFAULT_SETTINGS.stackName;
 
 export function createApp(props: AppProps = {}): { app: App; stack: SearchCitationApiStack } {
   const app = new App(props);
-  const stack = new SearchCitationApiStack(app, STACK_NAME, {
+  const settings = settingsFromContext(app.node);
+  const stack = new SearchCitationApiStack(app, settings.stackName, {
     description: 'Search and Citation API: one Lambda function per POST path behind an API Gateway REST API',
-    settings: settingsFromContext(app.node),
+    settings,
   });
   // Lets Cost Explorer show what the service costs, once the tag is activated for cost allocation.
   Tags.of(stack).add('service', 'search-citation-api');

@@ -1,15 +1,17 @@
 /**
  * Alarms and the one dashboard. The service's own metrics (Powertools, namespace SearchCitationApi,
- * dimensions service + endpoint) say what each endpoint did; API Gateway's and Lambda's say what the
- * platform saw, including the answers no function made (throttling, unknown paths, gateway timeouts).
+ * dimensions service + endpoint, and service + client for usage) say what each endpoint and each client
+ * did; API Gateway's and Lambda's say what the platform saw, including the answers no function made
+ * (throttling, unknown paths, gateway timeouts). Every alarm notifies the alarm topic, going in and out.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as sns from 'aws-cdk-lib/aws-sns';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { METRIC } from '../lib/metric-names.js';
+import { CLIENT_DIMENSION, METRIC } from '../lib/metric-names.js';
 import type { Route } from '../lib/routes.js';
 import type { ApiFunction } from './api-function.js';
 import { SERVICE_ENVIRONMENT } from './api-function.js';
@@ -24,11 +26,24 @@ const PERIOD = Duration.minutes(5);
  */
 export const API_5XX_THRESHOLD = 5;
 
+/**
+ * Share of the API's answers in five minutes that may be 429 before the alarm fires, once at least
+ * RATE_LIMITED_MIN_REQUESTS came in: then the budget's throttles (or WAF) turn real work away, and
+ * either a client loops or the budget is too small for the team.
+ */
+export const RATE_LIMITED_PERCENT_THRESHOLD = 10;
+export const RATE_LIMITED_MIN_REQUESTS = 20;
+
 export interface ObservabilityProps {
   api: apigw.RestApi;
   stageName: string;
   endpoints: ReadonlyArray<{ route: Route; fn: ApiFunction }>;
-  alarmTopicArn?: string;
+  /** The API's access log: its 429 lines are counted into a metric. */
+  accessLogs: logs.ILogGroup;
+  /** Every alarm notifies it when it fires and when it clears. */
+  alarmTopic: sns.ITopic;
+  /** Upstream calls in one hour above which the spend alarm fires. */
+  spendAlarmCallsPerHour: number;
 }
 
 export class Observability extends Construct {
@@ -66,6 +81,52 @@ export class Observability extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
     );
+    // Spend: every paid call of every endpoint and client, from the usage record (dimension service alone).
+    // No label on the alarm's copy: a labelled metric is written as metric math, which hides its name.
+    const upstreamCallsTotal = (period: Duration, label?: string) =>
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: METRIC.upstreamCalls,
+        dimensionsMap: { service: SERVICE },
+        statistic: 'Sum',
+        period,
+        label,
+      });
+    this.alarms.push(
+      new cloudwatch.Alarm(this, 'UpstreamSpend', {
+        alarmDescription: `More than ${props.spendAlarmCallsPerHour} upstream calls (paid searches, retries included) in one hour. Check the dashboard's "Upstream calls by client".`,
+        metric: upstreamCallsTotal(Duration.hours(1)),
+        threshold: props.spendAlarmCallsPerHour,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+
+    // 429s: the gateway's throttle answers never reach a function, so they are counted from the access log.
+    const rateLimited = new logs.MetricFilter(this, 'RateLimitedAnswers', {
+      logGroup: props.accessLogs,
+      filterPattern: logs.FilterPattern.numberValue('$.status', '=', 429),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: METRIC.rateLimitedAnswers,
+      metricValue: '1',
+    }).metric({ statistic: 'Sum', period: PERIOD, label: '429 answers' });
+    this.alarms.push(
+      new cloudwatch.Alarm(this, 'RateLimitedShare', {
+        alarmDescription: `More than ${RATE_LIMITED_PERCENT_THRESHOLD} % of answers in 5 minutes were 429 (throttled by the budget's method limits or WAF), with at least ${RATE_LIMITED_MIN_REQUESTS} requests.`,
+        metric: new cloudwatch.MathExpression({
+          expression: `IF(requests >= ${RATE_LIMITED_MIN_REQUESTS}, 100 * FILL(limited, 0) / requests, 0)`,
+          usingMetrics: { limited: rateLimited, requests: apiMetric('Count', 'Sum') },
+          period: PERIOD,
+          label: '429 share of answers (%)',
+        }),
+        threshold: RATE_LIMITED_PERCENT_THRESHOLD,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+
     for (const { route, fn } of endpoints) {
       // The middleware answers every failure with an envelope, so a Lambda error is a crash or a timeout: a bug.
       this.alarms.push(
@@ -78,13 +139,23 @@ export class Observability extends Construct {
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         }),
       );
+      // A throttled invocation is a request API Gateway answers with an error: the account's (or the
+      // function's reserved) concurrency is spent.
+      this.alarms.push(
+        new cloudwatch.Alarm(this, `${fn.node.id}Throttles`, {
+          alarmDescription: `${route.path}: Lambda refused invocations for lack of concurrency (Throttles ≥ 1 in 5 minutes). Raise the account's concurrency quota or reservedConcurrency.`,
+          metric: fn.function.metricThrottles({ period: PERIOD, statistic: 'Sum' }),
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+      );
     }
-    if (props.alarmTopicArn) {
-      const topic = sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn);
-      for (const alarm of this.alarms) {
-        alarm.addAlarmAction(new actions.SnsAction(topic));
-        alarm.addOkAction(new actions.SnsAction(topic));
-      }
+    const notify = new actions.SnsAction(props.alarmTopic);
+    for (const alarm of this.alarms) {
+      alarm.addAlarmAction(notify);
+      alarm.addOkAction(notify);
     }
 
     const perEndpoint = (metricName: string, statistic: string) =>
@@ -126,6 +197,21 @@ export class Observability extends Construct {
           graph('Requests per endpoint', perEndpoint(METRIC.requests, 'Sum')),
           graph('Errors per endpoint', perEndpoint(METRIC.errors, 'Sum')),
           graph('Latency per endpoint (p99, ms)', perEndpoint(METRIC.latency, 'p99')),
+        ],
+        [
+          graph(
+            'Upstream calls by client (hourly)',
+            [
+              new cloudwatch.MathExpression({
+                expression: `SEARCH('{${METRICS_NAMESPACE},${CLIENT_DIMENSION},service} MetricName="${METRIC.upstreamCalls}"', 'Sum', 3600)`,
+                label: '',
+                period: Duration.hours(1),
+              }),
+              upstreamCallsTotal(Duration.hours(1), 'all clients'),
+            ],
+            16,
+          ),
+          graph('429 answers (access log: gateway throttles and functions)', [rateLimited]),
         ],
         [
           graph('Upstream calls per endpoint (attempts, retries included)', perEndpoint(METRIC.upstreamCalls, 'Sum')),

@@ -1,33 +1,55 @@
 /**
  * The one stack: a regional REST API whose resources are the route table's paths (so the public URL is
  * `https://<api>/<stage>/v1/...`, or exactly `https://<domain>/v1/...` behind a custom domain mapped with
- * an empty base path), one POST method and one Lambda function per path, the envelope on every answer
- * the gateway makes itself, the two secrets, logs with retention, alarms and a dashboard.
+ * an empty base path), one POST method and one Lambda function per path, each throttled to its share of
+ * the spending budget, the envelope on every answer the gateway makes itself, the two secrets, the
+ * shared cache table, logs with retention, alarms that notify a topic, a dashboard and, optionally, WAF.
  */
-import { ArnFormat, CfnOutput, RemovalPolicy, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct, IConstruct } from 'constructs';
 import { ROUTES } from '../lib/routes.js';
 import { ApiFunction } from './api-function.js';
+import { methodThrottles } from './budget.js';
 import { addGatewayResponses, addMethodNotAllowed } from './gateway-responses.js';
 import { Observability } from './observability.js';
 import type { StackSettings } from './settings.js';
+import { RateLimitAcl } from './waf.js';
+
+/**
+ * The TLS policy of the execute-api endpoint: TLS 1.3, and TLS 1.2 with forward-secret AES-GCM suites
+ * only (no CBC, no TLS 1.0/1.1, which a regional API otherwise accepts by default), with post-quantum
+ * key exchange where the client offers it. An enhanced policy needs an endpoint access mode: STRICT,
+ * the one AWS recommends for production (BASIC exists for migrating clients).
+ */
+export const API_SECURITY_POLICY = 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09';
+export const API_ENDPOINT_ACCESS_MODE = 'STRICT';
+
+/** The shared cache table's key and TTL attributes: the names lib/dynamo-cache.ts writes. */
+export const CACHE_TABLE_KEYS = { partitionKey: 'pk', timeToLive: 'expires_at' } as const;
 
 export interface SearchCitationApiStackProps extends StackProps {
   settings: StackSettings;
 }
 
-/** A secret as the functions see it: the id they read and the ARN their role may read. */
+/** A secret as the functions see it: the id they read and the ARN their role may read; `created` when the stack owns it. */
 interface ServiceSecret {
   id: string;
   arn: string;
+  created?: secretsmanager.Secret;
 }
 
 export class SearchCitationApiStack extends Stack {
   readonly api: apigw.RestApi;
   readonly functions: ReadonlyArray<ApiFunction>;
+  readonly cacheTable: dynamodb.Table;
+  readonly alarmTopic: sns.ITopic;
 
   constructor(scope: Construct, id: string, props: SearchCitationApiStackProps) {
     super(scope, id, props);
@@ -38,16 +60,28 @@ export class SearchCitationApiStack extends Stack {
       description:
         'Search and Citation API client keys as SHA-256 digests: {"keys":[{"name","sha256"}]}. Add keys with infra/create-client-key.ts.',
       // No key at all until an operator adds one: every request is 401 until then.
-      initial: { keys: [] },
+      template: { keys: [] },
     });
     const upstreamKey = this.serviceSecret('UpstreamKey', settings.upstreamKeySecret, {
       description:
         'Search and Citation API upstream key: {"serpapi_api_key":"..."}. Put the SerpApi key here after the first deploy.',
-      // Empty until an operator puts the key: requests answer 500 SERVICE_MISCONFIGURED, and no
-      // placeholder can be mistaken for a key. CloudFormation writes it only when this template value
-      // changes, so a later deploy never overwrites the key that was put.
-      initial: { serpapi_api_key: '' },
+      // Empty until an operator puts the key: requests answer 500 SERVICE_MISCONFIGURED, and the
+      // generated placeholder sits in a field of its own, so it can never be mistaken for a key.
+      template: { serpapi_api_key: '' },
     });
+
+    // The shared cache: every container of every function reads and writes it, so a paper's citations are
+    // paid for once per deployment, not once per warm container. Only disposable copies live here.
+    this.cacheTable = new dynamodb.Table(this, 'CacheTable', {
+      partitionKey: { name: CACHE_TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      // On demand: a team's traffic is bursty and mostly idle, and an idle table costs storage only.
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      // DynamoDB deletes expired items by itself, at no charge; the code also ignores an expired item it reads.
+      timeToLiveAttribute: CACHE_TABLE_KEYS.timeToLive,
+      // Nothing here is the only copy of anything: a teardown may take the table with it.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const throttles = methodThrottles(settings.upstreamCallsPerSecond, ROUTES);
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention, removalPolicy: RemovalPolicy.RETAIN });
     this.api = new apigw.RestApi(this, 'Api', {
@@ -58,8 +92,16 @@ export class SearchCitationApiStack extends Stack {
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
       deployOptions: {
         stageName: settings.stageName,
-        throttlingRateLimit: settings.throttleRateLimit,
-        throttlingBurstLimit: settings.throttleBurstLimit,
+        // The stage default covers the ANY mocks (405, no backend): the budget as a request rate, generous
+        // for them. Every POST has its own throttle below, its share of the budget in paid calls.
+        throttlingRateLimit: settings.upstreamCallsPerSecond,
+        throttlingBurstLimit: 2 * settings.upstreamCallsPerSecond,
+        methodOptions: Object.fromEntries(
+          throttles.map((t) => [
+            `${t.route.path}/POST`,
+            { throttlingRateLimit: t.rateLimit, throttlingBurstLimit: t.burstLimit },
+          ]),
+        ),
         accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
         accessLogFormat: apigw.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
         // Execution logs for errors only, and never request or response data: bodies and headers
@@ -78,6 +120,16 @@ export class SearchCitationApiStack extends Stack {
     });
     this.api.deploymentStage.node.addDependency(executionLogs);
     addGatewayResponses(this.api);
+    // Not in the L2 construct yet: set on the CloudFormation resource, which has both properties.
+    const cfnApi = this.api.node.defaultChild as apigw.CfnRestApi;
+    cfnApi.securityPolicy = API_SECURITY_POLICY;
+    cfnApi.endpointAccessMode = API_ENDPOINT_ACCESS_MODE;
+    if (settings.waf) {
+      new RateLimitAcl(this, 'Waf', {
+        stage: this.api.deploymentStage,
+        requestsPer5MinutesPerIp: settings.wafRequestsPer5MinutesPerIp,
+      });
+    }
 
     const endpoints = ROUTES.map((route) => {
       const fn = new ApiFunction(this, constructId(route.name), {
@@ -88,6 +140,11 @@ export class SearchCitationApiStack extends Stack {
         sourceMaps: settings.sourceMaps,
         clientKeysSecret: clientKeys,
         upstreamKeySecret: upstreamKey,
+        cacheTable: this.cacheTable,
+        reservedConcurrency: settings.reservedConcurrency,
+        citeCacheTtlSeconds: settings.citeCacheTtlSeconds,
+        answerCacheTtlSeconds: settings.answerCacheTtlSeconds,
+        crossrefMailto: settings.crossrefMailto,
       });
       const resource = this.api.root.resourceForPath(route.path);
       // The console's test-invoke permission is left out: only this stage's POST may invoke the function.
@@ -96,12 +153,46 @@ export class SearchCitationApiStack extends Stack {
       return { route, fn };
     });
     this.functions = endpoints.map(({ fn }) => fn);
+    this.restrictSecretReads([clientKeys, upstreamKey], this.functions, settings.secretReaderArns);
+
+    // No KMS key on the topic: CloudWatch alarms cannot publish to one encrypted with the AWS-managed
+    // aws/sns key, and a customer key costs a monthly fee for messages holding only alarm names, states and
+    // metric values. Delivery is TLS-only.
+    this.alarmTopic = settings.alarmTopicArn
+      ? sns.Topic.fromTopicArn(this, 'AlarmTopic', settings.alarmTopicArn)
+      : new sns.Topic(this, 'AlarmTopic', { displayName: `${this.stackName} alarms`, enforceSSL: true });
+    if (this.alarmTopic instanceof sns.Topic) {
+      // enforceSSL replaces the topic's default policy, which let the account's services publish: say so again
+      // for CloudWatch, for this account's alarms only.
+      this.alarmTopic.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'CloudWatchAlarmsPublish',
+          principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+          actions: ['sns:Publish'],
+          resources: [this.alarmTopic.topicArn],
+          conditions: {
+            StringEquals: { 'aws:SourceAccount': this.account },
+            ArnLike: {
+              'aws:SourceArn': this.formatArn({
+                service: 'cloudwatch',
+                resource: 'alarm',
+                resourceName: '*',
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              }),
+            },
+          },
+        }),
+      );
+    }
+    if (settings.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
 
     const observability = new Observability(this, 'Observability', {
       api: this.api,
       stageName: settings.stageName,
       endpoints,
-      alarmTopicArn: settings.alarmTopicArn,
+      accessLogs,
+      alarmTopic: this.alarmTopic,
+      spendAlarmCallsPerHour: settings.spendAlarmCallsPerHour,
     });
 
     new CfnOutput(this, 'ApiUrl', {
@@ -111,15 +202,24 @@ export class SearchCitationApiStack extends Stack {
     new CfnOutput(this, 'ClientKeysSecretId', { description: 'Secret holding the client key digests', value: clientKeys.id });
     new CfnOutput(this, 'UpstreamKeySecretId', { description: 'Secret holding the SerpApi key', value: upstreamKey.id });
     new CfnOutput(this, 'DashboardName', { value: observability.dashboard.dashboardName });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'SNS topic every alarm notifies', value: this.alarmTopic.topicArn });
+    new CfnOutput(this, 'CacheTableName', { description: 'Shared cache (DynamoDB)', value: this.cacheTable.tableName });
 
     acknowledgeFindings(this, this.api, settings);
+    Validations.of(this.cacheTable).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason:
+        'No point-in-time recovery: the table is a cache of upstream answers that expire within days, each one ' +
+        'fetched again on a miss. Restoring it would bring back nothing that is not one upstream call away, and ' +
+        'continuous backups would bill per GB-month for data that is disposable by design.',
+    });
   }
 
   /** An existing secret (context: a name or a complete ARN), else one created by the stack. */
   private serviceSecret(
     id: string,
     existing: string | undefined,
-    created: { description: string; initial: object },
+    created: { description: string; template: object },
   ): ServiceSecret {
     if (existing?.startsWith('arn:')) return { id: existing, arn: existing };
     if (existing) {
@@ -135,11 +235,51 @@ export class SearchCitationApiStack extends Stack {
     }
     const secret = new secretsmanager.Secret(this, id, {
       description: created.description,
-      secretStringValue: SecretValue.unsafePlainText(JSON.stringify(created.initial)),
+      // No value in the template: Secrets Manager generates the string once, at creation, as the JSON
+      // shape plus a random `placeholder` field the code ignores. CloudFormation sends a new value only if
+      // this generator changes, so a later deploy never overwrites the keys an operator put.
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify(created.template),
+        generateStringKey: 'placeholder',
+        passwordLength: 20,
+        excludePunctuation: true,
+      },
       // The keys outlive the stack: a teardown and redeploy must not revoke every client.
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    return { id: secret.secretArn, arn: secret.secretArn };
+    return { id: secret.secretArn, arn: secret.secretArn, created: secret };
+  }
+
+  /**
+   * Resource policies on the secrets the stack created: GetSecretValue is denied to every principal but
+   * the functions' roles and the readers named in context, plus the account root and IAM Identity
+   * Center's AdministratorAccess roles, so that the account's admins can still add client keys. A
+   * Deny here wins over any identity policy in the account (an over-broad `secretsmanager:*` grant
+   * included). Secrets given by name or ARN are the team's own: their policies are left as they are.
+   */
+  private restrictSecretReads(secrets: ServiceSecret[], functions: readonly ApiFunction[], readers: string[]): void {
+    const admins = [
+      this.formatArn({ service: 'iam', region: '', resource: 'root', arnFormat: ArnFormat.NO_RESOURCE_NAME }),
+      this.formatArn({
+        service: 'iam',
+        region: '',
+        resource: 'role',
+        resourceName: 'aws-reserved/sso.amazonaws.com/*AWSReservedSSO_AdministratorAccess_*',
+      }),
+    ];
+    const allowed = [...functions.map((fn) => fn.role.roleArn), ...admins, ...readers];
+    for (const { created } of secrets) {
+      created?.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'OnlyServiceAndAdminsRead',
+          effect: iam.Effect.DENY,
+          principals: [new iam.AnyPrincipal()],
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: ['*'],
+          conditions: { StringNotLike: { 'aws:PrincipalArn': allowed } },
+        }),
+      );
+    }
   }
 }
 
@@ -202,14 +342,16 @@ function acknowledgeFindings(stack: Stack, api: apigw.RestApi, settings: StackSe
     'Clients are programs holding API keys, not Cognito users; authentication is the bearer-key check in each ' +
       'function (see AwsSolutions-APIG4).',
   );
-  ack(
-    api,
-    'AwsSolutions-APIG3',
-    'No WAF by default: it costs a monthly fee per web ACL and rule on top of per-request charges, which a ' +
-      'pay-per-request team deployment does not carry. The stage throttle bounds the request rate, the functions ' +
-      'reject bodies over 16 KiB and unauthenticated requests before any paid call. Associate a web ACL with the ' +
-      'stage if the API is exposed to hostile traffic.',
-  );
+  if (!settings.waf) {
+    ack(
+      api,
+      'AwsSolutions-APIG3',
+      'No WAF by default: it costs a monthly fee per web ACL and rule on top of per-request charges, which a ' +
+        'pay-per-request team deployment does not carry. The method throttles bound the request rate, the functions ' +
+        'reject bodies over 16 KiB and unauthenticated requests before any paid call. Deploy with -c waf=true for a ' +
+        'per-IP rate rule when the API is exposed to hostile traffic.',
+    );
+  }
   if (settings.apiGatewayCloudWatchRole) {
     ack(
       api,

@@ -26,7 +26,8 @@ export interface RememberOptions<V> {
 /** A string-keyed cache of values that never change within their time to live. */
 export interface Cache<V> {
   get(key: string): V | undefined;
-  set(key: string, value: V): void;
+  /** Stores a value for the cache's time to live, or for `ttlMs` when given (never longer than the cache's). */
+  set(key: string, value: V, ttlMs?: number): void;
   /**
    * The cached value, else `load()`'s. A load that throws stores nothing, so a failure is retried by the
    * next caller instead of being served from the cache.
@@ -51,10 +52,10 @@ export function createCache<V extends NonNullable<unknown>>(options: CacheOption
       entries.set(key, entry);
       return entry.value;
     },
-    set: (key, value) => {
-      if (!enabled) return;
+    set: (key, value, ttlMs = options.ttlMs) => {
+      if (!enabled || ttlMs <= 0) return;
       entries.delete(key);
-      entries.set(key, { value, expiresAt: now() + options.ttlMs });
+      entries.set(key, { value, expiresAt: now() + Math.min(ttlMs, options.ttlMs) });
       for (const oldest of entries.keys()) {
         if (entries.size <= options.max) break;
         entries.delete(oldest);

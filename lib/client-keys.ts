@@ -4,8 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from './config.js';
-import { type AppError, credentialsUnreadable } from './errors.js';
-import { getSecretJson, invalidateSecret } from './secrets.js';
+import { jsonKind, readSecret, SecretShapeError } from './secrets.js';
 
 export interface ClientKey {
   name: string;
@@ -21,42 +20,65 @@ const localKeys: ClientKey[] | undefined = config.API_KEYS?.split(',')
   .filter(Boolean)
   .map((key, i) => ({ name: `local-${i + 1}`, digest: sha256(key) }));
 
-/** Parses the secret's JSON; anything off is a deployment mistake, not the caller's. */
+/**
+ * What a key kept in the client key secret looks like: 16 to 512 characters of the bearer token alphabet
+ * (RFC 6750 b64token). Keys made by infra/create-client-key.ts are 47 of them. A presented token of any
+ * other shape cannot match, so it is refused without reading the secret.
+ */
+export const SECRET_KEY_SHAPE = /^[A-Za-z0-9\-._~+/]{16,512}=*$/;
+
+/**
+ * Parses the secret's JSON; anything off is a deployment mistake, not the caller's. The error says what
+ * is off without quoting the value, so that it can be logged.
+ */
 export function parseClientKeySecret(value: unknown): ClientKey[] {
-  const entries = (value as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(entries)) throw misconfigured('the client key secret has no "keys" array');
-  return entries.map((entry: { name?: unknown; sha256?: unknown }) => {
-    if (typeof entry?.sha256 !== 'string' || !/^[0-9a-f]{64}$/i.test(entry.sha256)) {
-      throw misconfigured('a client key entry has no valid "sha256"');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SecretShapeError(`the client key secret is ${jsonKind(value)}, not an object {"keys":[...]}`);
+  }
+  const entries = (value as { keys?: unknown }).keys;
+  if (entries === undefined) throw new SecretShapeError('the client key secret has no "keys" array');
+  if (!Array.isArray(entries)) {
+    throw new SecretShapeError(`the client key secret's "keys" is ${jsonKind(entries)}, not an array`);
+  }
+  return entries.map((entry: unknown, i) => {
+    const { name, sha256: digest } = (typeof entry === 'object' && entry !== null ? entry : {}) as {
+      name?: unknown;
+      sha256?: unknown;
+    };
+    // By its index only: a field put in the wrong place (a key as the name) must not reach the log.
+    const which = `keys[${i}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw new SecretShapeError(`${which} is ${jsonKind(entry)}, not an object {"name","sha256"}`);
     }
-    return { name: typeof entry.name === 'string' ? entry.name : 'unnamed', digest: Buffer.from(entry.sha256, 'hex') };
+    if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/i.test(digest)) {
+      throw new SecretShapeError(
+        `${which} has ${typeof digest === 'string' ? 'a "sha256" that is not' : 'no "sha256" of'} 64 hex digits`,
+      );
+    }
+    return { name: typeof name === 'string' ? name : 'unnamed', digest: Buffer.from(digest, 'hex') };
   });
 }
 
-function misconfigured(reason: string): AppError {
-  return credentialsUnreadable(new Error(reason));
-}
-
-async function clientKeys(): Promise<ClientKey[]> {
-  if (localKeys) return localKeys;
-  const secretId = config.CLIENT_KEYS_SECRET_ID as string;
-  try {
-    // Parsing is cheap; the secret's value itself is cached by getSecretJson.
-    return parseClientKeySecret(await getSecretJson(secretId));
-  } catch (error) {
-    invalidateSecret(secretId);
-    throw error;
-  }
+function clientKeys(deadline?: number): Promise<ClientKey[]> {
+  if (localKeys) return Promise.resolve(localKeys);
+  // Parsing is cheap; the secret's value itself is cached by lib/secrets.ts.
+  return readSecret(config.CLIENT_KEYS_SECRET_ID as string, parseClientKeySecret, deadline);
 }
 
 /**
  * The name of the client whose key this is, or undefined. Every stored digest is compared in constant
  * time, so the time taken says nothing about which key, or how much of it, matched.
+ *
+ * While the client key secret cannot be read, a token shaped like a stored key cannot be checked: that
+ * throws SERVICE_MISCONFIGURED (500) rather than answering "unknown key", since a client told its working
+ * key is invalid would discard it. A token of any other shape never reads the secret, so it is refused
+ * the same way, as fast, whether or not the secret is readable. `deadline` is the request's (epoch ms).
  */
-export async function findClient(presentedKey: string): Promise<string | undefined> {
+export async function findClient(presentedKey: string, deadline?: number): Promise<string | undefined> {
+  if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
   const digest = sha256(presentedKey);
   let match: string | undefined;
-  for (const key of await clientKeys()) {
+  for (const key of await clientKeys(deadline)) {
     if (timingSafeEqual(digest, key.digest) && match === undefined) match = key.name;
   }
   return match;

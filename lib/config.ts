@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ROUTES } from './routes.js';
 
 /** A whole number from an environment string, with a default and bounds. */
 function intVar(fallback: number, min: number, max: number) {
@@ -13,6 +14,31 @@ function intVar(fallback: number, min: number, max: number) {
 
 const optionalText = z.optional(z.string().check(z.trim(), z.minLength(1)));
 
+const ENDPOINT_NAMES = new Set(ROUTES.map((route) => route.name));
+
+/** "alpha-news=600,alpha-trends=0" → { 'alpha-news': 600, 'alpha-trends': 0 }; names must be routes. */
+const ttlByEndpoint = z.pipe(
+  z.string().check(
+    z.refine(
+      (text) =>
+        text.trim() === '' ||
+        text.split(',').every((pair) => {
+          const match = /^\s*([a-z0-9-]+)\s*=\s*(\d{1,7})\s*$/.exec(pair);
+          return match !== null && ENDPOINT_NAMES.has(match[1] as string);
+        }),
+      { error: `must be name=seconds pairs separated by commas; names: ${[...ENDPOINT_NAMES].join(', ')}` },
+    ),
+  ),
+  z.transform((text) => {
+    const ttls: Record<string, number> = {};
+    for (const pair of text.split(',')) {
+      const [name, seconds] = pair.split('=').map((part) => part.trim());
+      if (name && seconds) ttls[name] = Number(seconds);
+    }
+    return ttls;
+  }),
+);
+
 const configSchema = z
   .object({
     SERPAPI_BASE_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://serpapi.com'),
@@ -23,6 +49,11 @@ const configSchema = z
     API_KEYS: optionalText,
     CLIENT_KEYS_SECRET_ID: optionalText,
     SECRETS_TTL_SECONDS: intVar(300, 0, 86_400),
+    /**
+     * One secret read, every attempt included; a request also never waits past its own deadline. A read
+     * that took longer would be answered SERVICE_MISCONFIGURED, never with a value read before.
+     */
+    SECRETS_TIMEOUT_MS: intVar(3_000, 100, 28_000),
     /** One upstream attempt. */
     UPSTREAM_TIMEOUT_MS: intVar(10_000, 50, 28_000),
     /** Everything a request does must finish within this, well below API Gateway's 29 s. */
@@ -36,12 +67,36 @@ const configSchema = z
     /** Citation search: one cite attempt; a paper whose cite is slower is shown without citations. */
     CITE_TIMEOUT_MS: intVar(6_000, 50, 28_000),
     CITE_RETRIES: intVar(1, 0, 2),
-    /** A paper's citations never change: kept per warm container (entries, seconds; 0 turns it off). */
+    /** A paper's citations never change: kept 30 days (entries in this container's memory; seconds, 0 turns it off). */
     CITE_CACHE_MAX: intVar(2_000, 0, 100_000),
-    CITE_CACHE_TTL_SECONDS: intVar(86_400, 0, 604_800),
-    /** Scholarly search pages change slowly: kept briefly, so a repeated request costs no upstream call. */
+    CITE_CACHE_TTL_SECONDS: intVar(2_592_000, 0, 31_536_000),
+    /** Upstream answers (search pages of every endpoint) kept in this container's memory; 0 keeps none there. */
     SEARCH_CACHE_MAX: intVar(200, 0, 10_000),
-    SEARCH_CACHE_TTL_SECONDS: intVar(300, 0, 86_400),
+    /** Every endpoint's upstream answers change slowly: kept this long (seconds; 0 turns it off). */
+    ANSWER_CACHE_TTL_SECONDS: intVar(3_600, 0, 604_800),
+    /** Exceptions per endpoint, by route name: "alpha-news=600,alpha-trends=0". */
+    ANSWER_CACHE_TTL_BY_ENDPOINT: z._default(ttlByEndpoint, {}),
+    /** The shared cache every container sees (a DynamoDB table); unset, the caches are memory only. */
+    CACHE_TABLE_NAME: optionalText,
+    /** A table read slower than this is abandoned and the upstream asked instead. */
+    CACHE_READ_TIMEOUT_MS: intVar(150, 10, 5_000),
+    /** Writing new answers to the table may hold a response back at most this long. */
+    CACHE_WRITE_TIMEOUT_MS: intVar(300, 10, 5_000),
+    /** After 3 table failures in a row the table is left alone this long, so an outage costs no read time. */
+    CACHE_TABLE_COOLDOWN_MS: intVar(10_000, 0, 600_000),
+    /** Citation search exports: Crossref's REST API, free and keyless, asked only when a request wants exports. */
+    CROSSREF_BASE_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.crossref.org'),
+    /** A contact address sent as `mailto`: it puts the lookups in Crossref's polite pool. */
+    CROSSREF_MAILTO: z.optional(z.email({ error: 'must be an email address' })),
+    /** One Crossref lookup; a slower paper keeps `doi: null` and exports built from the index's data. */
+    CROSSREF_TIMEOUT_MS: intVar(4_000, 50, 28_000),
+    /** Lookups in flight at once, per request: Crossref limits how many one client may have open, so keep it low. */
+    CROSSREF_CONCURRENCY: intVar(3, 1, 20),
+    /** All of a request's lookups end this long after they start: a slow Crossref must not hold the answer to the deadline. */
+    CROSSREF_BUDGET_MS: intVar(8_000, 100, 28_000),
+    /** A paper's matched record never changes: kept like its citations (entries; seconds, 0 turns it off). */
+    CROSSREF_CACHE_MAX: intVar(2_000, 0, 100_000),
+    CROSSREF_CACHE_TTL_SECONDS: intVar(2_592_000, 0, 31_536_000),
     /** Powertools reads these itself too; here they are validated once, with this service's defaults. */
     POWERTOOLS_SERVICE_NAME: z._default(z.string().check(z.trim(), z.minLength(1)), 'search-citation-api'),
     /** Set where deployed: metrics are written only when a namespace is configured. */
@@ -55,6 +110,16 @@ const configSchema = z
     }),
     z.refine((c) => Boolean(c.API_KEYS ?? c.CLIENT_KEYS_SECRET_ID), {
       error: 'set API_KEYS or CLIENT_KEYS_SECRET_ID',
+      path: ['API_KEYS'],
+    }),
+    // Both at once is a mistake, not a preference: whichever won, the other would be silently ignored,
+    // and a plain key left in a deployed function's environment is what the secret exists to avoid.
+    z.refine((c) => !(c.SERPAPI_API_KEY && c.SERPAPI_SECRET_ID), {
+      error: 'set only one of SERPAPI_API_KEY (a plain key) and SERPAPI_SECRET_ID (the secret holding it)',
+      path: ['SERPAPI_API_KEY'],
+    }),
+    z.refine((c) => !(c.API_KEYS && c.CLIENT_KEYS_SECRET_ID), {
+      error: 'set only one of API_KEYS (plain keys) and CLIENT_KEYS_SECRET_ID (the secret holding their digests)',
       path: ['API_KEYS'],
     }),
   );

@@ -11,4 +11,13 @@ export const METRIC = {
   upstreamLatency: 'UpstreamLatency',
   cacheHits: 'CacheHits',
   latency: 'Latency',
+  /** Every 429 answer, the gateway's throttling included: counted from the API's access log, not by the functions. */
+  rateLimitedAnswers: 'RateLimitedAnswers',
 } as const;
+
+/**
+ * The dimension of the per-client usage record: the client key's name from the client key secret (never
+ * the key). Its values are the names an operator chose, one per issued key, so its cardinality is the
+ * number of keys, not anything a caller can choose.
+ */
+export const CLIENT_DIMENSION = 'client';

@@ -50,7 +50,9 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
     headers: ['Retry-After'],
   },
   UPSTREAM_QUOTA_EXCEEDED: {
-    when: 'The search provider refused for rate or quota, after retries. `Retry-After` when the provider said when.',
+    when:
+      'The search provider refused for rate, after retries (`Retry-After` when the provider said when), or because the ' +
+      'service’s plan there is used up: answered at once, without retries, and `details` says so.',
     example: 'The search provider refused the request for rate or quota',
     headers: ['Retry-After'],
   },
@@ -266,9 +268,13 @@ Clients branch on \`error.code\`; \`details\` is written for a person and names 
 Every response carries \`X-Request-Id\`. A search that finds nothing is a success with empty arrays and the
 message "No results". Arrays in \`data\` are always present; objects are present or null.
 
-Requests: unknown fields are rejected; strings are trimmed and an empty optional string counts as not given;
-text fields reject control characters; integers must be JSON integers. The body is at most
-${MAX_BODY_BYTES / 1024} KiB. Checks run in this order: path, method, key, size, content type, JSON, fields.
+Requests: unknown fields are rejected; strings are trimmed and a blank optional string counts as not given;
+text fields reject control characters; integers must be JSON integers. Every rule is in the request schemas
+(\`maxLength\` counts the string as sent, surrounding spaces included; \`pattern\` is read with the \`u\` flag);
+the few that JSON Schema cannot state, such as the order of two dates, are in the field's description.
+Codes the search provider takes (language, region, market, country, geo, category) are its own published
+lists, in any letter case. The body is at most ${MAX_BODY_BYTES / 1024} KiB.
+Checks run in this order: path, method, key, size, content type, JSON, fields.
 
 Error codes:
 

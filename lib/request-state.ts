@@ -1,6 +1,20 @@
 import type { Context } from 'aws-lambda';
 import type { ErrorCode } from './errors.js';
 
+/** What the two cache levels did for one request: the X-Cache header, the metrics and the log line read it. */
+export interface CacheActivity {
+  /** Lookups answered by this container's memory. */
+  memoryHits: number;
+  /** Lookups answered by the shared table. */
+  tableHits: number;
+  /** Lookups that went to the upstream (a bypass with no_cache counts as a miss). */
+  misses: number;
+  /** Table reads or writes that failed, timed out or were skipped while the table was failing. */
+  tableErrors: number;
+  /** Writes of new answers still under way: the response waits for them, within a small budget. */
+  pendingWrites: Promise<void>[];
+}
+
 /** What the middleware learns about one request, for the handler and for the request's log line. */
 export interface RequestState {
   requestId: string;
@@ -13,8 +27,39 @@ export interface RequestState {
   /** The validated request body. */
   body?: unknown;
   upstream: { calls: number; latencyMs: number; cacheHits: number };
+  /** Created on the first cache lookup; absent when the request never reached one. */
+  cache?: CacheActivity;
   status?: number;
   errorCode?: ErrorCode;
+}
+
+/** This request's cache counters, created on first use. */
+export function cacheActivity(state: RequestState): CacheActivity {
+  state.cache ??= { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, pendingWrites: [] };
+  return state.cache;
+}
+
+/**
+ * The X-Cache header: `hit` when every lookup was answered by a cache, `miss` when none was (or the
+ * endpoint looked nothing up), else `partial; hits=3; misses=2` (a citation search with some papers known).
+ */
+export function xCacheHeader(activity: CacheActivity | undefined): string {
+  const hits = (activity?.memoryHits ?? 0) + (activity?.tableHits ?? 0);
+  const misses = activity?.misses ?? 0;
+  if (hits === 0) return 'miss';
+  if (misses === 0) return 'hit';
+  return `partial; hits=${hits}; misses=${misses}`;
+}
+
+/** Cache metrics per level, as name and count, for the request's metric record; none when nothing was looked up. */
+export function cacheMetricValues(activity: CacheActivity | undefined): [name: string, count: number][] {
+  if (!activity) return [];
+  return [
+    ['CacheMemoryHits', activity.memoryHits],
+    ['CacheTableHits', activity.tableHits],
+    ['CacheMisses', activity.misses],
+    ['CacheTableErrors', activity.tableErrors],
+  ];
 }
 
 /** The Lambda context with this request's state attached by the request-id middleware. */

@@ -1,39 +1,93 @@
 /**
  * Field builders for request schemas. Each one carries a message written for a person, so that a 400's
- * details name the field and the rule ("num: must be an integer from 1 to 100"). zod/mini keeps the
- * handlers' bundles small (the full zod build alone is about 440 KiB minified).
+ * details name the field and the rule ("num: must be an integer from 1 to 100"), and each states its rule
+ * as JSON Schema can read it (`maxLength` on the value as sent, one `pattern`, `enum`, bounds), so that the
+ * OpenAPI document generated from these schemas accepts exactly what the server accepts. Rules JSON Schema
+ * cannot state are written into the field's description. zod/mini keeps the handlers' bundles small (the
+ * full zod build alone is about 440 KiB minified).
  */
 import * as z from 'zod/mini';
+import { GOOGLE_LANGUAGES } from './upstream/serpapi-options.js';
 
 // ASCII control characters (C0 and DEL): never meaningful in a search term, and a classic injection vector.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+// In a pattern (read with the `u` flag, as JSON Schema's ECMA-262 dialect does): a control character, or
+// half of a surrogate pair (a lone surrogate is not text; a whole pair is one code point and passes).
+const NOT_TEXT = '\\u0000-\\u001f\\u007f\\ud800-\\udfff';
 
 const QUERY_MAX = 2048;
 
+/**
+ * The most a field may take up in the upstream's URL once percent-encoded (UTF-8: up to 9 bytes for a
+ * Chinese character). Together these keep every upstream URL under UPSTREAM_URL_MAX (lib/upstream/serpapi.ts).
+ */
+export const QUERY_MAX_ENCODED_BYTES = 4096;
+
 export interface TextFormat {
-  pattern: RegExp;
+  /** A regular expression source, unanchored, valid with the `u` flag, for the trimmed value. */
+  pattern: string;
   hint: string;
-  /** A further check the pattern cannot express, such as a real calendar date. */
+  /** A further check the pattern cannot express (the description must say it). */
   valid?: (value: string) => boolean;
+  /** Rewrites an accepted value into the form the upstream expects, e.g. its letter case. */
+  normalise?: (value: string) => string;
 }
 
 interface TextOptions {
   max?: number;
   /** A format the value must match, and how to describe it in an error. */
   format?: TextFormat;
+  /** Characters free text may not hold (a class body such as ","), and why, for the error. */
+  forbid?: { characters: string; hint: string };
+  /** The most bytes the value may take once URL-encoded; stated in the description. */
+  maxEncodedBytes?: number;
   description?: string;
 }
 
-function textChecks(max: number, format?: TextFormat) {
+/** Bytes the value takes in a query string (spaces as +, the rest of non-ASCII as UTF-8 %XX). */
+export function encodedBytes(value: string): number {
+  return new URLSearchParams({ v: value }).toString().length - 2;
+}
+
+/**
+ * The one pattern a text field's value, as sent, must match: optional surrounding whitespace (trimmed
+ * away) around either the format, or free text without control characters that does not start or end
+ * with whitespace. An optional field may be blank; a required one may not.
+ */
+export function textPattern(required: boolean, options: Pick<TextOptions, 'format' | 'forbid'>): RegExp {
+  const forbidden = `${NOT_TEXT}${options.forbid?.characters ?? ''}`;
+  const inner = options.format?.pattern ?? `[^\\s${forbidden}](?:[^${forbidden}]*[^\\s${forbidden}])?`;
+  return new RegExp(`^\\s*(?:${inner})${required ? '' : '?'}\\s*$`, 'u');
+}
+
+/** Why a value failed its pattern, in the words of the rule it broke. */
+function explain(input: unknown, required: boolean, options: TextOptions): string {
+  const trimmed = typeof input === 'string' ? input.trim() : '';
+  if (trimmed === '') return required ? 'must not be empty' : 'must not be blank';
+  if (CONTROL_CHARACTERS.test(trimmed)) return 'must not contain control characters';
+  if (!trimmed.isWellFormed()) return 'must be valid Unicode text (no lone surrogates)';
+  if (options.format) return `must be ${options.format.hint}`;
+  return `must be ${options.forbid?.hint ?? 'text'}`;
+}
+
+function textChecks(required: boolean, options: TextOptions) {
+  const max = options.max ?? (required ? QUERY_MAX : 256);
+  const { format, maxEncodedBytes } = options;
   return [
-    z.trim(),
+    // The length is that of the value as sent: the document's maxLength and this check agree.
     z.maxLength(max, { error: `must be at most ${max} characters` }),
-    z.refine<string>((s) => !CONTROL_CHARACTERS.test(s), { error: 'must not contain control characters' }),
-    z.refine<string>((s) => s.isWellFormed(), { error: 'must be valid Unicode text (no lone surrogates)' }),
-    ...(format
+    // Implied by the pattern when required; stated so that a reader of the document sees it at once.
+    ...(required ? [z.minLength(1, { error: 'must not be empty' })] : []),
+    z.regex(textPattern(required, options), { error: (issue) => explain(issue.input, required, options), abort: true }),
+    z.trim(),
+    ...(format?.valid
+      ? [z.refine<string>((s) => s === '' || (format.valid?.(s) ?? true), { error: `must be ${format.hint}` })]
+      : []),
+    ...(format?.normalise ? [z.overwrite<string>(format.normalise)] : []),
+    ...(maxEncodedBytes
       ? [
-          z.refine<string>((s) => s === '' || (format.pattern.test(s) && (format.valid?.(s) ?? true)), {
-            error: `must be ${format.hint}`,
+          z.refine<string>((s) => encodedBytes(s) <= maxEncodedBytes, {
+            error: `must take at most ${maxEncodedBytes} bytes once URL-encoded (a Chinese character takes 9)`,
           }),
         ]
       : []),
@@ -45,23 +99,29 @@ function describe<T extends z.ZodMiniType>(schema: T, description?: string): T {
   return schema;
 }
 
-/** A required string: trimmed, and empty after trimming counts as missing. */
+function withEncodedLimit(options: TextOptions): string | undefined {
+  if (!options.maxEncodedBytes) return options.description;
+  const limit = `at most ${options.maxEncodedBytes} bytes once URL-encoded (a Chinese character takes 9)`;
+  return options.description ? `${options.description}; ${limit}` : limit;
+}
+
+/** A required string: trimmed, and blank counts as missing. */
 export function requiredText(options: TextOptions = {}) {
   const schema = z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-    .check(...textChecks(options.max ?? QUERY_MAX, options.format), z.minLength(1, { error: 'must not be empty' }));
-  return describe(schema, options.description);
+    .check(...textChecks(true, options));
+  return describe(schema, withEncodedLimit(options));
 }
 
-/** An optional string: trimmed; an empty string is treated as not given. */
+/** An optional string: trimmed; a blank string is treated as not given. */
 export function optionalText(options: TextOptions = {}) {
-  const schema = z.optional(z.string({ error: 'must be a string' }).check(...textChecks(options.max ?? 256, options.format)));
-  return describe(schema, options.description);
+  const schema = z.optional(z.string({ error: 'must be a string' }).check(...textChecks(false, options)));
+  return describe(schema, withEncodedLimit(options));
 }
 
-/** The search terms field (`q` or `query`). */
-export function searchTerms(description = 'Search terms') {
-  return requiredText({ max: QUERY_MAX, description });
+/** The search terms field (`q` or `query`); `max` where the upstream takes fewer characters. */
+export function searchTerms(description = 'Search terms', max = QUERY_MAX) {
+  return requiredText({ max, maxEncodedBytes: QUERY_MAX_ENCODED_BYTES, description });
 }
 
 interface IntegerOptions {
@@ -97,20 +157,78 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
   return describe(z.optional(z.enum(values, { error: `must be one of: ${values.join(', ')}` })), description);
 }
 
+// Outside a character class and with the `u` flag, `-` must not be escaped; these must.
+const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
+/** A pattern matching exactly these values in any letter case, as a trie so that long lists stay short. */
+export function anyCasePattern(values: readonly string[]): string {
+  interface Node {
+    end: boolean;
+    next: Map<string, Node>;
+  }
+  const root: Node = { end: false, next: new Map() };
+  for (const value of values) {
+    let node = root;
+    for (const char of value.toLowerCase()) {
+      let child = node.next.get(char);
+      if (!child) {
+        child = { end: false, next: new Map() };
+        node.next.set(char, child);
+      }
+      node = child;
+    }
+    node.end = true;
+  }
+  const atom = (char: string) => (char.toUpperCase() !== char ? `[${char}${char.toUpperCase()}]` : escapeRegExp(char));
+  const classOf = (chars: string[]) => {
+    const members = chars.map((char) => (char.toUpperCase() !== char ? `${char}${char.toUpperCase()}` : escapeRegExp(char)));
+    return chars.length === 1 ? atom(chars[0] ?? '') : `[${members.join('')}]`;
+  };
+  const render = (node: Node): string => {
+    // Characters that end a value with nothing after them share one character class.
+    const leaves = [...node.next].filter(([, child]) => child.next.size === 0).map(([char]) => char);
+    const branches = [
+      ...(leaves.length > 0 ? [classOf(leaves)] : []),
+      ...[...node.next].filter(([, child]) => child.next.size > 0).map(([char, child]) => atom(char) + render(child)),
+    ];
+    if (branches.length === 0) return '';
+    const body = branches.length === 1 && !node.end ? (branches[0] ?? '') : `(?:${branches.join('|')})`;
+    return node.end ? (branches.length === 1 ? `(?:${branches[0]})?` : `${body}?`) : body;
+  };
+  return render(root);
+}
+
+/**
+ * The values of one of the upstream's `select` parameters as a format: accepted in any letter case and
+ * sent as the upstream lists them (`hl=zh-cn`, `cc=US`).
+ */
+export function upstreamOptions(values: readonly string[], hint: string): TextFormat {
+  const canonical = new Map(values.map((value) => [value.toLowerCase(), value]));
+  return {
+    pattern: anyCasePattern(values),
+    hint,
+    normalise: (value) => canonical.get(value.toLowerCase()) ?? value,
+  };
+}
+
+/** A calendar date pattern (yyyy-mm-dd that exists), for years matching `year`, leap years `leapYear`. */
+export function calendarDatePattern(year: string, leapYear: string): string {
+  const day = '(?:0[1-9]|1\\d|2[0-8])';
+  return `(?:${year}-(?:(?:0[13578]|1[02])-(?:${day}|29|30|31)|(?:0[469]|11)-(?:${day}|29|30)|02-${day})` + `|${leapYear}-02-29)`;
+}
+
+const ANY_LEAP_YEAR = '(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)';
+
 /** Common formats, shared so that every endpoint describes them in the same words. */
 export const formats = {
-  language: { pattern: /^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, hint: 'a language code such as en or zh-CN' },
-  country: { pattern: /^[A-Za-z]{2}$/, hint: 'a two-letter country code such as us' },
-  isoDate: {
-    pattern: /^\d{4}-\d{2}-\d{2}$/,
-    hint: 'a date such as 2024-01-31',
-    valid: (s: string) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-  },
+  isoDate: { pattern: calendarDatePattern('\\d{4}', ANY_LEAP_YEAR), hint: 'a real date such as 2024-01-31' },
 } as const satisfies Record<string, TextFormat>;
 
-/** The `language` field (SerpApi `hl`): a language code; the description says what it affects. */
-export function language(description = 'Result language, e.g. en or zh-CN') {
-  return optionalText({ max: 16, format: formats.language, description });
+/** The `language` field (SerpApi `hl`): one of Google's codes; the description says what it affects. */
+export function language(description = "Result language: one of Google's codes, such as en or zh-cn (any letter case)") {
+  // Built here, not at load: a handler without a language field then bundles no list of languages.
+  const format = upstreamOptions(GOOGLE_LANGUAGES, "one of Google's language codes, such as en, de, zh-cn or pt-br");
+  return optionalText({ max: 16, format, description });
 }
 
 /** The `location` field (SerpApi `location`): free text, as Google takes it. */
@@ -118,5 +236,15 @@ export function location(description = 'Geographic location the search comes fro
   return optionalText({ max: 256, description });
 }
 
-/** The object every request body is: unknown fields are rejected, by name. */
-export const body = z.strictObject;
+// Every endpoint caches its upstream answers (README, "Caching"); this is the caller's way around that.
+const noCache = z._default(
+  z
+    .boolean({ error: 'must be true or false' })
+    .check(z.describe('Skip the caches: ask the upstream again, and cache the fresh answers for the next request')),
+  false,
+);
+
+/** The object every request body is: unknown fields are rejected, by name, and every body takes `no_cache`. */
+export function body<const Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z.strictObject({ ...shape, no_cache: noCache });
+}

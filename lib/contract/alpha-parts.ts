@@ -7,7 +7,13 @@ export const pagingSchema = z.strictObject({
   next_page: z.nullable(
     z.int().check(z.describe('The page to ask for next; null when there is none (or it would pass page 99)')),
   ),
-  has_more: z.boolean().check(z.describe('Whether the upstream reports a next page')),
+  has_more: z
+    .boolean()
+    .check(
+      z.describe(
+        'Whether a next page exists: the upstream reports one (images, whose answers carry no paging: this page is full)',
+      ),
+    ),
 });
 
 export const citationCountSchema = z.strictObject({

@@ -17,6 +17,32 @@ export const citationsSchema = z
   })
   .check(z.describe('The formatted references the upstream gave for this paper, by format; {} when its citation lookup failed'));
 
+/** Reference-manager formats a request may ask for with `export`. */
+export const EXPORT_FORMATS = ['csl-json', 'bibtex', 'ris'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const paperExportsSchema = z
+  .strictObject({
+    source: z
+      .enum(['crossref', 'scholar'])
+      .check(
+        z.describe(
+          'Where the record comes from: "crossref" when a Crossref work matched the paper, "scholar" when only the index\'s own data (title, authors, year, venue, link) was available',
+        ),
+      ),
+    fallback_reason: z.nullable(
+      z.string().check(z.describe('Why the record comes from the index and not Crossref; null when it comes from Crossref')),
+    ),
+    csl_json: z.optional(
+      z
+        .record(z.string(), z.unknown())
+        .check(z.describe('The record as one CSL-JSON item (citation-style-language schema), when "csl-json" was asked for')),
+    ),
+    bibtex: z.optional(z.string().check(z.describe('The record as one BibTeX entry, when "bibtex" was asked for'))),
+    ris: z.optional(z.string().check(z.describe('The record as one RIS reference, when "ris" was asked for'))),
+  })
+  .check(z.describe('The paper as reference managers import it; present only when the request asked for an export'));
+
 export const paperSchema = z.strictObject({
   index: z.int().check(z.describe('Global sequence number: index_offset + position on this page, from 1')),
   title: z.string(),
@@ -27,6 +53,18 @@ export const paperSchema = z.strictObject({
   publication: z.nullable(z.string().check(z.describe('Authors, venue, year and site as the index summarises them'))),
   snippet: z.nullable(z.string()),
   citations: citationsSchema,
+  doi: z.optional(
+    z.nullable(
+      z
+        .string()
+        .check(
+          z.describe(
+            "The paper's DOI, from the Crossref work whose title, first author and year match it; null when none matched or Crossref did not answer. Present only when the request asked for an export",
+          ),
+        ),
+    ),
+  ),
+  exports: z.optional(paperExportsSchema),
 });
 
 export const citationDetailSchema = z.strictObject({
@@ -64,3 +102,4 @@ export type CiteSearchData = z.output<typeof responseSchema>;
 export type Paper = z.output<typeof paperSchema>;
 export type CitationDetail = z.output<typeof citationDetailSchema>;
 export type Citations = z.output<typeof citationsSchema>;
+export type PaperExports = z.output<typeof paperExportsSchema>;

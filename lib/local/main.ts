@@ -2,18 +2,33 @@
  * `npm start`: the local server. With no SERPAPI_API_KEY it first starts the demo upstream, which
  * answers from recorded samples, so the service runs on a fresh machine with no key and no network.
  */
+import { maskKey } from './mask-key.js';
+import { startReplayCrossref } from './replay-crossref.js';
 import { startReplayUpstream } from './replay-upstream.js';
 
 const env = process.env;
-let upstreamLine = `SerpApi at ${env.SERPAPI_BASE_URL ?? 'https://serpapi.com'}`;
+const upstreamKeySource = env.SERPAPI_SECRET_ID ? `the key from secret ${env.SERPAPI_SECRET_ID}` : 'SERPAPI_API_KEY';
+let upstreamLine = env.SERPAPI_BASE_URL
+  ? `SerpApi at ${env.SERPAPI_BASE_URL}, with ${upstreamKeySource}`
+  : `the real SerpApi at https://serpapi.com, with ${upstreamKeySource}: every search is paid for`;
 if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) {
   const replay = await startReplayUpstream();
   env.SERPAPI_BASE_URL = replay.url;
   env.SERPAPI_API_KEY = 'demo-upstream-key';
   upstreamLine = `DEMO: recorded SerpApi answers replayed from ${replay.url} (set SERPAPI_API_KEY to call SerpApi)`;
+  // Citation-search exports ask Crossref: the demo answers from recorded Crossref answers too.
+  if (!env.CROSSREF_BASE_URL) {
+    const crossref = await startReplayCrossref();
+    env.CROSSREF_BASE_URL = crossref.url;
+    upstreamLine += `; recorded Crossref answers from ${crossref.url}`;
+  }
 }
-if (!env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID) env.API_KEYS = 'demo-key';
-const clientKey = env.API_KEYS?.split(',')[0]?.trim() ?? '<your key>';
+const demoKey = !env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID;
+if (demoKey) env.API_KEYS = 'demo-key';
+// The demo key is shown in full; an operator's own key only masked, as this banner often ends up in logs.
+const firstKey = env.API_KEYS?.split(',')[0]?.trim() ?? '';
+const shownKey = demoKey ? firstKey : maskKey(firstKey);
+const clientKey = demoKey ? firstKey : '<your key>';
 
 // Config is read when the handlers load, so the environment above must be settled first.
 const { startLocalServer } = await import('./server.js');
@@ -29,11 +44,12 @@ console.log(
     '',
     `Search and Citation API listening on ${url}`,
     `Upstream: ${upstreamLine}`,
-    `API key:  ${env.API_KEYS ? clientKey : '(from the client key secret)'}`,
+    `API key:  ${env.API_KEYS ? shownKey : `(one whose digest is in secret ${env.CLIENT_KEYS_SECRET_ID})`}`,
     `Docs:     ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
     '',
     'Try it:',
     `  curl -s -X POST ${url}/v1/web-search/alpha -H 'Authorization: Bearer ${clientKey}' -H 'Content-Type: application/json' -d '{"q":"coffee"}'`,
+    `  curl -s -X POST ${url}/v1/cite/search -H 'Authorization: Bearer ${clientKey}' -H 'Content-Type: application/json' -d '{"query":"bananas","export":["bibtex","ris"]}'`,
     '',
   ].join('\n'),
 );

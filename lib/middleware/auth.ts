@@ -16,13 +16,16 @@ export function bearerToken(value: string | undefined): string | undefined {
 
 /**
  * Bearer-key authentication. Every failure (no header, another scheme, an empty or unknown key) gets the
- * same answer, so a caller learns nothing about which part was wrong.
+ * same answer, so a caller learns nothing about which part was wrong. A caller without a bearer token, or
+ * with one that cannot be a key, is refused without a secret read, so it gets 401 even while the client
+ * key secret is unreadable; only a token that could be a key, and so could be a client's, can meet
+ * SERVICE_MISCONFIGURED then (lib/client-keys.ts says why).
  */
 export function auth(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   return {
     before: async ({ event, context }) => {
       const token = bearerToken(header(event, 'authorization'));
-      const client = token === undefined ? undefined : await findClient(token);
+      const client = token === undefined ? undefined : await findClient(token, context.api.deadline);
       if (client === undefined) {
         throw new AppError('UNAUTHORIZED', {
           details: 'Send the header "Authorization: Bearer <API key>" with a valid key',

@@ -4,7 +4,7 @@ import { type HandlerResult, ok } from '../envelope.js';
 import { toAppError } from '../errors.js';
 import { errorResponse, jsonResponse } from '../http.js';
 import { logger } from '../logger.js';
-import type { ApiContext } from '../request-state.js';
+import { type ApiContext, xCacheHeader } from '../request-state.js';
 
 /**
  * Wraps a handler's `{ data, message }` in the success envelope, and turns any thrown value into the
@@ -15,16 +15,25 @@ export function envelope(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
   return {
     after: (request) => {
       const result = request.response as unknown as HandlerResult;
-      request.response = jsonResponse(200, ok(result.data, result.message));
+      request.response = jsonResponse(200, ok(result.data, result.message), {
+        'X-Cache': xCacheHeader(request.context.api?.cache),
+      });
     },
     onError: (request) => {
       const requestId = request.context.api?.requestId ?? request.context.awsRequestId ?? 'unknown';
-      const error = toAppError(request.error, requestId);
-      if (request.context.api) request.context.api.errorCode = error.code;
-      if (error.code === 'INTERNAL_ERROR') {
-        logger.error('unexpected error', { requestId, error: request.error as Error });
+      try {
+        const error = toAppError(request.error, requestId);
+        if (request.context.api) request.context.api.errorCode = error.code;
+        if (error.code === 'INTERNAL_ERROR') {
+          logger.error('unexpected error', { requestId, error: request.error as Error });
+        }
+        request.response = errorResponse(error);
+      } catch (failure) {
+        // An onError that throws ends middy's error chain; leaving no response hands the answer to the
+        // safety net outside (lastResort), which still answers with the envelope.
+        request.response = undefined as unknown as APIGatewayProxyResult;
+        request.error = new Error('answering an error failed', { cause: failure });
       }
-      request.response = errorResponse(error);
     },
   };
 }

@@ -1,19 +1,23 @@
 /**
  * `api()` is the one place that fixes the middleware order every endpoint shares:
- * request id → access log → metrics → envelope → method → auth → body (size, type, JSON) → validation → handler.
- * middy runs `before` in this order and `after`/`onError` in reverse, so the envelope sees every error,
- * the access log and the metrics see the final status, and the request id is stamped on whatever goes out.
+ * request id → access log → metrics → last resort → envelope → method → auth → body (size, type, JSON) →
+ * validation → handler. middy runs `before` in this order and `after`/`onError` in reverse, so the envelope
+ * sees every error, the last resort (@middy/http-error-handler) answers if the envelope itself failed, the
+ * access log and the metrics see the final status, and the request id is stamped on whatever goes out.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { withAnswerCache } from '../answer-cache.js';
 import type { HandlerResult } from '../envelope.js';
 import type { ApiContext } from '../request-state.js';
+import { type CacheScope, cacheScope, settleCacheWrites } from '../shared-cache.js';
 import { type Upstream, upstreamFor } from '../upstream/serpapi.js';
 import { accessLog } from './access-log.js';
 import { auth } from './auth.js';
 import { jsonBody } from './body.js';
 import { envelope } from './envelope.js';
+import { lastResort } from './last-resort.js';
 import { postOnly } from './method.js';
 import { metrics } from './metrics.js';
 import { requestId } from './request-id.js';
@@ -21,8 +25,11 @@ import { validate } from './validate.js';
 
 export interface HandlerInput<Body> {
   body: Body;
+  /** Searches answered from the caches where possible (README, "Caching"). */
   upstream: Upstream;
   requestId: string;
+  /** This request's cache scope, for a handler that caches in a form of its own (citations). */
+  cache: CacheScope;
 }
 
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -32,12 +39,18 @@ export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
     handler<Data>(main: (input: HandlerInput<z.output<Schema>>) => Promise<HandlerResult<Data>>): LambdaHandler {
       const core = async (_event: APIGatewayProxyEvent, context: Context) => {
         const { api: state } = context as ApiContext;
-        return main({ body: state.body as z.output<Schema>, upstream: upstreamFor(state), requestId: state.requestId });
+        const cache = cacheScope(state);
+        const upstream = withAnswerCache(upstreamFor(state), state.path, cache);
+        const result = await main({ body: state.body as z.output<Schema>, upstream, requestId: state.requestId, cache });
+        // A Lambda container freezes once it answers: new answers reach the shared table first (bounded).
+        await settleCacheWrites(state);
+        return result;
       };
       const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
         .use(requestId())
         .use(accessLog())
         .use(metrics())
+        .use(lastResort())
         .use(envelope())
         .use(postOnly())
         .use(auth())

@@ -3,8 +3,8 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
-import { METRIC } from '../metric-names.js';
-import type { ApiContext } from '../request-state.js';
+import { CLIENT_DIMENSION, METRIC } from '../metric-names.js';
+import { type ApiContext, cacheMetricValues } from '../request-state.js';
 import { ROUTES } from '../routes.js';
 
 // The values Powertools itself reads as true in POWERTOOLS_METRICS_DISABLED.
@@ -25,6 +25,7 @@ export function metricsEnabled(env: Readonly<Record<string, unknown>>): boolean 
 const ENDPOINTS = new Map(ROUTES.map((route) => [route.path, route.name]));
 
 let shared: Metrics | undefined;
+let usageShared: Metrics | undefined;
 
 /**
  * One CloudWatch EMF record per request, with dimensions service and endpoint: Requests, Errors (0 or 1,
@@ -32,17 +33,27 @@ let shared: Metrics | undefined;
  * so requests that never reach it do not drag the average down), CacheHits and Latency. A failure also
  * writes ErrorsByCode under service, endpoint and errorCode, as a record of its own so that the other
  * metrics are not multiplied by every code. It runs just inside the access log and sees the final status.
+ *
+ * A second, small record says who spends what: Requests and UpstreamCalls under service + client (the
+ * key's name) and under service alone (the totals the spend alarm reads). It is a record of its own, not
+ * a client dimension on the first one: every metric × endpoint × client would be billed as a custom
+ * metric; this way a client costs two. Requests with no client (refused before the key was known) count
+ * in the totals only, so nothing a caller sends can add a dimension value.
  */
 export function metrics(
   options: { enabled?: boolean } = {},
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   const enabled = options.enabled ?? metricsEnabled(config);
-  if (enabled) shared ??= new Metrics({ serviceName: config.POWERTOOLS_SERVICE_NAME });
+  if (enabled) {
+    shared ??= new Metrics({ serviceName: config.POWERTOOLS_SERVICE_NAME });
+    usageShared ??= new Metrics({ serviceName: config.POWERTOOLS_SERVICE_NAME });
+  }
   const emf = shared;
+  const usage = usageShared;
 
   const write = ({ context }: { context: ApiContext }) => {
     const state = context.api;
-    if (!enabled || !emf || !state) return;
+    if (!enabled || !emf || !usage || !state) return;
     try {
       // Everything below is synchronous, so concurrent requests in one process never mix their records.
       const endpoint = ENDPOINTS.get(state.path) ?? 'unknown';
@@ -54,6 +65,7 @@ export function metrics(
       emf.addMetric(METRIC.upstreamCalls, MetricUnit.Count, calls);
       if (calls > 0) emf.addMetric(METRIC.upstreamLatency, MetricUnit.Milliseconds, Math.round(latencyMs));
       emf.addMetric(METRIC.cacheHits, MetricUnit.Count, cacheHits);
+      for (const [name, count] of cacheMetricValues(state.cache)) emf.addMetric(name, MetricUnit.Count, count);
       emf.addMetric(METRIC.latency, MetricUnit.Milliseconds, Math.round(Date.now() - state.startedAt));
       emf.publishStoredMetrics();
       if (state.errorCode) {
@@ -64,11 +76,23 @@ export function metrics(
         // A single metric is written as soon as its value is added.
         single.addMetric(METRIC.errorsByCode, MetricUnit.Count, 1);
       }
+      // Dimension sets: [service, client] from addDimension, [service] from the empty set; with no
+      // client only the default [service].
+      if (state.client !== undefined) {
+        usage.addDimension(CLIENT_DIMENSION, state.client);
+        usage.addDimensions({});
+      }
+      usage.addMetadata('requestId', state.requestId);
+      usage.addMetric(METRIC.requests, MetricUnit.Count, 1);
+      usage.addMetric(METRIC.upstreamCalls, MetricUnit.Count, calls);
+      usage.publishStoredMetrics();
     } catch (error) {
       // A lost data point must never turn an answer into an error.
-      emf.clearMetrics();
-      emf.clearDimensions();
-      emf.clearMetadata();
+      for (const metrics of [emf, usage]) {
+        metrics.clearMetrics();
+        metrics.clearDimensions();
+        metrics.clearMetadata();
+      }
       logger.warn('metrics not recorded', { requestId: state.requestId, error: error as Error });
     }
   };

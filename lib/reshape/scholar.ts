@@ -12,13 +12,13 @@ import { integer, isRecord, list, record, text, textOrEmpty } from './values.js'
 
 /** An author id: the `user=` value of a Google Scholar profile URL, e.g. LSsXyncAAAAJ. */
 export const AUTHOR_ID = {
-  pattern: /^[A-Za-z0-9_-]{1,64}$/,
+  pattern: '[A-Za-z0-9_\\-]{1,64}',
   hint: 'a Google Scholar author id: 1 to 64 letters, digits, _ or -',
 } as const;
 
 /** An article on an author's page: `<author_id>:<article_id>`, e.g. LSsXyncAAAAJ:u5HHmVD_uO8C. */
 export const CITATION_ID = {
-  pattern: /^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64}$/,
+  pattern: '[A-Za-z0-9_\\-]{1,64}:[A-Za-z0-9_\\-]{1,64}',
   hint: '<author_id>:<article_id>, such as LSsXyncAAAAJ:u5HHmVD_uO8C',
 } as const;
 

@@ -1,18 +1,30 @@
 import { config } from '../config.js';
-import { credentialsUnreadable } from '../errors.js';
-import { getSecretJson, invalidateSecret } from '../secrets.js';
+import { invalidateSecret, jsonKind, readSecret, SecretShapeError } from '../secrets.js';
 
-/** The SerpApi key: from SERPAPI_API_KEY locally, else from its secret `{"serpapi_api_key": "..."}`. */
-export async function serpApiKey(): Promise<string> {
-  if (config.SERPAPI_API_KEY) return config.SERPAPI_API_KEY;
-  const secretId = config.SERPAPI_SECRET_ID as string;
-  const value = (await getSecretJson(secretId)) as { serpapi_api_key?: unknown } | null;
-  const key = value?.serpapi_api_key;
-  if (typeof key !== 'string' || key.trim() === '') {
-    invalidateSecret(secretId);
-    throw credentialsUnreadable(new Error('the upstream key secret has no "serpapi_api_key"'));
+/**
+ * The SerpApi key out of its secret's JSON, `{"serpapi_api_key": "..."}`; the error says what is off
+ * without quoting the value, so that it can be logged.
+ */
+export function parseUpstreamKeySecret(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SecretShapeError(`the upstream key secret is ${jsonKind(value)}, not an object {"serpapi_api_key":"..."}`);
   }
+  const key = (value as { serpapi_api_key?: unknown }).serpapi_api_key;
+  if (key === undefined) throw new SecretShapeError('the upstream key secret has no "serpapi_api_key"');
+  if (typeof key !== 'string') {
+    throw new SecretShapeError(`the upstream key secret's "serpapi_api_key" is ${jsonKind(key)}, not a string`);
+  }
+  if (key.trim() === '') throw new SecretShapeError(`the upstream key secret's "serpapi_api_key" is empty`);
   return key.trim();
+}
+
+/**
+ * The SerpApi key: from SERPAPI_API_KEY locally, else from its secret. `deadline` is the request's
+ * (epoch ms): the secret read, when one is needed, does not outlast it.
+ */
+export async function serpApiKey(deadline?: number): Promise<string> {
+  if (config.SERPAPI_API_KEY) return config.SERPAPI_API_KEY;
+  return readSecret(config.SERPAPI_SECRET_ID as string, parseUpstreamKeySecret, deadline);
 }
 
 /**

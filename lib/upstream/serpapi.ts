@@ -36,6 +36,15 @@ const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 // SerpApi answers 200 with this kind of `error` when the search simply found nothing.
 const NO_RESULTS = /hasn't returned any results|no results found/i;
+// SerpApi's 429 for a plan whose searches are used up ("Your account has run out of searches."), as
+// opposed to its hourly throughput limit: no retry can succeed until the plan renews.
+const PLAN_USED_UP = /run out of searches/i;
+/**
+ * The longest URL sent upstream, key included: 8 KiB, the request-line limit common to web servers
+ * (nginx's default buffer). The request schemas keep every valid body below it; this is the last guard,
+ * so that a longer URL is the client's 400 and never the upstream's refusal.
+ */
+export const UPSTREAM_URL_MAX = 8192;
 
 /** The query string SerpApi gets, without the key; empty values are left out. */
 export function toQuery(engine: string, params: SerpApiParams): URLSearchParams {
@@ -61,11 +70,12 @@ type Attempt =
 
 /** One SerpApi search, with retries; resolves to the upstream JSON (a "no results" answer included). */
 export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParams, options: CallOptions): Promise<SerpApiJson> {
-  const key = await serpApiKey();
+  const key = await serpApiKey(options.deadline);
   const upstreamEngine = SERPAPI_ENGINES[engine];
   const query = toQuery(upstreamEngine, params);
   query.set('api_key', key);
   const url = `${config.SERPAPI_BASE_URL.replace(/\/+$/, '')}/search.json?${query}`;
+  if (url.length > UPSTREAM_URL_MAX) throw urlTooLong(query, url.length);
   const retries = Math.min(options.retries ?? config.UPSTREAM_RETRIES, 2);
   const timeoutMs = options.timeoutMs ?? config.UPSTREAM_TIMEOUT_MS;
 
@@ -82,7 +92,7 @@ export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParam
       details: outcome.error.details,
     });
     if (outcome.error.code === 'SERVICE_MISCONFIGURED') forgetSerpApiKey();
-    if (outcome.kind === 'final' || attempt >= retries) throw outcome.error;
+    if (outcome.kind === 'final' || attempt >= retries) throw asClientError(outcome.error, params);
 
     const retryAfter = outcome.retryAfterMs;
     if (retryAfter !== undefined && retryAfter > config.MAX_RETRY_AFTER_MS) throw outcome.error;
@@ -156,6 +166,29 @@ function attemptOnce(url: string, timeoutMs: number, key: string, stats: CallOpt
   });
 }
 
+// SerpApi's answer to a `location` it has no entry for ("Unsupported `xx` location - location parameter.").
+const UNKNOWN_LOCATION = /unsupported .*location/i;
+
+/**
+ * A location is free text checked against SerpApi's own list of places, which is far too large to ship;
+ * its refusal is the client's mistake, so it is answered as a 400 naming the field, not as a 502.
+ */
+function asClientError(error: AppError, params: SerpApiParams): AppError {
+  if (error.code !== 'UPSTREAM_ERROR' || !params.location || !UNKNOWN_LOCATION.test(error.details)) return error;
+  return new AppError('INVALID_REQUEST', {
+    details: 'location: the search provider knows no such place; give a city, region or country, e.g. "Austin, Texas"',
+    cause: error,
+  });
+}
+
+/** Names the longest parameter: with the schemas' limits, only free text can make a URL this long. */
+function urlTooLong(query: URLSearchParams, length: number): AppError {
+  const [name] = [...query].filter(([key]) => key !== 'api_key').sort(([, a], [, b]) => b.length - a.length)[0] ?? ['q'];
+  return new AppError('INVALID_REQUEST', {
+    details: `${name}: too long for the search provider once URL-encoded (the request would take ${length} bytes of URL; at most ${UPSTREAM_URL_MAX})`,
+  });
+}
+
 function tooLarge(): AppError {
   return new AppError('UPSTREAM_ERROR', { details: 'The search provider sent an answer too large to be a result page' });
 }
@@ -189,6 +222,14 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
     const headers: Record<string, string> =
       retryAfterMs === undefined ? {} : { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) };
     const said = upstreamMessage(text, key);
+    if (said && PLAN_USED_UP.test(said)) {
+      return {
+        kind: 'final',
+        error: new AppError('UPSTREAM_QUOTA_EXCEEDED', {
+          details: `The search provider's plan for this service is used up (it said: ${said}); no search can succeed until its operator renews or upgrades the plan`,
+        }),
+      };
+    }
     return {
       kind: 'retryable',
       retryAfterMs,
@@ -207,9 +248,11 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
     };
   }
   if (status >= 500) {
+    // SerpApi's own words ("…try again later") tell the client more than the status does.
+    const said = upstreamMessage(text, key);
     return {
       kind: 'retryable',
-      error: new AppError('UPSTREAM_ERROR', { details: `The search provider answered HTTP ${status}` }),
+      error: new AppError('UPSTREAM_ERROR', { details: `The search provider answered HTTP ${status}${said ? `: ${said}` : ''}` }),
     };
   }
   if (status !== 200) {

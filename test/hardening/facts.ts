@@ -51,35 +51,52 @@ export interface RouteFacts {
 }
 
 const QUERY_MAX = 2048;
+// Search terms take at most this many bytes once URL-encoded (a Chinese character takes 9).
+const QUERY_MAX_ENCODED_BYTES = 4096;
 // decisions.md §4: text fields reject ASCII control characters (C0 and DEL).
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** The contract's rule for free text: trimmed, not empty, at most `max` characters, no control characters, well-formed. */
-export function acceptsText(value: string, max = QUERY_MAX): boolean {
+/**
+ * The contract's rule for free text: at most `max` characters as sent (surrounding spaces count), not
+ * empty once trimmed, no control characters inside, well-formed; search terms also at most 4096 bytes
+ * URL-encoded (`maxEncodedBytes` undefined: no such limit).
+ */
+export function acceptsText(
+  value: string,
+  max = QUERY_MAX,
+  maxEncodedBytes: number | undefined = QUERY_MAX_ENCODED_BYTES,
+): boolean {
   const trimmed = value.trim();
-  return trimmed.length > 0 && trimmed.length <= max && !CONTROL.test(trimmed) && trimmed.isWellFormed();
+  const encoded = new URLSearchParams({ v: trimmed }).toString().length - 2;
+  return (
+    trimmed.length > 0 &&
+    value.length <= max &&
+    !CONTROL.test(trimmed) &&
+    trimmed.isWellFormed() &&
+    (maxEncodedBytes === undefined || encoded <= maxEncodedBytes)
+  );
 }
 
 function topLevel(field: string) {
   return (body: Body, value: unknown): Body => ({ ...body, [field]: value });
 }
 
-function searchText(field: string, param: string): TextFact {
+function searchText(field: string, param: string, max = QUERY_MAX): TextFact {
   return {
     field,
     set: topLevel(field),
     param,
-    accepts: (value) => acceptsText(value),
+    accepts: (value) => acceptsText(value, max),
     withToken: (token) => `coffee ${token}`,
   };
 }
 
-function identifier(field: string, pattern: RegExp, withToken: (token: string) => string): TextFact {
+function identifier(field: string, pattern: RegExp, max: number, withToken: (token: string) => string): TextFact {
   return {
     field,
     set: topLevel(field),
     param: field,
-    accepts: (value) => pattern.test(value.trim()),
+    accepts: (value) => value.length <= max && pattern.test(value.trim()),
     withToken,
   };
 }
@@ -93,17 +110,25 @@ const FACTS: Record<string, RouteFacts> = {
     engine: 'google',
     textCalls: 1,
     text: searchText('q', 'q'),
-    integers: { page: PAGE, num: { min: 1, max: 100 } },
-    extra: [{ name: 'a language that is not a language code', body: { q: 'coffee', language: 'english!' }, field: 'language' }],
+    // Google serves at most 10 results a page and has no page-size parameter.
+    integers: { page: PAGE, num: { min: 1, max: 10 } },
+    extra: [
+      { name: 'a language that is not a language code', body: { q: 'coffee', language: 'english!' }, field: 'language' },
+      { name: 'a language code Google does not list', body: { q: 'coffee', language: 'en-us' }, field: 'language' },
+    ],
   },
   '/v1/web-search/bravo': {
     family: 'web search',
     body: { q: 'coffee' },
     engine: 'duckduckgo',
     textCalls: 1,
-    text: searchText('q', 'q'),
+    // DuckDuckGo takes at most 500 characters.
+    text: searchText('q', 'q', 500),
     integers: { page: PAGE },
-    extra: [{ name: 'an unknown date filter', body: { q: 'coffee', date: 'decade' }, field: 'date' }],
+    extra: [
+      { name: 'an unknown date filter', body: { q: 'coffee', date: 'decade' }, field: 'date' },
+      { name: 'a region DuckDuckGo does not list', body: { q: 'coffee', region: 'xx-yy' }, field: 'region' },
+    ],
   },
   '/v1/web-search/charlie': {
     family: 'web search',
@@ -112,7 +137,10 @@ const FACTS: Record<string, RouteFacts> = {
     textCalls: 1,
     text: searchText('q', 'q'),
     integers: { page: PAGE },
-    extra: [{ name: 'a three-letter cc', body: { q: 'coffee', cc: 'usa' }, field: 'cc' }],
+    extra: [
+      { name: 'a three-letter cc', body: { q: 'coffee', cc: 'usa' }, field: 'cc' },
+      { name: 'market and cc together', body: { q: 'coffee', market: 'en-US', cc: 'us' }, field: 'cc' },
+    ],
   },
   '/v1/web-search/delta': {
     family: 'web search',
@@ -130,14 +158,15 @@ const FACTS: Record<string, RouteFacts> = {
     textCalls: 1,
     text: searchText('query', 'mauthors'),
     integers: {},
-    extra: [{ name: 'a country that is not two letters', body: { query: 'Mike', country: 'U5' }, field: 'country' }],
+    // The engine takes no country (no gl): the field went, and is now unknown.
+    extra: [{ name: 'a country', body: { query: 'Mike', country: 'us' }, field: 'country' }],
   },
   '/v1/alpha/scholar/author': {
     family: 'scholar',
     body: { author_id: 'LSsXyncAAAAJ' },
     engine: 'google_scholar_author',
     textCalls: 1,
-    text: identifier('author_id', /^[A-Za-z0-9_-]{1,64}$/, (token) => `LSsXyncAAAAJ${token}`),
+    text: identifier('author_id', /^[A-Za-z0-9_-]{1,64}$/, 64, (token) => `LSsXyncAAAAJ${token}`),
     integers: { page: PAGE, num: { min: 1, max: 100 } },
     extra: [{ name: 'an unknown sort order', body: { author_id: 'LSsXyncAAAAJ', sort: 'random' }, field: 'sort' }],
   },
@@ -146,7 +175,7 @@ const FACTS: Record<string, RouteFacts> = {
     body: { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' },
     engine: 'google_scholar_author',
     textCalls: 1,
-    text: identifier('citation_id', /^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64}$/, (token) => `LSsXyncAAAAJ:u5HHmVD_${token}`),
+    text: identifier('citation_id', /^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64}$/, 129, (token) => `LSsXyncAAAAJ:u5HHmVD_${token}`),
     integers: {},
     extra: [
       { name: 'a citation id without its author part', body: { citation_id: 'u5HHmVD_uO8C' }, field: 'citation_id' },
@@ -171,10 +200,11 @@ const FACTS: Record<string, RouteFacts> = {
       set: (body, value) => ({ ...body, queries: [value] }),
       param: 'q',
       // The upstream separates terms with commas, so a term may hold none.
-      accepts: (value) => acceptsText(value, 100) && !value.includes(','),
+      accepts: (value) => acceptsText(value, 100, undefined) && !value.includes(','),
       withToken: (token) => `coffee ${token}`,
     },
-    integers: { category: { min: 0 } },
+    // category is one of Google Trends' listed ids, not a range.
+    integers: {},
     extra: [
       { name: 'no search terms', body: { queries: [] }, field: 'queries' },
       { name: 'six search terms', body: { queries: ['a', 'b', 'c', 'd', 'e', 'f'] }, field: 'queries' },
@@ -182,6 +212,8 @@ const FACTS: Record<string, RouteFacts> = {
       { name: 'a term with a comma', body: { queries: ['coffee,tea'] }, field: 'queries' },
       { name: 'an empty second term', body: { queries: ['coffee', ' '] }, field: 'queries' },
       { name: 'an unknown timeframe', body: { queries: ['coffee'], timeframe: 'last week' }, field: 'timeframe' },
+      { name: 'a category Google Trends does not list', body: { queries: ['coffee'], category: 1 }, field: 'category' },
+      { name: 'a geo Google Trends does not list', body: { queries: ['coffee'], geo: 'XX' }, field: 'geo' },
     ],
     optionalCall: {
       name: 'interest by region',
@@ -218,6 +250,7 @@ const FACTS: Record<string, RouteFacts> = {
     text: searchText('query', 'q'),
     integers: { results: { min: 1, max: 20 }, page: PAGE },
     extra: [
+      { name: 'a country (the scholarly search takes none)', body: { query: 'bananas', country: 'us' }, field: 'country' },
       { name: 'results 0', body: { query: 'bananas', results: 0 }, field: 'results' },
       { name: 'results 21', body: { query: 'bananas', results: 21 }, field: 'results' },
       { name: 'an unknown citation format', body: { query: 'bananas', format: 'IEEE' }, field: 'format' },

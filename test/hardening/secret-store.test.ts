@@ -1,8 +1,9 @@
 /**
  * A failing secret store, on every endpoint of ROUTES: the client key digests and the upstream key come
  * from Secrets Manager (the real AWS SDK against a local endpoint speaking its protocol). Whatever breaks,
- * the answer is 500 SERVICE_MISCONFIGURED with no upstream call and nothing of the secret in it, and the
- * failure is not cached: once the store is fixed, the next request succeeds.
+ * the answer is 500 SERVICE_MISCONFIGURED with no upstream call and nothing of the secret in it, within
+ * SECRETS_TIMEOUT_MS when the store never answers, and the failure is not cached: once the store is fixed,
+ * the next request succeeds. A caller with no key at all gets 401 meanwhile, as always.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,10 @@ const KEYS_VALUE = JSON.stringify({ keys: [{ name: 'team-a', sha256: DIGEST }] }
 const UPSTREAM_VALUE = JSON.stringify({ serpapi_api_key: UPSTREAM_KEY });
 // Cached values live one second, so each case waits for the cache to expire, as a warm container would.
 const TTL_SECONDS = 1;
+// A silent store is given up on after this; the request deadline (25 s by default) is far off.
+const SECRETS_TIMEOUT_MS = 1_000;
+// Loopback, a shared CPU, and every endpoint at once.
+const SLACK_MS = 1_000;
 
 let store: FakeSecretsManager;
 let upstream: FakeSerpApi;
@@ -43,6 +48,7 @@ beforeAll(async () => {
     CLIENT_KEYS_SECRET_ID: KEYS_SECRET,
     SERPAPI_SECRET_ID: UPSTREAM_SECRET,
     SECRETS_TTL_SECONDS: String(TTL_SECONDS),
+    SECRETS_TIMEOUT_MS: String(SECRETS_TIMEOUT_MS),
     // A cached answer needs no upstream key, so it would rightly succeed while that secret is broken.
     SEARCH_CACHE_MAX: '0',
     CITE_CACHE_MAX: '0',
@@ -64,17 +70,20 @@ afterAll(async () => {
 
 function restore(): void {
   store.down = false;
+  store.hang = false;
+  store.hangingSecrets.clear();
   store.secrets.set(KEYS_SECRET, KEYS_VALUE);
   store.secrets.set(UPSTREAM_SECRET, UPSTREAM_VALUE);
 }
 
-/** One request per endpoint, all at once, with the client key. */
-function onEveryEndpoint(): Promise<{ path: string; reply: Reply }[]> {
+/** One request per endpoint, all at once, with the client key (or the given Authorization header). */
+function onEveryEndpoint(authorization = `Bearer ${CLIENT_KEY}`): Promise<{ path: string; reply: Reply; ms: number }[]> {
+  const started = performance.now();
   return Promise.all(
-    everyRoute().map(async ({ route, facts }) => ({
-      path: route.path,
-      reply: await service.post(route.path, facts.body, { headers: { Authorization: `Bearer ${CLIENT_KEY}` } }),
-    })),
+    everyRoute().map(async ({ route, facts }) => {
+      const reply = await service.post(route.path, facts.body, { headers: { Authorization: authorization } });
+      return { path: route.path, reply, ms: performance.now() - started };
+    }),
   );
 }
 
@@ -83,17 +92,29 @@ async function breakAndRecover(breakIt: () => void, options: { waitForExpiry: bo
   if (options.waitForExpiry) await new Promise((resolve) => setTimeout(resolve, TTL_SECONDS * 1000 + 100));
   breakIt();
   const callsBefore = upstream.calls();
-  for (const { path, reply } of await onEveryEndpoint()) {
+  for (const { path, reply, ms } of await onEveryEndpoint()) {
     tally.cases += 1;
     try {
       expectFailure(reply, 'SERVICE_MISCONFIGURED');
       expectClean(reply.text, SECRETS);
       expect(reply.text).not.toContain('hardening/');
+      expect(ms, 'milliseconds to the answer').toBeLessThan(SECRETS_TIMEOUT_MS + SLACK_MS);
     } catch (error) {
       throw new Error(`${path} while broken: ${(error as Error).message}`, { cause: error });
     }
   }
   expect(upstream.calls(), 'upstream calls while the store is broken').toBe(callsBefore);
+  const storeCallsBefore = store.calls;
+  for (const { path, reply } of await onEveryEndpoint('')) {
+    tally.cases += 1;
+    try {
+      expectFailure(reply, 'UNAUTHORIZED');
+      tally.survived += 1;
+    } catch (error) {
+      throw new Error(`${path} without a key while broken: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  expect(store.calls, 'secret reads for callers without a key').toBe(storeCallsBefore);
   restore();
   for (const { path, reply } of await onEveryEndpoint()) {
     try {
@@ -144,6 +165,19 @@ describe('a broken secret store is SERVICE_MISCONFIGURED on every endpoint, and 
       'the client key secret has no keys array',
       () => {
         store.secrets.set(KEYS_SECRET, JSON.stringify({ sha256: DIGEST }));
+      },
+    ],
+    // A store that takes the request and never answers: each read is given up after SECRETS_TIMEOUT_MS.
+    [
+      'the store never answers',
+      () => {
+        store.hang = true;
+      },
+    ],
+    [
+      'the upstream key secret never answers, while the client key secret does',
+      () => {
+        store.hangingSecrets.add(UPSTREAM_SECRET);
       },
     ],
     [

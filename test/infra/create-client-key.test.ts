@@ -1,12 +1,14 @@
 /**
- * The client key script: what it prints and merges, and that a key it creates is accepted by a deployed
- * handler (client key digests read from Secrets Manager through the real SDK) while nothing else is.
+ * The client key script: what it prints and merges, that it adds a key to the secret itself without ever
+ * losing another (a local Secrets Manager, through the real SDK), and that a key it creates is accepted by
+ * a deployed handler (client key digests read from Secrets Manager) while nothing else is.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientKey, mergeEntry } from '../../infra/create-client-key.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClientKey, mergeEntry, readEntries } from '../../infra/create-client-key.js';
 import { type FakeSecretsManager, startFakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
 
@@ -36,8 +38,19 @@ describe('mergeEntry', () => {
     expect(JSON.parse(mergeEntry(current, entry))).toEqual({ keys: [{ name: 'team-a', sha256: 'a'.repeat(64) }, entry] });
   });
 
-  it('starts a list from an empty secret value', () => {
-    expect(JSON.parse(mergeEntry('\n', entry))).toEqual({ keys: [entry] });
+  it('starts a list from a secret value with no keys yet', () => {
+    expect(JSON.parse(mergeEntry('{"keys":[]}', entry))).toEqual({ keys: [entry] });
+  });
+
+  // An empty value is what a failed `get-secret-value` upstream of a pipe gives: never "no keys".
+  it.each(['', '\n', '  \t'])('refuses the empty value %j', (current) => {
+    expect(() => mergeEntry(current, entry)).toThrow('the current secret value is empty');
+    expect(() => readEntries(current)).toThrow('the current secret value is empty');
+  });
+
+  it('keeps the other fields of the value', () => {
+    const current = JSON.stringify({ keys: [], note: 'rotated 2026-01' });
+    expect(JSON.parse(mergeEntry(current, entry))).toEqual({ keys: [entry], note: 'rotated 2026-01' });
   });
 
   it('refuses a name already in use, a value without "keys" and a value that is not JSON', () => {
@@ -66,11 +79,141 @@ describe('npx tsx infra/create-client-key.ts', () => {
     expect(JSON.parse(stdout).keys.map((k: { name: string }) => k.name)).toEqual(['team-a', 'team-d']);
   });
 
+  it.each(['', '\n'])('with --merge, refuses the empty input %j: exits non-zero and writes nothing to stdout', async (input) => {
+    const child = run(process.execPath, ['--import', 'tsx', SCRIPT, 'team-d', '--merge']);
+    child.child.stdin?.end(input);
+    await expect(child).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('the current secret value is empty'),
+    });
+  });
+
   it('exits non-zero with the usage when no name is given', async () => {
     await expect(run(process.execPath, ['--import', 'tsx', SCRIPT])).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('usage:'),
     });
+  });
+});
+
+describe('npm run create-key -- <name> --secret-id <id>, against Secrets Manager', () => {
+  const SECRET = 'team/client-keys';
+  const existing = [
+    { name: 'team-a', sha256: 'a'.repeat(64) },
+    { name: 'team-b', sha256: 'b'.repeat(64) },
+  ];
+  const initial = JSON.stringify({ keys: existing, note: 'kept as is' });
+  let secrets: FakeSecretsManager;
+
+  beforeAll(async () => {
+    secrets = await startFakeSecretsManager();
+  });
+  afterAll(async () => {
+    await secrets.close();
+  });
+  beforeEach(() => {
+    secrets.secrets.clear();
+    secrets.secrets.set(SECRET, initial);
+    secrets.failing.clear();
+    secrets.puts.length = 0;
+    secrets.afterCall = undefined;
+  });
+
+  /** The script in a process of its own, with only the environment an operator's shell would give it. */
+  function createKey(args: string[], env: Record<string, string | undefined> = {}) {
+    return run(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {
+      env: {
+        PATH: process.env.PATH,
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
+        AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: 'operator',
+        AWS_SECRET_ACCESS_KEY: 'operator',
+        AWS_CONFIG_FILE: '/nonexistent',
+        AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+        ...env,
+      },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code?: number; stdout: string; stderr: string }) => ({
+        code: error.code,
+        stdout: error.stdout,
+        stderr: error.stderr,
+      }),
+    );
+  }
+
+  const entriesNow = () => JSON.parse(secrets.secrets.get(SECRET) ?? 'null').keys as { name: string; sha256: string }[];
+
+  it('adds the entry, keeps every other entry and field, and prints the key whose digest it stored', async () => {
+    const { code, stdout } = await createKey(['team-c', '--secret-id', SECRET]);
+    expect(code).toBe(0);
+    const key = stdout.match(/sca_[A-Za-z0-9_-]{43}/)?.[0] ?? 'missing';
+    expect(secrets.puts).toHaveLength(1);
+    expect(JSON.parse(secrets.secrets.get(SECRET) ?? '')).toEqual({
+      keys: [...existing, { name: 'team-c', sha256: createHash('sha256').update(key).digest('hex') }],
+      note: 'kept as is',
+    });
+    expect(secrets.secrets.get(SECRET)).not.toContain(key);
+    expect(stdout).toContain(`${SECRET} (3 keys)`);
+  });
+
+  it.each([
+    ["GetSecretValue fails (HTTP 500, after the SDK's retries)", { fail: true }, 'could not read the secret team/client-keys'],
+    ['the secret does not exist', { id: 'team/no-such-secret' }, 'could not read the secret team/no-such-secret'],
+    ['no region is configured', { env: { AWS_REGION: undefined } }, 'could not read the secret team/client-keys'],
+    ['the value is not JSON', { value: `${'a'.repeat(64)} team-a` }, 'the current secret value is not JSON'],
+    ['the value has no "keys" array', { value: '{"serpapi_api_key":"x"}' }, 'the current secret value has no "keys" array'],
+    ['the name is taken', { name: 'team-b' }, 'a key named "team-b" already exists'],
+  ] as const)('when %s: exits non-zero, writes nothing, loses no key, prints no key', async (_case, fault, reason) => {
+    const options = fault as { fail?: boolean; id?: string; env?: Record<string, undefined>; value?: string; name?: string };
+    if (options.value !== undefined) secrets.secrets.set(SECRET, options.value);
+    if (options.fail) secrets.failing.add('GetSecretValue');
+    const before = secrets.secrets.get(SECRET);
+    const { code, stdout, stderr } = await createKey(
+      [options.name ?? 'team-c', '--secret-id', options.id ?? SECRET],
+      options.env,
+    );
+    expect(code).toBe(1);
+    expect(stderr).toContain(reason);
+    expect(stderr).toContain('Nothing was written; the secret is as it was.');
+    expect(secrets.puts).toEqual([]);
+    expect(secrets.secrets.get(SECRET)).toBe(before);
+    expect(`${stdout}${stderr}`).not.toMatch(/sca_/);
+  });
+
+  it('when the write fails: exits non-zero, prints no key, and the secret keeps every key', async () => {
+    secrets.failing.add('PutSecretValue');
+    const { code, stdout, stderr } = await createKey(['team-c', '--secret-id', SECRET]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('could not write the secret team/client-keys');
+    expect(stderr).toContain('The key was not stored.');
+    expect(`${stdout}${stderr}`).not.toMatch(/sca_/);
+    expect(secrets.secrets.get(SECRET)).toBe(initial);
+  });
+
+  it('when another writer replaces the value right after the write: exits non-zero and hands out no key', async () => {
+    const theirs = JSON.stringify({ keys: [...existing, { name: 'team-x', sha256: 'c'.repeat(64) }] });
+    secrets.afterCall = (operation) => {
+      if (operation === 'PutSecretValue') secrets.secrets.set(SECRET, theirs);
+    };
+    const { code, stdout, stderr } = await createKey(['team-c', '--secret-id', SECRET]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('does not hold the new entry after the write');
+    expect(stderr).toContain('The key was not handed out');
+    expect(`${stdout}${stderr}`).not.toMatch(/sca_/);
+    expect(entriesNow().map((k) => k.name)).toEqual(['team-a', 'team-b', 'team-x']);
+  });
+
+  it('when another writer adds its own entry on top of the new one: succeeds, as the entry is held', async () => {
+    secrets.afterCall = (operation) => {
+      if (operation !== 'PutSecretValue') return;
+      secrets.secrets.set(SECRET, mergeEntry(secrets.secrets.get(SECRET) ?? '', { name: 'team-y', sha256: 'd'.repeat(64) }));
+    };
+    const { code, stdout } = await createKey(['team-c', '--secret-id', SECRET]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/sca_[A-Za-z0-9_-]{43}/);
+    expect(entriesNow().map((k) => k.name)).toEqual(['team-a', 'team-b', 'team-c', 'team-y']);
   });
 });
 

@@ -5,14 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_TABLE_ACTIONS } from '../../infra/api-function.js';
 import { createApp } from '../../infra/app.js';
-import { API_5XX_THRESHOLD } from '../../infra/observability.js';
+import { methodThrottles, PAID_CALLS_PER_REQUEST, paidCallsPerRequest, throttleCeiling } from '../../infra/budget.js';
+import { API_5XX_THRESHOLD, RATE_LIMITED_PERCENT_THRESHOLD } from '../../infra/observability.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
-import type { SearchCitationApiStack } from '../../infra/stack.js';
+import { API_SECURITY_POLICY, type SearchCitationApiStack } from '../../infra/stack.js';
 import { ERROR_CODES, type ErrorCode } from '../../lib/errors.js';
 import { ROUTES } from '../../lib/routes.js';
 
@@ -107,14 +109,17 @@ describe('functions', () => {
     }
   });
 
-  it('gives every function the contract environment, with both secrets by id', () => {
+  it('gives every function the contract environment, with both secrets by id and the cache table by name', () => {
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Environment.Variables).toEqual({
         POWERTOOLS_SERVICE_NAME: 'search-citation-api',
         POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
         CLIENT_KEYS_SECRET_ID: { Ref: expect.stringMatching(/^ClientKeys/) },
         SERPAPI_SECRET_ID: { Ref: expect.stringMatching(/^UpstreamKey/) },
+        CACHE_TABLE_NAME: { Ref: expect.stringMatching(/^CacheTable/) },
       });
+      // No hard cap unless reservedConcurrency is set: new accounts have too little concurrency to reserve.
+      expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
   });
 
@@ -176,21 +181,22 @@ describe('API', () => {
     }
   });
 
-  it('throttles the stage with the default rate and burst, and never logs request data', () => {
+  it('never logs request data, and traces only when asked', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: DEFAULT_SETTINGS.stageName,
-      MethodSettings: [
-        {
-          HttpMethod: '*',
-          ResourcePath: '/*',
-          ThrottlingRateLimit: DEFAULT_SETTINGS.throttleRateLimit,
-          ThrottlingBurstLimit: DEFAULT_SETTINGS.throttleBurstLimit,
-          DataTraceEnabled: false,
-          LoggingLevel: 'ERROR',
-        },
-      ],
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', DataTraceEnabled: false, LoggingLevel: 'ERROR' }),
+      ]),
       TracingEnabled: false,
     });
+  });
+
+  it('accepts TLS 1.2+ only on the execute-api endpoint, with an enhanced policy and strict access mode', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      SecurityPolicy: API_SECURITY_POLICY,
+      EndpointAccessMode: 'STRICT',
+    });
+    expect(API_SECURITY_POLICY).toMatch(/^SecurityPolicy_TLS13_1_2_/);
   });
 
   it('writes access logs as one JSON object per request, with no client-written text and no gateway error message', () => {
@@ -202,6 +208,62 @@ describe('API', () => {
     const line = JSON.parse(format.replace(/"\$context\.[\w.]+"/g, '"x"').replace(/\$context\.[\w.]+/g, '1'));
     expect(Object.keys(line)).toEqual(expect.arrayContaining(['requestId', 'status', 'resourcePath', 'responseLatency', 'ip']));
     expect(JSON.stringify(stage.Properties.AccessLogSetting.DestinationArn)).toContain('AccessLogs');
+  });
+});
+
+describe('spending budget', () => {
+  /** The stage's method settings for the POST methods, by API path. */
+  const postThrottles = (stageTemplate: Template) => {
+    const [stage] = Object.values(stageTemplate.findResources('AWS::ApiGateway::Stage')) as [Resource];
+    return new Map(
+      (stage.Properties.MethodSettings as Array<Record<string, Json>>)
+        .filter((m) => m.HttpMethod === 'POST')
+        .map((m) => [String(m.ResourcePath).replaceAll('~1', '/').slice(1), m]),
+    );
+  };
+  const paidCallsPerSecond = (throttles: Map<string, Record<string, Json>>) =>
+    ROUTES.reduce((sum, route) => sum + (throttles.get(route.path)?.ThrottlingRateLimit ?? 0) * paidCallsPerRequest(route), 0);
+
+  it('knows the most paid calls a request of every route can make; cite search is 1 + 20 papers', () => {
+    expect(Object.keys(PAID_CALLS_PER_REQUEST).sort()).toEqual(ROUTES.map((r) => r.name).sort());
+    expect(PAID_CALLS_PER_REQUEST['cite-search']).toBe(21);
+  });
+
+  it('throttles every POST method on its own, and the methods together allow the budget of paid calls, no more', () => {
+    const throttles = postThrottles(template);
+    expect([...throttles.keys()].sort()).toEqual(ROUTES.map((r) => r.path).sort());
+    const total = paidCallsPerSecond(throttles);
+    expect(total).toBeLessThanOrEqual(DEFAULT_SETTINGS.upstreamCallsPerSecond);
+    // Rounded down to 4 decimals per method: at most 11 × 0.0001 × 21 below the budget.
+    expect(total).toBeGreaterThan(DEFAULT_SETTINGS.upstreamCallsPerSecond - 0.03);
+    for (const route of ROUTES) {
+      const method = throttles.get(route.path);
+      expect(method?.ThrottlingBurstLimit, route.path).toBeGreaterThanOrEqual(1);
+      expect(Number.isInteger(method?.ThrottlingBurstLimit)).toBe(true);
+    }
+  });
+
+  it('weights cite search by its fan-out: each method gets the same paid calls per second', () => {
+    const throttles = postThrottles(template);
+    const share = (path: string, name: string) =>
+      (throttles.get(path)?.ThrottlingRateLimit ?? 0) * (PAID_CALLS_PER_REQUEST[name] ?? Number.NaN);
+    const alpha = share('/v1/web-search/alpha', 'web-search-alpha');
+    expect(share('/v1/cite/search', 'cite-search')).toBeCloseTo(alpha, 2);
+    expect(share('/v1/alpha/trends', 'alpha-trends')).toBeCloseTo(alpha, 2);
+    expect(throttles.get('/v1/cite/search')?.ThrottlingRateLimit).toBeCloseTo(
+      DEFAULT_SETTINGS.upstreamCallsPerSecond / 11 / 21,
+      3,
+    );
+  });
+
+  it.each([1, 7, 250])('derives the throttles from a budget of %i paid calls a second given in context', (budget) => {
+    const custom = Template.fromStack(
+      createApp({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], upstreamCallsPerSecond: String(budget) } }).stack,
+    );
+    const total = paidCallsPerSecond(postThrottles(custom));
+    expect(total).toBeLessThanOrEqual(budget);
+    expect(total).toBeGreaterThan(budget - 0.03);
+    expect(throttleCeiling(methodThrottles(budget, ROUTES)).steady).toBeCloseTo(total, 6);
   });
 });
 
@@ -258,14 +320,44 @@ describe('secrets and IAM', () => {
       ),
     );
 
-  it('creates the two secrets, kept when the stack is deleted', () => {
+  it('creates the two secrets with no value in the template, kept when the stack is deleted', () => {
     const secrets = ofType('AWS::SecretsManager::Secret');
     expect(secrets.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['ClientKeys', 'UpstreamKey']);
-    const initial = Object.fromEntries(
-      secrets.map(([id, s]) => [id.replace(/[0-9A-F]{8}$/, ''), JSON.parse(s.Properties.SecretString)]),
+    for (const [id, secret] of secrets) {
+      // Generated once by Secrets Manager: the JSON shape, and a random placeholder in a field of its own.
+      expect(secret.Properties.SecretString, id).toBeUndefined();
+      expect(secret.Properties.GenerateSecretString.GenerateStringKey).toBe('placeholder');
+      expect(template.toJSON().Resources[id].DeletionPolicy).toBe('Retain');
+    }
+    const shapes = Object.fromEntries(
+      secrets.map(([id, s]) => [
+        id.replace(/[0-9A-F]{8}$/, ''),
+        JSON.parse(s.Properties.GenerateSecretString.SecretStringTemplate),
+      ]),
     );
-    expect(initial).toEqual({ ClientKeys: { keys: [] }, UpstreamKey: { serpapi_api_key: '' } });
-    for (const [id] of secrets) expect(template.toJSON().Resources[id].DeletionPolicy).toBe('Retain');
+    expect(shapes).toEqual({ ClientKeys: { keys: [] }, UpstreamKey: { serpapi_api_key: '' } });
+  });
+
+  it("denies reading either secret to every principal but the function roles and the account's admins", () => {
+    const policies = ofType('AWS::SecretsManager::ResourcePolicy');
+    expect(policies.map(([, p]) => p.Properties.SecretId.Ref.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
+      'ClientKeys',
+      'UpstreamKey',
+    ]);
+    const roles = ofType('AWS::IAM::Role')
+      .filter(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'))
+      .map(([id]) => id);
+    expect(roles).toHaveLength(ROUTES.length);
+    for (const [, policy] of policies) {
+      const [statement, ...more] = policy.Properties.ResourcePolicy.Statement;
+      expect(more).toEqual([]);
+      expect(statement).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 'secretsmanager:GetSecretValue' });
+      const allowed = JSON.stringify(statement.Condition.StringNotLike['aws:PrincipalArn']);
+      for (const role of roles) expect(allowed).toContain(`"Fn::GetAtt":["${role}","Arn"]`);
+      expect(allowed).toContain(':root');
+      expect(allowed).toContain('AWSReservedSSO_AdministratorAccess_');
+      expect(policy.Properties.BlockPublicPolicy ?? true).toBe(true);
+    }
   });
 
   it('lets each function read exactly the two secrets with secretsmanager:GetSecretValue, nothing more', () => {
@@ -281,6 +373,36 @@ describe('secrets and IAM', () => {
     }
   });
 
+  it('lets each function use the cache table with GetItem, BatchGetItem, PutItem and BatchWriteItem only', () => {
+    expect([...CACHE_TABLE_ACTIONS]).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:PutItem',
+      'dynamodb:BatchWriteItem',
+    ]);
+    const [[tableId]] = ofType('AWS::DynamoDB::Table') as [[string, Resource]];
+    const functionPolicies = ofType('AWS::IAM::Policy');
+    expect(functionPolicies).toHaveLength(ROUTES.length);
+    for (const [id, policy] of functionPolicies) {
+      const tableStatements = (policy.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((s) =>
+        JSON.stringify(s).includes('dynamodb'),
+      );
+      expect(tableStatements, id).toEqual([
+        {
+          Sid: 'UseCacheTable',
+          Effect: 'Allow',
+          // In any order: CDK sorts the actions of a statement.
+          Action: expect.arrayContaining([...CACHE_TABLE_ACTIONS]),
+          Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        },
+      ]);
+      expect(tableStatements[0]?.Action).toHaveLength(CACHE_TABLE_ACTIONS.length);
+    }
+    // Each policy belongs to one function's role, so the grant is per function.
+    const attached = functionPolicies.flatMap(([, p]) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref));
+    expect(new Set(attached).size).toBe(ROUTES.length);
+  });
+
   it('grants no wildcard action or resource and attaches no managed policy to function roles', () => {
     for (const statement of statements()) {
       expect(JSON.stringify(statement.Action)).not.toContain('*');
@@ -291,6 +413,23 @@ describe('secrets and IAM', () => {
         expect(role.Properties.ManagedPolicyArns, id).toBeUndefined();
       }
     }
+  });
+});
+
+describe('cache table', () => {
+  it('is on demand, keyed by the string pk alone, with TTL on expires_at', () => {
+    const tables = ofType('AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    const [[, table]] = tables as [[string, Resource]];
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+    expect(table.Properties.ProvisionedThroughput).toBeUndefined();
+    // A name of its own would collide with a second copy of the stack.
+    expect(table.Properties.TableName).toBeUndefined();
   });
 });
 
@@ -325,6 +464,57 @@ describe('logs, alarms, dashboard', () => {
     expect(functionAlarms).toHaveLength(ROUTES.length);
   });
 
+  it('alarms on upstream spend per hour, on the share of 429 answers and on every function being throttled', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'SearchCitationApi',
+      MetricName: 'UpstreamCalls',
+      Dimensions: [{ Name: 'service', Value: 'search-citation-api' }],
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: DEFAULT_SETTINGS.spendAlarmCallsPerHour,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+    const rateAlarm = ofType('AWS::CloudWatch::Alarm').find(([, a]) =>
+      JSON.stringify(a.Properties.Metrics ?? []).includes('RateLimitedAnswers'),
+    );
+    expect(rateAlarm).toBeDefined();
+    const metrics = rateAlarm?.[1].Properties.Metrics as Array<Record<string, Json>>;
+    expect(metrics.find((m) => m.Expression)?.Expression).toMatch(/100 \* FILL\(limited, 0\) \/ requests/);
+    expect(JSON.stringify(metrics)).toContain('"MetricName":"Count"');
+    expect(rateAlarm?.[1].Properties.Threshold).toBe(RATE_LIMITED_PERCENT_THRESHOLD);
+    // The 429s are counted from the access log, where the gateway's own throttle answers are written.
+    const [[, filter]] = ofType('AWS::Logs::MetricFilter') as [[string, Resource]];
+    expect(filter.Properties.FilterPattern).toBe('{ $.status = 429 }');
+    expect(JSON.stringify(filter.Properties.LogGroupName)).toContain('AccessLogs');
+    expect(filter.Properties.MetricTransformations).toEqual([
+      { MetricNamespace: 'SearchCitationApi', MetricName: 'RateLimitedAnswers', MetricValue: '1' },
+    ]);
+    const throttleAlarms = ofType('AWS::CloudWatch::Alarm').filter(
+      ([, a]) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Throttles',
+    );
+    expect(throttleAlarms).toHaveLength(ROUTES.length);
+    // 5XX, spend, 429 share, and errors and throttles per function.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(3 + 2 * ROUTES.length);
+  });
+
+  it('gives every alarm an action and an OK action on the alarm topic the stack creates', () => {
+    const [[topicId]] = ofType('AWS::SNS::Topic') as [[string, Resource]];
+    for (const [id, alarm] of ofType('AWS::CloudWatch::Alarm')) {
+      expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.OKActions, id).toEqual([{ Ref: topicId }]);
+    }
+    // TLS-only delivery, and CloudWatch (this account's alarms) may still publish.
+    const [[, policy]] = ofType('AWS::SNS::TopicPolicy') as [[string, Resource]];
+    const statements = policy.Properties.PolicyDocument.Statement as Array<Record<string, Json>>;
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: 'sns:Publish' }),
+    );
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
   it("shows the service's metrics per endpoint and API Gateway's own on one dashboard", () => {
     const dashboards = ofType('AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
@@ -333,6 +523,9 @@ describe('logs, alarms, dashboard', () => {
       expect(body).toContain(metric);
     }
     for (const route of ROUTES) expect(body).toContain(`\\"endpoint\\",\\"${route.name}\\"`);
+    // Who spends what: one line per client key name, found by SEARCH so a new key needs no deploy.
+    expect(body).toContain('Upstream calls by client');
+    expect(body).toMatch(/SEARCH\('\{SearchCitationApi,client,service\} MetricName=\W+UpstreamCalls\W/);
     expect(body).toContain('SearchCitationApi');
     expect(body).toContain('AWS/ApiGateway');
   });
@@ -363,21 +556,21 @@ describe('cdk-nag (AwsSolutions)', () => {
 
 describe('context settings', () => {
   // Bundling is skipped here: the stack shape, not the code, is under test.
-  const synthWith = (context: Record<string, unknown>) =>
-    Template.fromStack(createApp({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } }).stack);
+  const buildWith = (context: Record<string, unknown>) =>
+    createApp({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
+  const synthWith = (context: Record<string, unknown>) => Template.fromStack(buildWith(context).stack);
 
-  it('uses existing secrets by name or ARN, and the throttle, tracing, source maps and retention given', () => {
+  it('uses existing secrets by name or ARN, leaving their policies alone, and the tracing, source maps and retention given', () => {
     const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:serpapi-key-AbCdEf';
     const custom = synthWith({
       clientKeysSecret: 'team/client-keys',
       upstreamKeySecret: arn,
-      throttleRateLimit: '50',
-      throttleBurstLimit: '100',
       tracing: 'true',
       sourceMaps: 'true',
       logRetentionDays: 90,
     });
     custom.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    custom.resourceCountIs('AWS::SecretsManager::ResourcePolicy', 0);
     custom.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: { CLIENT_KEYS_SECRET_ID: 'team/client-keys', SERPAPI_SECRET_ID: arn, NODE_OPTIONS: '--enable-source-maps' },
@@ -388,17 +581,130 @@ describe('context settings', () => {
     // A secret named without its ARN suffix matches exactly six more characters, no more.
     expect(policies).toContain(':secret:team/client-keys-??????');
     expect(policies).toContain(arn);
-    custom.hasResourceProperties('AWS::ApiGateway::Stage', {
-      TracingEnabled: true,
-      MethodSettings: [{ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 }],
-    });
+    custom.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
     custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
   });
 
-  it('refuses bad context values, naming each key', () => {
-    const context = { throttleRateLimit: 'fast', logRetentionDays: 42, tracing: 'yes', upstreamKeySecret: 'arn:aws:s3:::bucket' };
+  it('adds the readers named in context to the secrets’ resource policies', () => {
+    const reader = 'arn:aws:iam::123456789012:role/KeyAdmins';
+    const custom = synthWith({ secretReaderArns: `${reader}, arn:aws:iam::123456789012:user/ops-*` });
+    const policies = JSON.stringify(custom.findResources('AWS::SecretsManager::ResourcePolicy'));
+    expect(policies).toContain(reader);
+    expect(policies).toContain('arn:aws:iam::123456789012:user/ops-*');
+  });
+
+  it('notifies an existing topic instead of creating one, and subscribes the e-mail given', () => {
+    const topicArn = 'arn:aws:sns:eu-west-1:123456789012:team-alarms';
+    const custom = synthWith({ alarmTopicArn: topicArn, alarmEmail: 'ops@example.com' });
+    custom.resourceCountIs('AWS::SNS::Topic', 0);
+    custom.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: topicArn,
+    });
+    const alarms = Object.values(custom.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+    expect(alarms).toHaveLength(3 + 2 * ROUTES.length);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
+      expect(alarm.Properties.OKActions).toEqual([topicArn]);
+    }
+    const created = synthWith({ alarmEmail: 'ops@example.com', spendAlarmCallsPerHour: '250' });
+    created.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: Match.stringLikeRegexp('^AlarmTopic') },
+    });
+    created.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'UpstreamCalls', Threshold: 250 });
+  });
+
+  it('passes the cache lifetimes given to every function, 0 included (that cache off)', () => {
+    const custom = synthWith({ citeCacheTtlSeconds: '0', answerCacheTtlSeconds: '600' });
+    custom.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ CITE_CACHE_TTL_SECONDS: '0', ANSWER_CACHE_TTL_SECONDS: '600' }) },
+    });
+    expect(() =>
+      settingsFromContext({ tryGetContext: (key: string) => (key === 'answerCacheTtlSeconds' ? '604801' : undefined) }),
+    ).toThrow(/answerCacheTtlSeconds: must be a whole number from 0 to 604800/);
+  });
+
+  it('gives every function the Crossref contact address when one is set, and none by default', () => {
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
+      expect(fn.Properties.Environment.Variables.CROSSREF_MAILTO).toBeUndefined();
+    }
+    synthWith({ crossrefMailto: 'research-tools@example.org' }).allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ CROSSREF_MAILTO: 'research-tools@example.org' }) },
+    });
+    expect(() =>
+      settingsFromContext({ tryGetContext: (key: string) => (key === 'crossrefMailto' ? 'nobody' : undefined) }),
+    ).toThrow(/crossrefMailto: must be one e-mail address/);
+  });
+
+  it('caps every function with the reserved concurrency given', () => {
+    synthWith({ reservedConcurrency: '5' }).allResourcesProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 5 });
+  });
+
+  it('puts a WAF web ACL with a per-IP rate rule answering the 429 envelope on the stage with waf=true, none by default', () => {
+    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    const { app, stack: wafStack } = buildWith({ waf: 'true', wafRequestsPer5MinutesPerIp: '600' });
+    const withWaf = Template.fromStack(wafStack);
+    withWaf.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      Rules: [
+        Match.objectLike({
+          Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 600 } },
+          Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429, CustomResponseBodyKey: 'rateLimited' }) } },
+        }),
+      ],
+    });
+    const [acl] = Object.values(withWaf.findResources('AWS::WAFv2::WebACL')) as Resource[];
+    const body = JSON.parse(acl?.Properties.CustomResponseBodies.rateLimited.Content);
+    expectEnvelope(body, 'RATE_LIMITED');
+    const [association] = Object.values(withWaf.findResources('AWS::WAFv2::WebACLAssociation')) as Resource[];
+    const target = JSON.stringify(association?.Properties.ResourceArn);
+    expect(target).toContain(':apigateway:');
+    // The stage by reference: the association waits for the stage it guards.
+    const [stageId] = Object.keys(withWaf.findResources('AWS::ApiGateway::Stage'));
+    expect(target).toContain(`"/stages/",{"Ref":"${stageId}"}`);
+    // With a web ACL, cdk-nag's APIG3 holds without an acknowledgement.
+    app.synth();
+    expect(JSON.stringify(wafStack.node.findChild('Api').node.metadata)).not.toContain('AwsSolutions-APIG3');
+  });
+
+  it('deploys an independent second copy under another stack name: no physical name is shared', () => {
+    const staging = buildWith({ stackName: 'SearchCitationApiStaging' }).stack;
+    expect(staging.stackName).toBe('SearchCitationApiStaging');
+    expect(stack.stackName).toBe(DEFAULT_SETTINGS.stackName);
+    const copy = Template.fromStack(staging).toJSON().Resources as Record<string, Resource>;
+    expect(Object.values(copy).find((r) => r.Type === 'AWS::ApiGateway::RestApi')?.Properties.Name).toBe(
+      'SearchCitationApiStaging-api',
+    );
+    // Every name the template fixes: each either derives from the stack name or is left to CloudFormation.
+    const fixedNames = (all: Record<string, Resource>) =>
+      Object.values(all).flatMap((r) =>
+        ['Name', 'TableName', 'TopicName', 'DashboardName', 'FunctionName', 'RoleName', 'AlarmName']
+          .map((key) => r.Properties?.[key])
+          // A reference to another resource of the same template names nothing by itself.
+          .filter((value) => value !== undefined && !(typeof value === 'object' && ('Ref' in value || 'Fn::GetAtt' in value)))
+          .map((value) => JSON.stringify(value)),
+      );
+    const shared = fixedNames(copy).filter((name) => fixedNames(resources).includes(name));
+    expect(shared).toEqual([]);
+  });
+
+  it('refuses bad context values, naming each key, and the throttle keys the budget replaced', () => {
+    const context = {
+      throttleRateLimit: '50',
+      upstreamCallsPerSecond: 'lots',
+      logRetentionDays: 42,
+      tracing: 'yes',
+      upstreamKeySecret: 'arn:aws:s3:::bucket',
+      alarmEmail: 'not an address',
+      stackName: '1st copy',
+      secretReaderArns: 'everyone',
+    };
     expect(() => settingsFromContext({ tryGetContext: (key: string) => context[key as keyof typeof context] })).toThrow(
-      /throttleRateLimit: .*; tracing: .*upstreamKeySecret: .*logRetentionDays: must be one of/,
+      /throttleRateLimit: replaced by upstreamCallsPerSecond.*; stackName: .*upstreamCallsPerSecond: .*tracing: .*upstreamKeySecret: .*secretReaderArns: .*alarmEmail: .*logRetentionDays: must be one of/,
     );
   });
 });

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from '../../lib/local/chromium.js';
+import { CHROMIUM_HINT, type Chromium, findChromium, launchChromium, underCi } from '../../lib/local/chromium.js';
 import { ROUTES } from '../../lib/routes.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type Service, startService } from '../support/service.js';
 
 let upstream: FakeSerpApi;
 let service: Service;
-let browser: Chromium;
+
+// A fresh clone on a machine without a browser still passes: the rendering test is skipped, saying how to
+// enable it. Under CI a browser is required (.ci/run installs one), so there a missing one fails the test.
+const browserPath = findChromium();
+const renderInBrowser = browserPath !== undefined || underCi();
+if (!renderInBrowser) process.stderr.write(`docs page rendering test skipped: no Chromium found; ${CHROMIUM_HINT}\n`);
 
 beforeAll(async () => {
   upstream = await startFakeSerpApi();
@@ -14,10 +19,8 @@ beforeAll(async () => {
     { SERPAPI_BASE_URL: upstream.url },
     { pages: async () => (await import('../../lib/local/docs.js')).docsPages() },
   );
-  browser = await launchChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await service?.close();
   await upstream?.close();
 });
@@ -46,8 +49,17 @@ describe('GET /docs', () => {
       expect((await service.post(asset, undefined, withoutKey)).status, asset).toBe(200);
     }
   });
+});
+
+describe.runIf(renderInBrowser)('GET /docs in a browser', () => {
+  let browser: Chromium | undefined;
+  afterAll(async () => {
+    await browser?.close();
+  });
 
   it('renders every path of the route table in headless Chromium, with no request leaving this server', async () => {
+    // Launched here, so that under CI a missing browser fails this test by name.
+    browser = await launchChromium(browserPath);
     const page = await browser.context.newPage();
     const elsewhere: string[] = [];
     await page.route('**/*', (route) => {

@@ -2,8 +2,12 @@
  * Deployed-mode credentials: client key digests and the upstream key come from Secrets Manager through
  * the real AWS SDK, pointed at a local endpoint speaking its protocol.
  */
+
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { capturedLogLines } from '../support/capture-logs.js';
 import { type FakeSecretsManager, startFakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type Service, startService } from '../support/service.js';
@@ -17,6 +21,11 @@ const UPSTREAM_SECRET = 'search-api/serpapi';
 const digest = createHash('sha256').update(CLIENT_KEY).digest('hex');
 const keysSecret = JSON.stringify({ keys: [{ name: 'team-a', sha256: digest }] });
 const upstreamSecret = JSON.stringify({ serpapi_api_key: UPSTREAM_KEY });
+
+const DEADLINE_MS = 1_500;
+const SECRETS_TIMEOUT_MS = 2_500;
+// Loopback, a shared CPU, and the envelope written after the deadline.
+const SLACK_MS = 400;
 
 let secrets: FakeSecretsManager;
 let upstream: FakeSerpApi;
@@ -34,6 +43,9 @@ beforeAll(async () => {
     SERPAPI_SECRET_ID: UPSTREAM_SECRET,
     // Long enough that only a failure, never expiry, makes the service read a secret again in this file.
     SECRETS_TTL_SECONDS: '300',
+    // A request gives up on a silent Secrets Manager at its deadline, before the shared read's own bound.
+    REQUEST_DEADLINE_MS: String(DEADLINE_MS),
+    SECRETS_TIMEOUT_MS: String(SECRETS_TIMEOUT_MS),
   });
 });
 afterAll(async () => {
@@ -44,6 +56,7 @@ afterAll(async () => {
 beforeEach(() => {
   upstream.reset();
   secrets.down = false;
+  secrets.hang = false;
   secrets.secrets.set(KEYS_SECRET, keysSecret);
   secrets.secrets.set(UPSTREAM_SECRET, upstreamSecret);
 });
@@ -72,7 +85,7 @@ describe('keys from Secrets Manager', () => {
   });
 
   it('rejects a key whose digest is not in the secret', async () => {
-    const reply = await search('some-other-key');
+    const reply = await search('some-other-key-0123456789');
     expect(reply.status).toBe(401);
     expect(reply.json.error.code).toBe('UNAUTHORIZED');
   });
@@ -134,5 +147,162 @@ describe('a broken secret store is SERVICE_MISCONFIGURED, and is not cached', ()
     expect(reply.json.error.code).toBe('SERVICE_MISCONFIGURED');
     secrets.secrets.set(UPSTREAM_SECRET, upstreamSecret);
     expect((await search()).status).toBe(200);
+  });
+});
+
+/** Forces the next request to read the client key secret again, as an expired cache would. */
+async function expireKeys(): Promise<void> {
+  const { invalidateSecret } = await import('../../lib/secrets.js');
+  invalidateSecret(KEYS_SECRET);
+}
+
+function logLines(): { message?: string; secretId?: string; error?: string }[] {
+  return capturedLogLines.map((line) => JSON.parse(line));
+}
+
+describe('a Secrets Manager that never answers', () => {
+  it('answers every waiting request 500 SERVICE_MISCONFIGURED by its deadline, sharing one read', async () => {
+    await expireKeys();
+    secrets.hang = true;
+    const callsBefore = secrets.calls;
+    const started = performance.now();
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const reply = await search();
+        return { reply, ms: performance.now() - started };
+      }),
+    );
+    for (const { reply, ms } of replies) {
+      expect(reply.status).toBe(500);
+      expect(reply.json).toMatchObject({ success: false, data: null, error: { code: 'SERVICE_MISCONFIGURED' } });
+      expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
+      expect(ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
+    }
+    // One read for all eight: its first attempt, and at most its retry.
+    expect(secrets.calls - callsBefore).toBeGreaterThanOrEqual(1);
+    expect(secrets.calls - callsBefore).toBeLessThanOrEqual(2);
+    expect(upstream.calls()).toBe(0);
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({
+        message: 'secret unreadable',
+        secretId: KEYS_SECRET,
+        error: 'SecretTimeoutError: the request deadline passed first',
+      }),
+    );
+  });
+
+  it('abandons the shared read after SECRETS_TIMEOUT_MS, so the service recovers once the store answers again', async () => {
+    await untilNoReadHangs(SECRETS_TIMEOUT_MS + SLACK_MS);
+    await expireKeys();
+    secrets.hang = true;
+    const started = performance.now();
+    expect((await search()).json.error.code).toBe('SERVICE_MISCONFIGURED');
+    expect(performance.now() - started).toBeLessThan(DEADLINE_MS + SLACK_MS);
+    secrets.hang = false;
+    // The stuck read is given up, its connection closed, at its own bound: not left open for good.
+    await untilNoReadHangs(SECRETS_TIMEOUT_MS + SLACK_MS - (performance.now() - started));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(SECRETS_TIMEOUT_MS - 50);
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({
+        message: 'secret unreadable',
+        secretId: KEYS_SECRET,
+        error: `SecretTimeoutError: no answer within SECRETS_TIMEOUT_MS (${SECRETS_TIMEOUT_MS} ms)`,
+      }),
+    );
+    expect((await search()).status).toBe(200);
+  });
+});
+
+/** Waits until the fake holds no unanswered call, failing after `ms`. */
+async function untilNoReadHangs(ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  while (secrets.hanging > 0) {
+    expect(performance.now(), 'a read the service should have given up is still open').toBeLessThan(until);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('callers who cannot be clients get 401 while the client key secret is unreadable', () => {
+  const post = (headers: Record<string, string>) => service.post('/v1/web-search/charlie', { q: 'coffee' }, { headers });
+
+  it.each([
+    ['no Authorization header', { Authorization: '' }],
+    ['another scheme', { Authorization: `Basic ${Buffer.from(`u:${CLIENT_KEY}`).toString('base64')}` }],
+    ['an empty bearer token', { Authorization: 'Bearer ' }],
+    ['a token too short to be a key', { Authorization: 'Bearer admin' }],
+    ['a token with characters no key has', { Authorization: 'Bearer {"keys":[]} or 1=1 --' }],
+  ])('%s: 401 UNAUTHORIZED at once, without reading the secret', async (_name, headers) => {
+    for (const broken of ['down', 'hang'] as const) {
+      await expireKeys();
+      secrets[broken] = true;
+      const callsBefore = secrets.calls;
+      const started = performance.now();
+      const reply = await post(headers);
+      expect(reply.status).toBe(401);
+      expect(reply.json.error.code).toBe('UNAUTHORIZED');
+      expect(reply.headers.get('www-authenticate')).toBe('Bearer');
+      expect(performance.now() - started).toBeLessThan(SLACK_MS);
+      expect(secrets.calls).toBe(callsBefore);
+      secrets[broken] = false;
+    }
+  });
+
+  it("a token shaped like a key, which may be a client's, gets 500 SERVICE_MISCONFIGURED, saying nothing more", async () => {
+    await expireKeys();
+    secrets.down = true;
+    const reply = await search('a-stranger-guessing-0123456789');
+    expect(reply.status).toBe(500);
+    expect(reply.json.error).toEqual({
+      code: 'SERVICE_MISCONFIGURED',
+      details: 'The service could not read its credentials; its operator must check the deployment',
+    });
+    expect(reply.text).not.toContain('search-api/');
+  });
+});
+
+describe('a secret of the wrong shape', () => {
+  it('logs why, never the value', async () => {
+    await expireKeys();
+    const plainKey = 'sca_plain-key-put-in-the-secret-by-mistake-0001';
+    secrets.secrets.set(KEYS_SECRET, JSON.stringify({ keys: [{ name: 'team-b', sha256: plainKey }] }));
+    expect((await search()).json.error.code).toBe('SERVICE_MISCONFIGURED');
+    expect(logLines()).toContainEqual(
+      expect.objectContaining({
+        message: 'secret has the wrong shape',
+        secretId: KEYS_SECRET,
+        error: 'SecretShapeError: keys[0] has a "sha256" that is not 64 hex digits',
+      }),
+    );
+    for (const line of capturedLogLines) expect(line).not.toContain(plainKey.slice(4, 20));
+  });
+});
+
+describe('the start-up line', () => {
+  const run = promisify(execFile);
+
+  it('says which source each credential comes from, and that the real, paid SerpApi is called when no base URL is set', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', "await import('./lib/secrets.ts')"], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: { PATH: process.env.PATH, CLIENT_KEYS_SECRET_ID: KEYS_SECRET, SERPAPI_SECRET_ID: UPSTREAM_SECRET },
+    });
+    const line = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((text) => JSON.parse(text))
+      .find((entry) => entry.message === 'credential sources');
+    expect(line).toMatchObject({
+      level: 'INFO',
+      clientKeys: `secret ${KEYS_SECRET}`,
+      upstreamKey: `secret ${UPSTREAM_SECRET}`,
+      upstream: "https://serpapi.com: the real SerpApi, every search is paid for by the key's account",
+    });
+  });
+
+  it('refuses to start with a plain key beside its secret', async () => {
+    const failure = run(process.execPath, ['--import', 'tsx', '-e', "await import('./lib/secrets.ts')"], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: { PATH: process.env.PATH, CLIENT_KEYS_SECRET_ID: KEYS_SECRET, API_KEYS: 'plain', SERPAPI_API_KEY: 'plain' },
+    });
+    await expect(failure).rejects.toMatchObject({ stderr: expect.stringContaining('set only one of API_KEYS') });
   });
 });

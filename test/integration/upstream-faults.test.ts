@@ -64,6 +64,50 @@ describe('upstream faults', () => {
     expect(reply.headers.get('retry-after')).toBe('1');
   });
 
+  it('answers 503 UPSTREAM_QUOTA_EXCEEDED at once, without retrying, when the plan has run out of searches', async () => {
+    harness.upstream.respond(() => ({ status: 429, body: '{"error":"Your account has run out of searches."}' }));
+    const reply = await search();
+    expectError(reply, 503, 'UPSTREAM_QUOTA_EXCEEDED');
+    expect(reply.json.error.details).toContain('plan for this service is used up');
+    expect(harness.upstream.calls()).toBe(1);
+  });
+
+  it("passes SerpApi's own words of a 5xx on in details, after retrying", async () => {
+    harness.upstream.respond(() => ({ status: 503, body: '{"error":"Something went wrong, please try again later."}' }));
+    const reply = await search();
+    expectError(reply, 502, 'UPSTREAM_ERROR');
+    expect(reply.json.error.details).toBe('The search provider answered HTTP 503: Something went wrong, please try again later.');
+    expect(harness.upstream.calls()).toBe(3);
+  });
+
+  it('answers 400 INVALID_REQUEST naming q, with no upstream call, for search terms too long once URL-encoded', async () => {
+    const reply = await harness.service.post('/v1/web-search/delta', { q: '咖'.repeat(456) });
+    expectError(reply, 400, 'INVALID_REQUEST');
+    expect(reply.json.error.details).toMatch(/^q: must take at most 4096 bytes once URL-encoded/);
+    expect(harness.upstream.calls()).toBe(0);
+  });
+
+  it('answers 400 INVALID_REQUEST naming location when the upstream knows no such place, without retrying', async () => {
+    harness.upstream.queue('errorBody');
+    const reply = await harness.service.post('/v1/web-search/alpha', { q: 'coffee', location: 'Nowhere at all' });
+    expectError(reply, 400, 'INVALID_REQUEST');
+    expect(reply.json.error.details).toMatch(/^location: the search provider knows no such place/);
+    expect(harness.upstream.calls()).toBe(1);
+  });
+
+  it('refuses, as INVALID_REQUEST and before any call, an upstream URL over 8 KiB', async () => {
+    const { serpApiSearch, UPSTREAM_URL_MAX } = await import('../../lib/upstream/serpapi.js');
+    const stats = { calls: 0, latencyMs: 0, cacheHits: 0 };
+    const call = serpApiSearch('webAlpha', { q: '咖'.repeat(1000) }, { deadline: Date.now() + 1000, stats: stats as never });
+    await expect(call).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: expect.stringMatching(
+        new RegExp(`^q: too long for the search provider once URL-encoded .* at most ${UPSTREAM_URL_MAX}\\)$`),
+      ),
+    });
+    expect(harness.upstream.calls()).toBe(0);
+  });
+
   it('does not wait for a Retry-After longer than the deadline allows', async () => {
     harness.upstream.respond(() => ({ status: 429, body: '{"error":"slow down"}', headers: { 'Retry-After': '60' } }));
     const reply = await search();

@@ -10,11 +10,11 @@ function lastQuery(): Record<string, string> {
 }
 
 describe('POST /v1/web-search/alpha', () => {
-  it('sends q, location, hl, start = page × num and num to engine google, with the upstream key', async () => {
+  it('sends q, location, hl (lower-cased, as Google lists it) and start = page × num to engine google, and no num', async () => {
     const reply = await harness.service.post('/v1/web-search/alpha', {
       q: ' coffee ',
       location: 'Austin, Texas',
-      language: 'en',
+      language: 'EN',
       page: 2,
       num: 5,
     });
@@ -25,7 +25,6 @@ describe('POST /v1/web-search/alpha', () => {
       location: 'Austin, Texas',
       hl: 'en',
       start: '10',
-      num: '5',
       api_key: TEST_UPSTREAM_KEY,
     });
   });
@@ -56,13 +55,20 @@ describe('POST /v1/web-search/alpha', () => {
     const reply = await harness.service.post('/v1/web-search/alpha', { q: 'coffee', page: 1, num: 3 });
     expect(reply.json.data.organic_results.map((r: { rank: number }) => r.rank)).toEqual([4, 5, 6]);
   });
+
+  it('answers 400 for num over 10, which Google cannot serve in one page, with no upstream call', async () => {
+    const reply = await harness.service.post('/v1/web-search/alpha', { q: 'coffee', num: 11 });
+    expect(reply.status).toBe(400);
+    expect(reply.json.error).toEqual({ code: 'INVALID_REQUEST', details: 'num: must be an integer from 1 to 10' });
+    expect(harness.upstream.calls()).toBe(0);
+  });
 });
 
 describe('POST /v1/web-search/bravo', () => {
-  it('maps region, date, safe_search and page to kl, df, safe and start on engine duckduckgo', async () => {
+  it('maps region, date, safe_search and page to kl, df, safe, start and m on engine duckduckgo (constructed sample: no recorded answer holds these fields)', async () => {
     const reply = await harness.service.post('/v1/web-search/bravo', {
       q: 'coffee',
-      region: 'us-en',
+      region: 'US-en',
       date: 'week',
       safe_search: 'off',
       page: 1,
@@ -75,6 +81,7 @@ describe('POST /v1/web-search/bravo', () => {
       df: 'w',
       safe: '-2',
       start: '30',
+      m: '30',
       api_key: TEST_UPSTREAM_KEY,
     });
     expect(reply.json.data.organic_results[0]).toEqual({
@@ -85,14 +92,23 @@ describe('POST /v1/web-search/bravo', () => {
     });
     expect(reply.json.data.related_searches[0]).toEqual({ query: 'coffee near me', link: expect.any(String) });
   });
+
+  it.each([
+    ['a region DuckDuckGo does not list', { q: 'coffee', region: 'us-fr' }, "region: must be one of DuckDuckGo's region codes"],
+    ['q over 500 characters, which DuckDuckGo refuses', { q: 'x'.repeat(501) }, 'q: must be at most 500 characters'],
+  ])('answers 400 for %s, with no upstream call', async (_name, body, details) => {
+    const reply = await harness.service.post('/v1/web-search/bravo', body);
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.details).toContain(details);
+    expect(harness.upstream.calls()).toBe(0);
+  });
 });
 
 describe('POST /v1/web-search/charlie', () => {
-  it('sends mkt (not cc) when both are given, safeSearch, and first = page × 10 + 1 to engine bing', async () => {
+  it('sends mkt as Bing lists it (lower case), safeSearch, and first = page × 10 + 1 to engine bing (constructed sample: no recorded answer holds these fields)', async () => {
     const reply = await harness.service.post('/v1/web-search/charlie', {
       q: 'coffee',
       market: 'en-US',
-      cc: 'us',
       safe_search: 'strict',
       page: 1,
     });
@@ -100,7 +116,7 @@ describe('POST /v1/web-search/charlie', () => {
     expect(lastQuery()).toEqual({
       engine: 'bing',
       q: 'coffee',
-      mkt: 'en-US',
+      mkt: 'en-us',
       safeSearch: 'strict',
       first: '11',
       api_key: TEST_UPSTREAM_KEY,
@@ -115,10 +131,25 @@ describe('POST /v1/web-search/charlie', () => {
     });
   });
 
-  it('sends cc when no market is given', async () => {
+  it('sends cc as Bing lists it (upper case)', async () => {
     await harness.service.post('/v1/web-search/charlie', { q: 'coffee', cc: 'gb' });
-    expect(lastQuery()).toMatchObject({ cc: 'gb', first: '1' });
+    expect(lastQuery()).toMatchObject({ cc: 'GB', first: '1' });
     expect(lastQuery()).not.toHaveProperty('mkt');
+  });
+
+  it.each([
+    [
+      'market and cc together (Bing takes one or the other)',
+      { market: 'en-US', cc: 'us' },
+      'cc: must not be given together with market',
+    ],
+    ['a market Bing does not list', { market: 'en-XX' }, "market: must be one of Bing's market codes"],
+    ['a country Bing does not list (uk: Bing calls it GB)', { cc: 'uk' }, "cc: must be one of Bing's country codes"],
+  ])('answers 400 for %s, with no upstream call', async (_name, fields, details) => {
+    const reply = await harness.service.post('/v1/web-search/charlie', { q: 'coffee', ...fields });
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.details).toContain(details);
+    expect(harness.upstream.calls()).toBe(0);
   });
 });
 

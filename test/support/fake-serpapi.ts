@@ -45,6 +45,77 @@ export const NO_RESULTS_BODY = JSON.stringify({
   error: "Google hasn't returned any results for this query.",
 });
 
+/**
+ * A responder that pages as the live upstream does, with the page sizes SerpApi documents: Google 10 a page
+ * (`start`), DuckDuckGo up to 35 on the first page and up to 50 after (`start`, capped by `m`), Bing 10
+ * (`first`, from 1), Baidu `rn` or 10 (`pn`), Google Images 100 a page (`ijn`, no paging links), Google
+ * Scholar and Scholar author `num` (`start`). Result n (1-based, across pages) links to
+ * https://results.example/<engine>/<n>, so a test can see every gap and every repeat. Other engines (the
+ * citation lookups) get their recorded sample.
+ */
+export function realPageSizes(query: URLSearchParams): Fault | undefined {
+  const engine = query.get('engine') ?? '';
+  const int = (name: string, fallback: number) => Number(query.get(name) ?? fallback);
+  const items = (offset: number, count: number, shape: (n: number) => Record<string, unknown>) =>
+    Array.from({ length: count }, (_, i) => shape(offset + i + 1));
+  const link = (n: number) => `https://results.example/${engine}/${n}`;
+  const web = (n: number) => ({ position: n, title: `Result ${n}`, link: link(n), snippet: `Snippet ${n}` });
+  const next = { serpapi_pagination: { next: 'https://serpapi.com/search.json?page=next' } };
+  switch (engine) {
+    case 'google':
+      return query.get('tbm') === 'nws'
+        ? {
+            json: {
+              news_results: items(int('start', 0), 10, (n) => ({ ...web(n), source: 'Example', date: '1 hour ago' })),
+              ...next,
+            },
+          }
+        : { json: { organic_results: items(int('start', 0), 10, web), ...next } };
+    case 'duckduckgo': {
+      const start = int('start', 0);
+      const pageMax = start > 0 ? 50 : 35;
+      return { json: { organic_results: items(start, Math.min(pageMax, int('m', 50)), web), ...next } };
+    }
+    case 'bing':
+      return { json: { organic_results: items(int('first', 1) - 1, 10, web), ...next } };
+    case 'baidu':
+      return { json: { organic_results: items(int('pn', 0), int('rn', 10), web), ...next } };
+    case 'google_images':
+      return {
+        json: {
+          images_results: items(int('ijn', 0) * 100, 100, (n) => ({
+            position: n,
+            title: `Image ${n}`,
+            original: link(n),
+            link: link(n),
+          })),
+        },
+      };
+    case 'google_scholar':
+      return {
+        json: {
+          organic_results: items(int('start', 0), int('num', 10), (n) => ({ ...web(n), result_id: `paper${n}` })),
+          ...next,
+        },
+      };
+    case 'google_scholar_author':
+      if (query.get('view_op')) return undefined;
+      return {
+        json: {
+          author: { name: 'A. Author' },
+          articles: items(int('start', 0), int('num', 20), (n) => ({
+            title: `Article ${n}`,
+            link: link(n),
+            citation_id: `A:${n}`,
+          })),
+          ...next,
+        },
+      };
+    default:
+      return undefined;
+  }
+}
+
 export async function startFakeSerpApi(): Promise<FakeSerpApi> {
   const requests: URLSearchParams[] = [];
   const queued: Fault[] = [];

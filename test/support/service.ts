@@ -40,6 +40,9 @@ export async function startService(
     API_KEYS: TEST_CLIENT_KEY,
     SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
     RETRY_BASE_DELAY_MS: '5',
+    // Upstream answers are cached for an hour by default; most tests count upstream calls request by
+    // request, so they run uncached unless their file turns the cache on.
+    ANSWER_CACHE_TTL_SECONDS: '0',
     ...env,
   });
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];

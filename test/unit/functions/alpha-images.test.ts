@@ -57,7 +57,7 @@ describe('images request', () => {
 });
 
 describe('reshapeImages', () => {
-  it('gives title, thumbnail as image, original, source, link and integer dimensions', () => {
+  it('gives title, thumbnail as image, original, source, link and integer dimensions (constructed sample: no recorded answer holds these fields)', () => {
     const data = reshapeImages(sample('google_images'), request);
     expect(data.images_results).toHaveLength(5);
     expect(data.images_results[0]).toEqual({
@@ -69,11 +69,12 @@ describe('reshapeImages', () => {
       original_width: 1600,
       original_height: 1067,
     });
-    expect(data.pagination).toEqual({ current_page: 0, next_page: 1, has_more: true });
+    // Five images: less than a page of 100, so no more follow (images answers carry no paging links).
+    expect(data.pagination).toEqual({ current_page: 0, next_page: null, has_more: false });
     expect(() => responseSchema.parse(data)).not.toThrow();
   });
 
-  it('still returns the contract shape when the upstream omits optional fields', () => {
+  it('still returns the contract shape when the upstream omits optional fields (constructed sample: no recorded answer holds these fields)', () => {
     const json = sample('google_images');
     const sparse = {
       images_results: (json.images_results as Record<string, unknown>[]).map((item) => ({ original: item.original })),

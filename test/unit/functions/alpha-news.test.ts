@@ -7,7 +7,7 @@ const request = requestSchema.parse({ q: 'coffee' });
 
 describe('news request', () => {
   it('sends tbm=nws, location, hl and start = page × 10', () => {
-    expect(request).toEqual({ q: 'coffee', page: 0 });
+    expect(request).toEqual({ q: 'coffee', page: 0, no_cache: false });
     expect(toSerpApiParams({ ...request, location: 'Austin, Texas', language: 'en', page: 3 })).toEqual({
       q: 'coffee',
       tbm: 'nws',
@@ -19,7 +19,7 @@ describe('news request', () => {
 });
 
 describe('reshapeNews', () => {
-  it('gives title, snippet, source, url and lastUpdated as the upstream gave the date', () => {
+  it('gives title, snippet, source, url and lastUpdated as the upstream gave the date (constructed sample: no recorded answer holds these fields)', () => {
     const data = reshapeNews(sample('google_nws'), request);
     expect(data.news_results).toHaveLength(5);
     expect(data.news_results[0]).toEqual({
@@ -36,7 +36,7 @@ describe('reshapeNews', () => {
     expect(() => responseSchema.parse(data)).not.toThrow();
   });
 
-  it('ranks page 2 from 21', () => {
+  it('ranks page 2 from 21 (constructed sample: no recorded answer holds these fields)', () => {
     const data = reshapeNews(sample('google_nws'), { ...request, page: 2 });
     expect(data.news_results.map((item) => item.rank)).toEqual([21, 22, 23, 24, 25]);
   });
@@ -60,7 +60,7 @@ describe('reshapeNews', () => {
     ]);
   });
 
-  it('still returns the contract shape when the upstream omits optional fields', () => {
+  it('still returns the contract shape when the upstream omits optional fields (constructed sample: no recorded answer holds these fields)', () => {
     const json = sample('google_nws');
     const sparse = { news_results: (json.news_results as Record<string, unknown>[]).map((item) => ({ link: item.link })) };
     const data = reshapeNews(sparse, request);

@@ -29,18 +29,13 @@ const ok = (value: CiteAnswer): PromiseSettledResult<CiteAnswer> => ({ status: '
 const failed = (reason: unknown): PromiseSettledResult<CiteAnswer> => ({ status: 'rejected', reason });
 
 describe('cite-search request', () => {
-  it('defaults results to 10, page to 0, country to us, format to MLA and no_cache to false', () => {
-    expect(request()).toEqual({ query: 'bananas', results: 10, page: 0, country: 'us', format: 'MLA', no_cache: false });
+  it('defaults results to 10, page to 0, format to MLA and no_cache to false', () => {
+    expect(request()).toMatchObject({ query: 'bananas', results: 10, page: 0, format: 'MLA', no_cache: false });
   });
 
-  it('sends q, num = results, start = page × results and the country, lower-cased, as gl', () => {
-    expect(toScholarParams(request({ results: 20, page: 3, country: 'DE' }))).toEqual({
-      q: 'bananas',
-      num: 20,
-      start: 60,
-      gl: 'de',
-    });
-    expect(toScholarParams(request({ country: '' }))).toMatchObject({ gl: 'us', start: 0 });
+  it('sends q, num = results and start = page × results, and no gl (the scholarly search has none)', () => {
+    expect(toScholarParams(request({ results: 20, page: 3 }))).toEqual({ q: 'bananas', num: 20, start: 60 });
+    expect(toScholarParams(request())).toEqual({ q: 'bananas', num: 10, start: 0 });
   });
 
   it.each([
@@ -48,7 +43,7 @@ describe('cite-search request', () => {
     [{ results: 21 }, 'results: must be an integer from 1 to 20'],
     [{ results: '5' }, 'results: must be an integer from 1 to 20'],
     [{ page: 100 }, 'page: must be an integer from 0 to 99'],
-    [{ country: 'usa' }, 'country: must be at most 2 characters'],
+    [{ country: 'us' }, 'country: unknown field'],
     [{ format: 'apa' }, 'format: must be one of: MLA, APA, Chicago, Harvard, Vancouver'],
     [{ no_cache: 'yes' }, 'no_cache: must be true or false'],
     [{ num: 5 }, 'num: unknown field'],

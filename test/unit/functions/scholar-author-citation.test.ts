@@ -42,12 +42,12 @@ describe('author citation request', () => {
 describe('reshapeAuthorCitation', () => {
   const citation = sample('google_scholar_author_citation');
 
-  it('finds the id of the citing list in the total_citations link', () => {
+  it('finds the id of the citing list in the total_citations link (constructed sample: no recorded answer holds these fields)', () => {
     expect(citingListId(citation)).toBe('1234567890');
     expect(citingListId({ citation: { title: 'Uncited' } })).toBeNull();
   });
 
-  it('gives the paper with title, authors, publication date, total citations and the citing documents', () => {
+  it('gives the paper with title, authors, publication date, total citations and the citing documents (constructed sample: no recorded answer holds these fields)', () => {
     const data = reshapeAuthorCitation(citation, { ok: true, value: sample('google_scholar') });
     expect(data.unavailable).toEqual([]);
     expect(data.citations).toEqual({
@@ -94,7 +94,7 @@ describe('reshapeAuthorCitation', () => {
     expect(citationMessage(data)).toBe('Citation details found, with 2 citing documents');
   });
 
-  it('keeps the paper with empty articles, and says why, when the citing documents could not be fetched', () => {
+  it('keeps the paper with empty articles, and says why, when the citing documents could not be fetched (constructed sample: no recorded answer holds these fields)', () => {
     const error = new AppError('UPSTREAM_TIMEOUT', { details: 'The search provider did not answer within the deadline' });
     const data = reshapeAuthorCitation(citation, { ok: false, error });
     expect(data.citations?.title).toBe('Genome-wide analysis of estrogen receptor binding sites');
@@ -108,7 +108,7 @@ describe('reshapeAuthorCitation', () => {
     );
   });
 
-  it('still returns the contract shape when the upstream omits optional fields', () => {
+  it('still returns the contract shape when the upstream omits optional fields (constructed sample: no recorded answer holds these fields)', () => {
     const data = reshapeAuthorCitation({ citation: { title: 'Sparse paper' } }, null);
     expect(data.citations).toEqual({
       title: 'Sparse paper',

@@ -7,7 +7,7 @@ const request = requestSchema.parse({ author_id: 'LSsXyncAAAAJ' });
 
 describe('scholar author request', () => {
   it('defaults page to 0 and num to 20, and maps start = page × num', () => {
-    expect(request).toEqual({ author_id: 'LSsXyncAAAAJ', page: 0, num: 20 });
+    expect(request).toEqual({ author_id: 'LSsXyncAAAAJ', page: 0, num: 20, no_cache: false });
     expect(toSerpApiParams({ ...request, language: 'de', sort: 'pubdate', page: 2, num: 50 })).toEqual({
       author_id: 'LSsXyncAAAAJ',
       hl: 'de',
@@ -34,7 +34,7 @@ describe('scholar author request', () => {
 describe('reshapeAuthor', () => {
   const data = reshapeAuthor(sample('google_scholar_author'), request);
 
-  it('gives the author profile with interests as {title, link}', () => {
+  it('gives the author profile with interests as {title, link} (constructed sample: no recorded answer holds these fields)', () => {
     expect(data.author).toEqual({
       name: 'Cliff Meyer',
       affiliations: 'Dana-Farber Cancer Institute and Harvard T.H. Chan School of Public Health',
@@ -54,7 +54,7 @@ describe('reshapeAuthor', () => {
     });
   });
 
-  it('gives the articles with integer years and citation counts', () => {
+  it('gives the articles with integer years and citation counts (constructed sample: no recorded answer holds these fields)', () => {
     expect(data.articles).toHaveLength(3);
     expect(data.articles[0]).toEqual({
       title: 'Model-based analysis of ChIP-Seq (MACS)',
@@ -71,7 +71,7 @@ describe('reshapeAuthor', () => {
     });
   });
 
-  it('gives citations, h-index and i10-index with the year "since" counts from, and the yearly graph', () => {
+  it('gives citations, h-index and i10-index with the year "since" counts from, and the yearly graph (constructed sample: no recorded answer holds these fields)', () => {
     expect(data.cited_by).toEqual({
       citations: { all: 38511, since: 16134 },
       h_index: { all: 61, since: 44 },
@@ -88,7 +88,7 @@ describe('reshapeAuthor', () => {
     });
   });
 
-  it('gives co-authors, public access and paging', () => {
+  it('gives co-authors, public access and paging (constructed sample: no recorded answer holds these fields)', () => {
     expect(data.co_authors).toEqual([
       {
         name: 'X. Shirley Liu',
@@ -108,13 +108,13 @@ describe('reshapeAuthor', () => {
     expect(() => responseSchema.parse(data)).not.toThrow();
   });
 
-  it('keeps at most num articles and never points next_page past page 99', () => {
+  it('keeps at most num articles and never points next_page past page 99 (constructed sample: no recorded answer holds these fields)', () => {
     const trimmed = reshapeAuthor(sample('google_scholar_author'), { ...request, num: 2, page: 99 });
     expect(trimmed.articles.map((a) => a.citation_id)).toEqual(['LSsXyncAAAAJ:2osOgNQ5qMEC', 'LSsXyncAAAAJ:u5HHmVD_uO8C']);
     expect(trimmed.pagination).toEqual({ current_page: 99, next_page: null, has_more: true, page_size: 2 });
   });
 
-  it('still returns the contract shape when the upstream omits optional fields', () => {
+  it('still returns the contract shape when the upstream omits optional fields (constructed sample: no recorded answer holds these fields)', () => {
     const json = sample('google_scholar_author');
     const sparse = {
       author: { name: 'Cliff Meyer' },

@@ -18,15 +18,19 @@ function stripped(name: Parameters<typeof sample>[0], keep: string[]): Record<st
 describe('alpha (google)', () => {
   const request = alpha.requestSchema.parse({ q: 'coffee' });
 
-  it('defaults page to 0 and num to 10, and maps start = page × num', () => {
-    expect(request).toEqual({ q: 'coffee', page: 0, num: 10 });
-    expect(alpha.toSerpApiParams({ ...request, page: 3, num: 20, language: 'de' })).toEqual({
+  it('defaults page to 0 and num to 10, and maps start = page × num, sending no num (Google has none)', () => {
+    expect(request).toEqual({ q: 'coffee', page: 0, num: 10, no_cache: false });
+    expect(alpha.toSerpApiParams({ ...request, page: 3, num: 7, language: 'de' })).toEqual({
       q: 'coffee',
       location: undefined,
       hl: 'de',
-      start: 60,
-      num: 20,
+      start: 21,
     });
+  });
+
+  it('takes num from 1 to 10 only: Google serves at most 10 results a page', () => {
+    expect(alpha.requestSchema.safeParse({ q: 'x', num: 10 }).success).toBe(true);
+    expect(alpha.requestSchema.safeParse({ q: 'x', num: 11 }).success).toBe(false);
   });
 
   it('reshapes the recorded answer with rank = position, 1-based, and typed search information', () => {
@@ -92,14 +96,14 @@ describe('alpha (google)', () => {
 describe('bravo (duckduckgo)', () => {
   it('maps every filter to the upstream values', () => {
     const request = bravo.requestSchema.parse({ q: 'coffee', region: 'wt-wt', date: 'year', safe_search: 'strict', page: 2 });
-    expect(bravo.toSerpApiParams(request)).toEqual({ q: 'coffee', kl: 'wt-wt', df: 'y', safe: '1', start: 60 });
+    expect(bravo.toSerpApiParams(request)).toEqual({ q: 'coffee', kl: 'wt-wt', df: 'y', safe: '1', start: 60, m: 30 });
     expect(bravo.toSerpApiParams(bravo.requestSchema.parse({ q: 'x', safe_search: 'moderate' }))).toMatchObject({
       safe: '-1',
       start: 0,
     });
   });
 
-  it('reshapes the sample with ranks continuing from the page offset', () => {
+  it('reshapes the sample with ranks continuing from the page offset (constructed sample: no recorded answer holds these fields)', () => {
     const data = bravo.reshapeBravo(sample('duckduckgo'), bravo.requestSchema.parse({ q: 'coffee', page: 1 }));
     expect(data.organic_results).toHaveLength(8);
     expect(data.organic_results[0]).toEqual({
@@ -119,18 +123,24 @@ describe('bravo (duckduckgo)', () => {
 });
 
 describe('charlie (bing)', () => {
-  it('sends market and drops cc when both are given; first = page × 10 + 1', () => {
-    const request = charlie.requestSchema.parse({ q: 'coffee', market: 'en-GB', cc: 'us', page: 4 });
+  it('sends market as Bing lists it (lower case); first = page × 10 + 1', () => {
+    const request = charlie.requestSchema.parse({ q: 'coffee', market: 'en-GB', page: 4 });
     expect(charlie.toSerpApiParams(request)).toEqual({
       q: 'coffee',
-      mkt: 'en-GB',
+      mkt: 'en-gb',
       cc: undefined,
       safeSearch: undefined,
       first: 41,
     });
   });
 
-  it('reshapes into charlie_data with displayed_link and ranks from the page offset', () => {
+  it('refuses market and cc together, naming cc: Bing takes one or the other', () => {
+    const result = charlie.requestSchema.safeParse({ q: 'coffee', market: 'en-GB', cc: 'us' });
+    expect(result.success).toBe(false);
+    expect(formatIssues(result.error?.issues ?? [])).toBe('cc: must not be given together with market');
+  });
+
+  it('reshapes into charlie_data with displayed_link and ranks from the page offset (constructed sample: no recorded answer holds these fields)', () => {
     const data = charlie.reshapeCharlie(sample('bing'), charlie.requestSchema.parse({ q: 'coffee', page: 1 }));
     expect(data.charlie_data[0]).toEqual({
       rank: 11,

@@ -103,4 +103,18 @@ describe('createCache', () => {
       expect(hits).toBe(1);
     });
   });
+
+  it('keeps an entry for its own shorter time to live, never longer than the cache allows', () => {
+    const { time, now } = clock();
+    const cache = createCache<string>({ max: 10, ttlMs: 1_000, now });
+    cache.set('short', 's', 100);
+    cache.set('long', 'l', 5_000);
+    cache.set('never', 'n', 0);
+    time.now += 150;
+    expect(cache.get('short')).toBeUndefined();
+    expect(cache.get('long')).toBe('l');
+    expect(cache.get('never')).toBeUndefined();
+    time.now += 900;
+    expect(cache.get('long')).toBeUndefined();
+  });
 });

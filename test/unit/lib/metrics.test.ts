@@ -51,11 +51,17 @@ describe('the metrics middleware', () => {
     expect(capturedMetricLines.length).toBe(before);
   });
 
-  it('writes one record when on, naming an unknown path "unknown" rather than inventing a route', async () => {
+  it('writes the endpoint record and the usage record when on, naming an unknown path "unknown" rather than inventing a route', async () => {
     process.env.POWERTOOLS_METRICS_NAMESPACE = 'SearchCitationApi';
+    const before = capturedMetricLines.length;
     await metrics({ enabled: true }).after?.(request('/v1/not-a-route'));
-    const record = JSON.parse(capturedMetricLines.at(-1) ?? '{}');
+    const [record, usage] = capturedMetricLines.slice(before).map((line) => JSON.parse(line));
+    expect(capturedMetricLines.length - before).toBe(2);
     expect(record).toMatchObject({ endpoint: 'unknown', Requests: 1, Errors: 0, UpstreamLatency: 12, CacheHits: 1 });
     expect(record._aws.CloudWatchMetrics[0].Namespace).toBe('SearchCitationApi');
+    // No client was known: the usage record counts under the service alone, with no client dimension.
+    expect(usage).toMatchObject({ Requests: 1, UpstreamCalls: 1 });
+    expect(usage.client).toBeUndefined();
+    expect(usage._aws.CloudWatchMetrics[0].Namespace).toBe('SearchCitationApi');
   });
 });

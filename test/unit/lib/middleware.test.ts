@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../../lib/errors.js';
+import { AppError, ERROR_CODES } from '../../../lib/errors.js';
 import { api } from '../../../lib/middleware/index.js';
 import { body, searchTerms } from '../../../lib/schema.js';
 
@@ -41,7 +41,60 @@ describe('api() middleware chain', () => {
       event({ body: Buffer.from('{"q":"b64"}').toString('base64'), isBase64Encoded: true }),
       context,
     );
-    expect(JSON.parse(response.body)).toEqual({ success: true, message: 'ok', data: { q: 'b64' } });
+    expect(JSON.parse(response.body)).toMatchObject({ success: true, message: 'ok', data: { q: 'b64' } });
+  });
+
+  it('still answers the INTERNAL_ERROR envelope when answering an error itself throws', async () => {
+    const handler = api({ body: body({ q: searchTerms() }) }).handler(async () => {
+      const error = new AppError('UPSTREAM_ERROR');
+      // Reading its headers (as the failure envelope does) throws: the error path itself fails.
+      Object.defineProperty(error, 'headers', {
+        get() {
+          throw new Error('secret-token-42 in a broken getter');
+        },
+      });
+      throw error;
+    });
+    const response = await handler(event(), context);
+    expect(response.statusCode).toBe(500);
+    expect(response.headers).toMatchObject({
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-Request-Id': 'req-123',
+    });
+    expect(JSON.parse(response.body)).toEqual({
+      success: false,
+      message: 'Internal error',
+      data: null,
+      error: { code: 'INTERNAL_ERROR', details: 'Unexpected error; quote request id req-123 when reporting it' },
+    });
+    expect(response.body).not.toContain('secret-token-42');
+  });
+
+  it('answers 400 MALFORMED_JSON, not the body parser’s own 415, for a body that is not JSON', async () => {
+    const handler = api({ body: body({ q: searchTerms() }) }).handler(async ({ body }) => ({ data: body, message: 'ok' }));
+    for (const sent of [
+      event({ body: '{"q":' }),
+      event({ body: '   ' }),
+      event({ body: Buffer.from('{"q":').toString('base64'), isBase64Encoded: true }),
+    ]) {
+      const response = await handler(sent, context);
+      expect(response.statusCode, String(sent.body)).toBe(400);
+      expect(JSON.parse(response.body).error).toEqual({ code: 'MALFORMED_JSON', details: 'body: is not valid JSON' });
+    }
+  });
+
+  it('reads an empty body as {} and accepts a body with no Content-Type, unlike the parser’s defaults', async () => {
+    const handler = api({ body: body({ q: searchTerms() }) }).handler(async ({ body }) => ({ data: body, message: 'ok' }));
+    const empty = await handler(event({ body: null }), context);
+    expect(empty.statusCode).toBe(400);
+    expect(JSON.parse(empty.body).error).toEqual({ code: 'INVALID_REQUEST', details: 'q: is required' });
+    const untyped = await handler(event({ headers: { Authorization: 'Bearer unit-test-client-key' } }), context);
+    expect(JSON.parse(untyped.body)).toMatchObject({ success: true, message: 'ok', data: { q: 'x' } });
+    const typed = await handler(
+      event({ headers: { Authorization: 'Bearer unit-test-client-key', 'CONTENT-TYPE': 'Application/JSON; charset=UTF-8' } }),
+      context,
+    );
+    expect(typed.statusCode).toBe(200);
   });
 
   it('maps every error code to exactly one status', () => {

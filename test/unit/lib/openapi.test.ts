@@ -64,9 +64,9 @@ describe('the generated document', () => {
       required: ['q'],
       additionalProperties: false,
       properties: {
-        q: { type: 'string', minLength: 1, maxLength: 2048 },
+        q: { type: 'string', minLength: 1, maxLength: 2048, pattern: expect.stringMatching(/^\^/) },
         page: { type: 'integer', minimum: 0, maximum: 99, default: 0 },
-        num: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+        num: { type: 'integer', minimum: 1, maximum: 10, default: 10 },
       },
     });
     const bravo = resolve(document.paths['/v1/web-search/bravo'].post.requestBody.content['application/json'].schema);

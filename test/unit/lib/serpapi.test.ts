@@ -57,13 +57,28 @@ describe('classify', () => {
     [400, '{"error":"Missing query"}', 'final', 'UPSTREAM_ERROR'],
     [401, '{"error":"Invalid API key"}', 'final', 'SERVICE_MISCONFIGURED'],
     [403, '', 'final', 'SERVICE_MISCONFIGURED'],
-    [429, '{"error":"Your account has run out of searches."}', 'retryable', 'UPSTREAM_QUOTA_EXCEEDED'],
+    [429, '{"error":"Your account has run out of searches."}', 'final', 'UPSTREAM_QUOTA_EXCEEDED'],
+    [429, '{"error":"Too many requests"}', 'retryable', 'UPSTREAM_QUOTA_EXCEEDED'],
     [500, '', 'retryable', 'UPSTREAM_ERROR'],
     [502, '<html>Bad Gateway</html>', 'retryable', 'UPSTREAM_ERROR'],
   ] as const)('HTTP %i with %j is %s %s', (status, body, kind, code) => {
     const outcome = classify(status, null, body, KEY);
     expect(outcome.kind).toBe(kind);
     expect(outcome.kind !== 'json' && outcome.error.code).toBe(code);
+  });
+
+  it('says that the plan is used up when SerpApi says the account has run out of searches', () => {
+    const outcome = classify(429, null, '{"error":"Your account has run out of searches."}', KEY);
+    expect(outcome.kind !== 'json' && outcome.error.details).toBe(
+      "The search provider's plan for this service is used up (it said: Your account has run out of searches.); no search can succeed until its operator renews or upgrades the plan",
+    );
+  });
+
+  it("passes SerpApi's own words of a 5xx on", () => {
+    const outcome = classify(503, null, '{"error":"Something went wrong on our end, please try again later."}', KEY);
+    expect(outcome.kind !== 'json' && outcome.error.details).toBe(
+      'The search provider answered HTTP 503: Something went wrong on our end, please try again later.',
+    );
   });
 
   it('passes Retry-After of a 429 on to the client and to the retry loop', () => {

@@ -12,7 +12,7 @@ function details(schema: typeof alphaSchema | typeof bravoSchema, body: unknown)
 describe('request validation messages', () => {
   it('names every offending field in one line', () => {
     expect(details(alphaSchema, { q: 'x', num: 0, page: 100, extra: 1 })).toBe(
-      'page: must be an integer from 0 to 99; num: must be an integer from 1 to 100; extra: unknown field',
+      'page: must be an integer from 0 to 99; num: must be an integer from 1 to 10; extra: unknown field',
     );
   });
 
@@ -23,14 +23,34 @@ describe('request validation messages', () => {
   });
 
   it.each([
-    ['"2" for an integer', { q: 'x', num: '2' }, 'num: must be an integer from 1 to 100'],
-    ['2.5 for an integer', { q: 'x', num: 2.5 }, 'num: must be an integer from 1 to 100'],
-    ['1e9 for an integer', { q: 'x', num: 1e9 }, 'num: must be an integer from 1 to 100'],
+    ['"2" for an integer', { q: 'x', num: '2' }, 'num: must be an integer from 1 to 10'],
+    ['2.5 for an integer', { q: 'x', num: 2.5 }, 'num: must be an integer from 1 to 10'],
+    ['1e9 for an integer', { q: 'x', num: 1e9 }, 'num: must be an integer from 1 to 10'],
     ['a number for a string', { q: 5 }, 'q: must be a string'],
     ['2049 characters', { q: 'a'.repeat(2049) }, 'q: must be at most 2048 characters'],
+    [
+      '2048 characters inside spaces (the limit counts the value as sent)',
+      { q: ` ${'a'.repeat(2047)} ` },
+      'q: must be at most 2048 characters',
+    ],
+    ['a tab inside the text', { q: 'a\tb' }, 'q: must not contain control characters'],
+    [
+      'a language the upstream does not list',
+      { q: 'x', language: 'en-us' },
+      "language: must be one of Google's language codes, such as en, de, zh-cn or pt-br",
+    ],
+    [
+      '455 Chinese characters plus one (over 4096 bytes once URL-encoded)',
+      { q: '咖'.repeat(456) },
+      'q: must take at most 4096 bytes once URL-encoded (a Chinese character takes 9)',
+    ],
     ['a NUL character', { q: 'a\u0000b' }, 'q: must not contain control characters'],
     ['a lone surrogate', { q: 'a\ud800b' }, 'q: must be valid Unicode text (no lone surrogates)'],
-    ['a bad language code', { q: 'x', language: 'english!' }, 'language: must be a language code such as en or zh-CN'],
+    [
+      'a bad language code',
+      { q: 'x', language: 'english!' },
+      "language: must be one of Google's language codes, such as en, de, zh-cn or pt-br",
+    ],
   ])('rejects %s', (_name, body, message) => {
     expect(details(alphaSchema, body)).toBe(message);
   });
@@ -43,6 +63,15 @@ describe('request validation messages', () => {
     expect(details(alphaSchema, [])).toBe('body: must be a JSON object');
     expect(details(alphaSchema, null)).toBe('body: must be a JSON object');
     expect(details(alphaSchema, JSON.parse('{"q":"x","__proto__":{"admin":true}}'))).toBe('__proto__: unknown field');
+  });
+
+  it('accepts a listed language in any letter case and sends it as the upstream lists it', () => {
+    expect(alphaSchema.parse({ q: 'x', language: ' ZH-CN ' }).language).toBe('zh-cn');
+    expect(alphaSchema.parse({ q: 'x', language: 'Es-419' }).language).toBe('es-419');
+  });
+
+  it('trims tabs and newlines around the text, as whitespace', () => {
+    expect(alphaSchema.parse({ q: '\tcoffee\n' }).q).toBe('coffee');
   });
 
   it('accepts emoji and right-to-left marks, trimmed', () => {

@@ -1,0 +1,67 @@
+/**
+ * The optional web ACL (`-c waf=true`): one rate-based rule that blocks an IP address making more than
+ * `wafRequestsPer5MinutesPerIp` requests in any 5 minutes, answered with the service's own 429 envelope.
+ * Without it, unauthenticated traffic draws from the same method throttles as real clients (each such
+ * request is answered 401 by a function, with no paid call, but it can crowd real clients out).
+ */
+import { Stack } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { envelopeTemplate } from './gateway-responses.js';
+
+export interface RateLimitAclProps {
+  /** The stage the web ACL guards. */
+  stage: apigw.Stage;
+  requestsPer5MinutesPerIp: number;
+}
+
+/** Seconds a blocked address is told to wait: WAF re-evaluates its rate over a 5-minute window. */
+export const WAF_RETRY_AFTER_SECONDS = 300;
+
+export class RateLimitAcl extends Construct {
+  readonly acl: wafv2.CfnWebACL;
+
+  constructor(scope: Construct, id: string, props: RateLimitAclProps) {
+    super(scope, id);
+    const metricPrefix = Stack.of(this).stackName;
+    this.acl = new wafv2.CfnWebACL(this, 'Acl', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      description: 'Blocks an IP address over its request rate before it reaches the API',
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: `${metricPrefix}-acl`, sampledRequestsEnabled: true },
+      customResponseBodies: {
+        rateLimited: {
+          contentType: 'APPLICATION_JSON',
+          content: envelopeTemplate(
+            'RATE_LIMITED',
+            'Too many requests from this address; retry after the seconds in Retry-After',
+          ),
+        },
+      },
+      rules: [
+        {
+          name: 'PerIpRate',
+          priority: 0,
+          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: props.requestsPer5MinutesPerIp } },
+          action: {
+            block: {
+              customResponse: {
+                responseCode: 429,
+                customResponseBodyKey: 'rateLimited',
+                responseHeaders: [{ name: 'Retry-After', value: String(WAF_RETRY_AFTER_SECONDS) }],
+              },
+            },
+          },
+          visibilityConfig: {
+            cloudWatchMetricsEnabled: true,
+            metricName: `${metricPrefix}-per-ip-rate`,
+            sampledRequestsEnabled: true,
+          },
+        },
+      ],
+    });
+    // The stage ARN holds a reference to the stage, so CloudFormation creates the stage first.
+    new wafv2.CfnWebACLAssociation(this, 'Association', { resourceArn: props.stage.stageArn, webAclArn: this.acl.attrArn });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Recorded Crossref REST API answers (samples/crossref/SOURCES.md) and the demo Crossref: a loopback
+ * server that answers GET /works from them, so that `npm start` shows exports with no network. The tests'
+ * fake Crossref serves the same recordings.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const CROSSREF_RECORDINGS = {
+  /** GET /works?query=ecology&query.author=carl+boettiger: 20 works, most by Carl Boettiger. */
+  boettiger: 'works-ecology-carl-boettiger',
+  /** GET /works?query=adfaaf: no work found. */
+  noResults: 'works-no-results',
+} as const;
+
+export type CrossrefRecording = keyof typeof CROSSREF_RECORDINGS;
+
+const texts = new Map<CrossrefRecording, string>();
+
+/** The recorded answer's JSON text, read once. */
+export function crossrefRecording(name: CrossrefRecording): string {
+  let text = texts.get(name);
+  if (text === undefined) {
+    text = readFileSync(new URL(`./samples/crossref/${CROSSREF_RECORDINGS[name]}.json`, import.meta.url), 'utf8');
+    texts.set(name, text);
+  }
+  return text;
+}
+
+function normalized(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+let authors: Set<string> | undefined;
+
+/** Family names in the recording that has works: the queries it is a fair answer to. */
+function recordedAuthors(): Set<string> {
+  if (!authors) {
+    const items = (JSON.parse(crossrefRecording('boettiger')) as { message: { items: { author?: { family?: string }[] }[] } })
+      .message.items;
+    authors = new Set(items.flatMap((item) => (item.author ?? []).map((person) => normalized(person.family ?? ''))));
+  }
+  return authors;
+}
+
+/**
+ * Which recording answers a /works query: the one whose works include the queried author, else the
+ * recorded empty answer. Nothing is made up, so the demo shows what the service does with a real answer,
+ * a DOI where one matches and the index's own data where none does.
+ */
+export function crossrefRecordingFor(query: URLSearchParams): CrossrefRecording {
+  const author = normalized(query.get('query.author') ?? '');
+  return author && recordedAuthors().has(author) ? 'boettiger' : 'noResults';
+}
+
+export interface ReplayCrossref {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startReplayCrossref(): Promise<ReplayCrossref> {
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://replay');
+    const send = (status: number, body: string) => {
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(body);
+    };
+    if (url.pathname !== '/works') return send(404, JSON.stringify({ status: 'error', message: 'Resource not found.' }));
+    send(200, crossrefRecording(crossrefRecordingFor(url.searchParams)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

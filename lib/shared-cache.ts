@@ -1,0 +1,211 @@
+/**
+ * The two-level cache: this container's memory (lib/cache.ts) in front, the deployment's table
+ * (lib/dynamo-cache.ts) behind it when one is configured. A value found in the table is copied to memory;
+ * a value loaded from the upstream goes to both. Loads that fail, and values the caller calls empty, are
+ * stored nowhere, so the next request asks again.
+ *
+ * Table writes start as soon as a value is loaded and run beside the rest of the request; the handler's
+ * answer waits for them at the end (`settleCacheWrites`, at most the write budget), because a Lambda
+ * container is frozen once it has answered and a write still in flight would be lost or land much later.
+ */
+import { createHash } from 'node:crypto';
+import { type Cache, createCache } from './cache.js';
+import { type CacheTable, sharedCacheTable } from './dynamo-cache.js';
+import { type CacheActivity, cacheActivity, type RequestState } from './request-state.js';
+
+/** One request's view of the caches: whether to bypass them, and where to count what they did. */
+export interface CacheScope {
+  /** Skip the lookups and load afresh; what is loaded is still stored (the request's `no_cache`). */
+  fresh: boolean;
+  activity: CacheActivity;
+  requestId?: string;
+  /** Called once per lookup answered by either level. */
+  onHit?: () => void;
+}
+
+export interface SharedCacheOptions {
+  /** Prefix of every key in the table, with a version: a change of the stored shape changes the name. */
+  name: string;
+  /** How long a stored value lasts, in seconds; 0 turns the cache off. */
+  ttlSeconds: number;
+  /** Most values kept in this container's memory; 0 keeps none there. */
+  memoryMax: number;
+  /** Defaults to the deployment's table (none when CACHE_TABLE_NAME is unset). */
+  table?: CacheTable | null;
+}
+
+export interface SharedRememberOptions<V> {
+  scope?: CacheScope;
+  /** Whether a loaded value is worth keeping; an empty answer is not. Defaults to yes. */
+  store?: (value: V) => boolean;
+  /** This value's time to live, when shorter than the cache's; 0 skips the cache altogether. */
+  ttlSeconds?: number;
+}
+
+export interface SharedCache<V> {
+  /** The cached value, else `load()`'s, which is then stored unless it threw or `store` says no. */
+  remember(key: string, load: () => Promise<V>, options?: SharedRememberOptions<V>): Promise<V>;
+  /**
+   * Every item's value: memory first, then one table read for all the rest, then `loadMissing` once with
+   * the items still unknown (it returns their outcomes in the same order, as `mapSettled` does). An item
+   * whose key is empty is never looked up or stored. Outcomes come back in the order of `items`.
+   */
+  rememberMany<T>(
+    items: readonly T[],
+    keyOf: (item: T) => string,
+    loadMissing: (items: T[]) => Promise<PromiseSettledResult<V>[]>,
+    options?: SharedRememberOptions<V>,
+  ): Promise<PromiseSettledResult<V>[]>;
+  readonly memory: Cache<V>;
+}
+
+// DynamoDB keys may be 2048 bytes; long keys (a search's parameters) are hashed well below that.
+const LONG_KEY_BYTES = 256;
+
+/** The table key for a cache's key: the name, then the key itself, or its SHA-256 when long. */
+export function tableKey(name: string, key: string): string {
+  const plain = Buffer.byteLength(key) <= LONG_KEY_BYTES;
+  return `${name}#${plain ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`}`;
+}
+
+function scopeOf(options: SharedRememberOptions<unknown>): CacheScope {
+  return (
+    options.scope ?? { fresh: false, activity: { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, pendingWrites: [] } }
+  );
+}
+
+export function createSharedCache<V extends NonNullable<unknown>>(options: SharedCacheOptions): SharedCache<V> {
+  const table = options.table === undefined ? sharedCacheTable() : options.table;
+  const memory = createCache<V>({ max: options.memoryMax, ttlMs: options.ttlSeconds * 1000 });
+  const ttlOf = (given?: number) => Math.min(given ?? options.ttlSeconds, options.ttlSeconds);
+
+  const hit = (scope: CacheScope, level: 'memory' | 'table') => {
+    if (level === 'memory') scope.activity.memoryHits += 1;
+    else scope.activity.tableHits += 1;
+    scope.onHit?.();
+  };
+
+  const keep = (scope: CacheScope, entries: { key: string; value: V }[], ttlSeconds: number) => {
+    for (const { key, value } of entries) memory.set(key, value, ttlSeconds * 1000);
+    if (!table || entries.length === 0) return;
+    scope.activity.pendingWrites.push(
+      table.putMany(
+        entries.map(({ key, value }) => ({ key: tableKey(options.name, key), value, ttlSeconds })),
+        { activity: scope.activity, requestId: scope.requestId },
+      ),
+    );
+  };
+
+  return {
+    memory,
+    async remember(key, load, rememberOptions = {}) {
+      const ttlSeconds = ttlOf(rememberOptions.ttlSeconds);
+      if (ttlSeconds <= 0) return load();
+      const scope = scopeOf(rememberOptions as SharedRememberOptions<unknown>);
+      if (!scope.fresh) {
+        const remembered = memory.get(key);
+        if (remembered !== undefined) {
+          hit(scope, 'memory');
+          return remembered;
+        }
+        if (table) {
+          const found = await table.getMany([tableKey(options.name, key)], {
+            activity: scope.activity,
+            requestId: scope.requestId,
+          });
+          const stored = found.values().next().value as V | undefined;
+          if (stored !== undefined) {
+            hit(scope, 'table');
+            memory.set(key, stored, ttlSeconds * 1000);
+            return stored;
+          }
+        }
+      }
+      scope.activity.misses += 1;
+      const value = await load();
+      if (rememberOptions.store?.(value) ?? true) keep(scope, [{ key, value }], ttlSeconds);
+      return value;
+    },
+
+    async rememberMany<T>(
+      items: readonly T[],
+      keyOf: (item: T) => string,
+      loadMissing: (items: T[]) => Promise<PromiseSettledResult<V>[]>,
+      rememberOptions: SharedRememberOptions<V> = {},
+    ) {
+      const ttlSeconds = ttlOf(rememberOptions.ttlSeconds);
+      if (ttlSeconds <= 0) return loadMissing([...items]);
+      const scope = scopeOf(rememberOptions as SharedRememberOptions<unknown>);
+      const keys = items.map(keyOf);
+      const known = new Array<V | undefined>(items.length);
+      if (!scope.fresh) {
+        keys.forEach((key, i) => {
+          const remembered = key ? memory.get(key) : undefined;
+          if (remembered !== undefined) {
+            known[i] = remembered;
+            hit(scope, 'memory');
+          }
+        });
+        const wanted = keys.filter((key, i) => key && known[i] === undefined);
+        if (table && wanted.length > 0) {
+          const found = await table.getMany(
+            wanted.map((key) => tableKey(options.name, key)),
+            { activity: scope.activity, requestId: scope.requestId },
+          );
+          keys.forEach((key, i) => {
+            if (!key || known[i] !== undefined) return;
+            const stored = found.get(tableKey(options.name, key)) as V | undefined;
+            if (stored === undefined) return;
+            known[i] = stored;
+            hit(scope, 'table');
+            memory.set(key, stored, ttlSeconds * 1000);
+          });
+        }
+      }
+      const missing = items.flatMap((_, i) => (known[i] === undefined ? [i] : []));
+      scope.activity.misses += missing.length;
+      const loaded = missing.length > 0 ? await loadMissing(missing.map((i) => items[i] as T)) : [];
+      const outcomes = known.map((value): PromiseSettledResult<V> | undefined =>
+        value === undefined ? undefined : { status: 'fulfilled', value },
+      );
+      const fresh = new Map<string, V>();
+      missing.forEach((i, j) => {
+        const outcome = loaded[j] ?? { status: 'rejected', reason: new Error('the loader gave no outcome for this item') };
+        outcomes[i] = outcome;
+        const key = keys[i];
+        if (key && outcome.status === 'fulfilled' && (rememberOptions.store?.(outcome.value) ?? true)) {
+          fresh.set(key, outcome.value);
+        }
+      });
+      // One write for the whole batch, started at once; the answer waits for it only at the very end.
+      keep(
+        scope,
+        [...fresh].map(([key, value]) => ({ key, value })),
+        ttlSeconds,
+      );
+      return outcomes as PromiseSettledResult<V>[];
+    },
+  };
+}
+
+/** The cache scope of one request: `no_cache` from its validated body, its counters and its request id. */
+export function cacheScope(state: RequestState): CacheScope {
+  const body = state.body as { no_cache?: unknown } | undefined;
+  return {
+    fresh: body?.no_cache === true,
+    // Created on the first lookup: a request that looked nothing up writes no cache metrics.
+    get activity() {
+      return cacheActivity(state);
+    },
+    requestId: state.requestId,
+    onHit: () => {
+      state.upstream.cacheHits += 1;
+    },
+  };
+}
+
+/** Waits for this request's table writes; each is bounded by the write budget and never throws. */
+export async function settleCacheWrites(state: RequestState): Promise<void> {
+  const pending = state.cache?.pendingWrites.splice(0) ?? [];
+  if (pending.length > 0) await Promise.all(pending);
+}

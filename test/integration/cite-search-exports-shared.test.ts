@@ -1,0 +1,68 @@
+/**
+ * Matched Crossref records in the shared cache: two service containers (this test's process and a second
+ * process) sharing one table (dynalite on loopback), the fake SerpApi and the fake Crossref counting
+ * every call. A matched record is stored for every container; a paper that matched nothing is not.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sample } from '../../lib/local/samples.js';
+import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
+import { type FakeCrossref, startFakeCrossref } from '../support/fake-crossref.js';
+import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { type Service, startService } from '../support/service.js';
+import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
+
+const PATH = '/v1/cite/search';
+
+let table: CacheTableServer;
+let upstream: FakeSerpApi;
+let crossref: FakeCrossref;
+let first: Service;
+let second: ServiceProcess;
+
+beforeAll(async () => {
+  [table, upstream, crossref] = await Promise.all([startCacheTable(), startFakeSerpApi(), startFakeCrossref()]);
+  const env = { ...table.env, SERPAPI_BASE_URL: upstream.url, CROSSREF_BASE_URL: crossref.url };
+  [first, second] = await Promise.all([startService(env), startServiceProcess(env)]);
+});
+
+afterAll(async () => {
+  await second?.stop();
+  await first?.close();
+  await Promise.all([upstream?.close(), crossref?.close(), table?.close()]);
+});
+
+it('stores a matched record for every container, and looks up again only the paper that matched nothing', async () => {
+  const recorded = sample('google_scholar');
+  const result = (recorded.organic_results as Record<string, unknown>[])[0];
+  const papers = [
+    {
+      title: 'Early warning signals: the charted and uncharted territories',
+      summary: 'C Boettiger, N Ross, A Hastings - Theoretical Ecology, 2013 - Springer',
+    },
+    { title: 'Bananas and plantains', summary: 'JC Robinson, VG Saúco - 2010 - books.google.com' },
+  ];
+  const page = {
+    ...recorded,
+    organic_results: papers.map((paper, i) => ({
+      ...result,
+      title: paper.title,
+      result_id: `shared-export-${i + 1}`,
+      publication_info: { summary: paper.summary },
+    })),
+  };
+  upstream.respond((q) => (q.get('engine') === 'google_scholar' ? { json: page } : undefined));
+  const body = { query: 'shared exports', export: ['bibtex'] };
+
+  const miss = await first.post(PATH, body);
+  expect(miss.status).toBe(200);
+  expect(crossref.requests).toHaveLength(2);
+  const stored = (await table.items()).map((item) => item.pk).filter((pk) => pk.startsWith('crossref-v1#'));
+  expect(stored).toEqual(['crossref-v1#shared-export-1']);
+
+  crossref.reset();
+  const hit = await second.post(PATH, body);
+  expect(hit.status).toBe(200);
+  expect(hit.json.data.papers.map((p: { doi: unknown }) => p.doi)).toEqual(['10.1007/s12080-013-0192-6', null]);
+  expect(hit.json.data.papers[0].exports.bibtex).toBe(miss.json.data.papers[0].exports.bibtex);
+  expect(crossref.requests.map((q) => q.get('query.bibliographic'))).toEqual(['Bananas and plantains']);
+});

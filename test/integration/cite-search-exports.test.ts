@@ -1,0 +1,217 @@
+/**
+ * POST /v1/cite/search with `export`, over real HTTP: the fake SerpApi gives a page of real papers (the
+ * recorded scholar result, retitled) and the fake Crossref answers from recorded Crossref answers. Each
+ * test uses its own scholar result ids, so the record cache of one test never answers another's.
+ */
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { responseSchema } from '../../lib/contract/cite-search.js';
+import { sample } from '../../lib/local/samples.js';
+import { loadCitationJs } from '../../lib/reshape/exports.js';
+import { startFakeCrossref } from '../support/fake-crossref.js';
+import { type Reply, useService } from '../support/service.js';
+
+const PATH = '/v1/cite/search';
+const crossref = await startFakeCrossref();
+const harness = useService({
+  CROSSREF_BASE_URL: crossref.url,
+  CROSSREF_MAILTO: 'ops@example.org',
+  // A hanging lookup gives up after its own short timeout, and all of them within the budget, long before
+  // the request's deadline.
+  CROSSREF_TIMEOUT_MS: '400',
+  CROSSREF_BUDGET_MS: '500',
+});
+afterAll(() => crossref.close());
+beforeEach(() => crossref.reset());
+
+/** Real papers, as the index would list them. */
+const EARLY_WARNING = {
+  title: 'Early warning signals: the charted and uncharted territories',
+  summary: 'C Boettiger, N Ross, A Hastings - Theoretical Ecology, 2013 - Springer',
+};
+/** Same first author, shared words, a year earlier: another paper, which Crossref's answer does not hold. */
+const PROSECUTOR = {
+  title: "Early warning signals and the prosecutor's fallacy",
+  summary: 'C Boettiger, A Hastings - Proceedings of the Royal Society B, 2012 - royalsocietypublishing.org',
+};
+const BANANAS = { title: 'Bananas and plantains', summary: 'JC Robinson, VG Saúco - 2010 - books.google.com' };
+
+/** A scholar page of these papers, built from the recorded result, with ids `<prefix>-1`… */
+function servePapers(query: string, prefix: string, papers: { title: string; summary: string }[]) {
+  const recorded = sample('google_scholar');
+  const first = (recorded.organic_results as Record<string, unknown>[])[0];
+  const page = {
+    ...recorded,
+    organic_results: papers.map((paper, i) => ({
+      ...first,
+      position: i,
+      title: paper.title,
+      result_id: `${prefix}-${i + 1}`,
+      publication_info: { summary: paper.summary },
+    })),
+  };
+  harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' && q.get('q') === query ? { json: page } : undefined));
+}
+
+function expectSuccess(reply: Reply) {
+  expect(reply.status).toBe(200);
+  expect(reply.json.success).toBe(true);
+  expect(responseSchema.parse(reply.json.data)).toEqual(reply.json.data);
+  return reply.json.data;
+}
+
+describe('POST /v1/cite/search with export', () => {
+  it('answers as before, and asks Crossref nothing, without export', async () => {
+    servePapers('no export', 'plain', [EARLY_WARNING]);
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'no export' }));
+    expect(data.papers[0]).not.toHaveProperty('doi');
+    expect(data.papers[0]).not.toHaveProperty('exports');
+    expect(crossref.requests).toHaveLength(0);
+  });
+
+  it('gives the matching paper its DOI and Crossref record, the near-miss and the unknown paper doi: null', async () => {
+    servePapers('three papers', 'three', [EARLY_WARNING, PROSECUTOR, BANANAS]);
+    const reply = await harness.service.post(PATH, { query: 'three papers', export: ['csl-json', 'bibtex', 'ris'] });
+    const [early, prosecutor, bananas] = expectSuccess(reply).papers;
+
+    expect(early.doi).toBe('10.1007/s12080-013-0192-6');
+    expect(early.exports).toMatchObject({
+      source: 'crossref',
+      fallback_reason: null,
+      csl_json: { DOI: '10.1007/s12080-013-0192-6', type: 'article-journal', 'container-title': 'Theoretical Ecology' },
+    });
+    const Cite = await loadCitationJs();
+    for (const text of [early.exports.bibtex, early.exports.ris]) {
+      const [parsed] = new Cite(text).data;
+      expect(parsed).toMatchObject({
+        title: EARLY_WARNING.title,
+        DOI: '10.1007/s12080-013-0192-6',
+        issued: { 'date-parts': [[2013, 6, 21]] },
+        author: [
+          { family: 'Boettiger', given: 'Carl' },
+          { family: 'Ross', given: 'Noam' },
+          { family: 'Hastings', given: 'Alan' },
+        ],
+      });
+    }
+
+    // The recorded answer holds "Early warning signals: the charted…" by the same author a year later: not this paper.
+    expect(prosecutor.doi).toBeNull();
+    expect(prosecutor.exports.source).toBe('scholar');
+    expect(prosecutor.exports.fallback_reason).toMatch(/no work whose title, first author and year match/);
+    expect(prosecutor.exports.csl_json).toMatchObject({
+      title: PROSECUTOR.title,
+      author: [
+        { given: 'C', family: 'Boettiger' },
+        { given: 'A', family: 'Hastings' },
+      ],
+      issued: { 'date-parts': [[2012]] },
+      'container-title': 'Proceedings of the Royal Society B',
+    });
+    expect(prosecutor.exports.bibtex).not.toMatch(/doi/i);
+
+    expect(bananas.doi).toBeNull();
+    expect(bananas.exports.source).toBe('scholar');
+    expect(bananas.exports.ris).toContain('TI  - Bananas and plantains');
+
+    const queries = crossref.requests.map((q) => Object.fromEntries(q));
+    expect(queries).toHaveLength(3);
+    expect(queries).toContainEqual(
+      expect.objectContaining({
+        'query.bibliographic': EARLY_WARNING.title,
+        'query.author': 'Boettiger',
+        filter: 'from-pub-date:2012,until-pub-date:2014',
+        rows: '5',
+        mailto: 'ops@example.org',
+      }),
+    );
+    expect(crossref.userAgents.every((agent) => agent.includes('mailto:ops@example.org'))).toBe(true);
+  });
+
+  it('renders only the formats asked for', async () => {
+    servePapers('ris only', 'ris', [EARLY_WARNING]);
+    const [paper] = expectSuccess(await harness.service.post(PATH, { query: 'ris only', export: ['ris'] })).papers;
+    expect(Object.keys(paper.exports).sort()).toEqual(['fallback_reason', 'ris', 'source']);
+    expect(paper.exports.ris).toContain('DO  - 10.1007/s12080-013-0192-6');
+  });
+
+  it("keeps doi: null and the index's data when Crossref answers 429, 500 or garbage; the search still succeeds", async () => {
+    servePapers('crossref faults', 'faults', [EARLY_WARNING, PROSECUTOR, BANANAS]);
+    const faults = ['rate429', 'status500', 'garbage'] as const;
+    crossref.respond(
+      (q) => faults[[EARLY_WARNING, PROSECUTOR, BANANAS].findIndex((p) => p.title === q.get('query.bibliographic'))],
+    );
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'crossref faults', export: ['bibtex'] }));
+    expect(data.papers.map((p: { doi: unknown }) => p.doi)).toEqual([null, null, null]);
+    expect(data.papers.map((p: { exports: { fallback_reason: string } }) => p.exports.fallback_reason)).toEqual([
+      'Crossref refused the lookup for rate (HTTP 429)',
+      'Crossref answered HTTP 500',
+      'Crossref answered with something that is not JSON',
+    ]);
+    expect(data.papers[0].exports.bibtex).toContain(EARLY_WARNING.title);
+    expect(Object.keys(data.papers[0].citations)).toHaveLength(5);
+  });
+
+  it('gives up a hanging lookup after its own timeout, with doi: null, and answers in time', async () => {
+    servePapers('crossref hangs', 'hang', [EARLY_WARNING]);
+    crossref.respond(() => 'hang');
+    const started = performance.now();
+    const [paper] = expectSuccess(await harness.service.post(PATH, { query: 'crossref hangs', export: ['csl-json'] })).papers;
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(paper.doi).toBeNull();
+    expect(paper.exports).toMatchObject({ source: 'scholar', fallback_reason: 'Crossref did not answer in time' });
+  });
+
+  it('ends every lookup at the budget: nine hanging lookups, three at a time, take the budget, not three timeouts', async () => {
+    servePapers(
+      'nine hang',
+      'nine',
+      Array.from({ length: 9 }, (_, i) => ({ ...EARLY_WARNING, title: `${EARLY_WARNING.title} ${i}` })),
+    );
+    crossref.respond(() => 'hang');
+    const started = performance.now();
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'nine hang', export: ['csl-json'] }));
+    // Three waves of 400 ms timeouts would take 1.2 s; the 500 ms budget ends the second wave early and
+    // the third never starts.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(crossref.requests).toHaveLength(6);
+    expect(data.papers.map((p: { doi: unknown }) => p.doi)).toEqual(Array(9).fill(null));
+    expect(new Set(data.papers.map((p: { exports: { fallback_reason: string } }) => p.exports.fallback_reason))).toEqual(
+      new Set(['Crossref did not answer in time']),
+    );
+  });
+
+  it('looks Crossref up while the citations are still being fetched', async () => {
+    servePapers('in parallel', 'parallel', [EARLY_WARNING]);
+    const arrivals: number[] = [];
+    crossref.respond(() => {
+      arrivals.push(performance.now());
+      return undefined;
+    });
+    harness.upstream.latencyMs = 400;
+    const started = performance.now();
+    expectSuccess(await harness.service.post(PATH, { query: 'in parallel', export: ['csl-json'] }));
+    // Search answers at ~400 ms and the cite call at ~800 ms; the lookup starts with the cite call.
+    expect(arrivals).toHaveLength(1);
+    expect((arrivals[0] ?? Number.POSITIVE_INFINITY) - started).toBeLessThan(700);
+  });
+
+  it('caches a matched record per paper, and asks again for one that did not match', async () => {
+    servePapers('cached', 'cached', [EARLY_WARNING, BANANAS]);
+    const body = { query: 'cached', export: ['csl-json'] };
+    expectSuccess(await harness.service.post(PATH, body));
+    expect(crossref.requests).toHaveLength(2);
+    crossref.reset();
+    const [early, bananas] = expectSuccess(await harness.service.post(PATH, body)).papers;
+    expect(early.doi).toBe('10.1007/s12080-013-0192-6');
+    expect(bananas.doi).toBeNull();
+    expect(crossref.requests.map((q) => q.get('query.bibliographic'))).toEqual([BANANAS.title]);
+  });
+
+  it('answers 400 INVALID_REQUEST naming export for a format it does not know', async () => {
+    const reply = await harness.service.post(PATH, { query: 'x', export: ['pdf'] });
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.code).toBe('INVALID_REQUEST');
+    expect(reply.json.error.details).toContain('export');
+    expect(reply.json.error.details).toContain('csl-json, bibtex, ris');
+  });
+});

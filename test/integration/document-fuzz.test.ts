@@ -1,0 +1,301 @@
+/**
+ * The document is the validator: requests generated from each operation's request schema, as lib/openapi.ts
+ * writes it, sent to the local server. A request the document accepts must answer 200; one that breaks
+ * exactly one rule of one field (type, enum, pattern, length, range, items, required, unknown field) must
+ * answer 400 INVALID_REQUEST naming that field. The few rules JSON Schema cannot state are written in the
+ * field's description; they are listed below, and the test checks that the description still says so.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../lib/openapi.js';
+import { ROUTES } from '../../lib/routes.js';
+import { startFakeCrossref } from '../support/fake-crossref.js';
+import {
+  assertSupported,
+  candidates,
+  type JsonSchema,
+  type Violation,
+  validValue,
+  violations,
+} from '../support/json-schema-cases.js';
+import { useService } from '../support/service.js';
+
+// Citation-search exports look papers up in Crossref: the fake one, so that nothing leaves loopback.
+const crossref = await startFakeCrossref();
+const harness = useService({ CROSSREF_BASE_URL: crossref.url });
+afterAll(() => crossref.close());
+
+// Reproducible by default; DOCUMENT_FUZZ_SEED=<n> explores other cases, DOCUMENT_FUZZ_RUNS=<n> more of them.
+const SEED = Number(process.env.DOCUMENT_FUZZ_SEED ?? 20_261_123);
+const POSITIVES_PER_ROUTE = Number(process.env.DOCUMENT_FUZZ_RUNS ?? 150);
+const NEGATIVES_PER_RULE = 4;
+const CONCURRENCY = 4;
+
+type Body = Record<string, unknown>;
+
+/** A rule stated only in prose: the field whose description states it, and how to keep and break it. */
+interface ProseRule {
+  field: string;
+  /** Words the field's description must contain for the rule to count as documented. */
+  stated: RegExp;
+  holds(body: Body): boolean;
+  /** The body changed so that it breaks this rule and nothing else (checked against the schema too). */
+  broken(body: Body): Body;
+}
+
+const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+// Both ways of URL-encoding, since the description does not say which: the form encoding the upstream
+// request uses and encodeURIComponent.
+const encodedBytes = (value: string) => ({
+  most: Math.max(new URLSearchParams({ v: value }).toString().length - 2, encodeURIComponent(value).length),
+  least: Math.min(new URLSearchParams({ v: value }).toString().length - 2, encodeURIComponent(value).length),
+});
+
+/** The prose rules of one route: the cross-field rules, and every "at most N bytes once URL-encoded". */
+function proseRules(path: string, schema: JsonSchema): ProseRule[] {
+  const rules: ProseRule[] = [];
+  const properties = schema.properties as Record<string, JsonSchema>;
+  for (const [field, property] of Object.entries(properties)) {
+    const limit = /at most (\d+) bytes once URL-encoded/.exec(String(property.description ?? ''));
+    if (!limit) continue;
+    const bytes = Number(limit[1]);
+    rules.push({
+      field,
+      stated: /bytes once URL-encoded/,
+      holds: (body) => typeof body[field] !== 'string' || encodedBytes(trimmed(body[field])).most <= bytes,
+      broken: (body) => ({ ...body, [field]: '中'.repeat(Math.floor(bytes / 9) + 1) }),
+    });
+  }
+  if (path === '/v1/web-search/delta') {
+    rules.push({
+      field: 'date_to',
+      stated: /date_from/,
+      holds: (body) => !trimmed(body.date_from) || !trimmed(body.date_to) || trimmed(body.date_from) <= trimmed(body.date_to),
+      broken: (body) => ({ ...body, date_from: '2024-02-01', date_to: '2024-01-31' }),
+    });
+  }
+  if (path === '/v1/alpha/trends') {
+    const range = (body: Body) => /^(\d{4}-\d{2}-\d{2}) (\d{4}-\d{2}-\d{2})$/.exec(trimmed(body.timeframe));
+    rules.push({
+      field: 'timeframe',
+      stated: /second date not before the first/,
+      holds: (body) => {
+        const dates = range(body);
+        return !dates || (dates[1] as string) <= (dates[2] as string);
+      },
+      broken: (body) => ({ ...body, timeframe: '2024-03-01 2024-02-01' }),
+    });
+  }
+  if (path === '/v1/alpha/scholar/author-citation') {
+    rules.push({
+      field: 'author_id',
+      stated: /citation_id/,
+      holds: (body) => !trimmed(body.author_id) || trimmed(body.citation_id).startsWith(`${trimmed(body.author_id)}:`),
+      broken: (body) => ({ ...body, citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C', author_id: 'AAAAAAAAAAAA' }),
+    });
+  }
+  return rules;
+}
+
+interface Case {
+  path: string;
+  body: Body;
+  /** undefined: the document accepts it; else the one field and rule it breaks. */
+  broken?: { field: string; rule: string };
+}
+
+interface Disagreement {
+  path: string;
+  expected: string;
+  field?: string;
+  rule?: string;
+  status: number;
+  answer: string;
+  body: string;
+}
+
+const schemas = new Map<string, JsonSchema>();
+
+beforeAll(async () => {
+  // biome-ignore lint/suspicious/noExplicitAny: the test walks the document's JSON freely
+  const document: any = await buildOpenApiDocument();
+  for (const route of ROUTES) {
+    let schema = document.paths[route.path].post.requestBody.content['application/json'].schema as JsonSchema;
+    if (typeof schema.$ref === 'string') schema = document.components.schemas[schema.$ref.replace('#/components/schemas/', '')];
+    assertSupported(schema, route.path);
+    schemas.set(route.path, schema);
+  }
+});
+
+const only = (found: Violation[]) => (found.length === 1 ? found[0] : undefined);
+const fieldOf = (violation: Violation) => violation.path.split('.')[0] as string;
+
+/** Positive cases: bodies the document accepts and every prose rule keeps. */
+function positiveCases(path: string, schema: JsonSchema, prose: ProseRule[]): Case[] {
+  const keeps = (body: Body) => violations(schema, body).length === 0 && prose.every((rule) => rule.holds(body));
+  const arbitrary = (validValue(schema) as fc.Arbitrary<Body>).filter(keeps);
+  return fc.sample(arbitrary, { numRuns: POSITIVES_PER_ROUTE, seed: SEED }).map((body) => ({ path, body }));
+}
+
+/**
+ * Negative cases: a valid body with exactly one rule of one field broken, up to a few per rule; and the
+ * edge cases among the candidates that the document accepts.
+ */
+function negativeCases(path: string, schema: JsonSchema, prose: ProseRule[], base: Body): Case[] {
+  const cases = new Map<string, Case[]>();
+  const keep = (body: Body, field: string, rule: string) => {
+    const key = `${field} ${rule}`;
+    const list = cases.get(key) ?? [];
+    const text = JSON.stringify(body);
+    if (list.length < NEGATIVES_PER_RULE && !list.some((known) => JSON.stringify(known.body) === text)) {
+      list.push(rule === 'accepted' ? { path, body } : { path, body, broken: { field, rule } });
+    }
+    cases.set(key, list);
+  };
+  const properties = schema.properties as Record<string, JsonSchema>;
+  for (const [field, property] of Object.entries(properties)) {
+    for (const value of candidates(property, SEED)) {
+      const body = { ...base, [field]: value };
+      if (!prose.every((rule) => rule.holds(body))) continue;
+      const found = violations(schema, body);
+      const broken = only(found);
+      if (broken && fieldOf(broken) === field) keep(body, field, broken.keyword);
+      // A candidate the document accepts is a valid edge case (longest values, odd characters).
+      if (found.length === 0) keep(body, field, 'accepted');
+    }
+  }
+  for (const field of (schema.required ?? []) as string[]) {
+    const { [field]: _, ...body } = base;
+    if (only(violations(schema, body))?.keyword === 'required') keep(body, field, 'required');
+  }
+  for (const unknown of ['unknown_field', 'Q', 'api_key', `${Object.keys(properties)[0]} `]) {
+    const body = { ...base, [unknown]: 'x' };
+    if (only(violations(schema, body))?.keyword === 'additionalProperties') keep(body, unknown, 'additionalProperties');
+  }
+  for (const rule of prose) {
+    const body = rule.broken(base);
+    if (violations(schema, body).length === 0 && !rule.holds(body)) keep(body, rule.field, 'description');
+  }
+  return [...cases.values()].flat();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+async function judge(kase: Case): Promise<Disagreement | undefined> {
+  const reply = await harness.service.post(kase.path, kase.body);
+  const code: string | undefined = reply.json?.error?.code;
+  const details: string = reply.json?.error?.details ?? '';
+  const answer = `${reply.status} ${code ?? 'success'}${details ? `: ${details}` : ''}`;
+  const body = JSON.stringify(kase.body).slice(0, 300);
+  if (!kase.broken) {
+    return reply.status === 200 && reply.json?.success === true
+      ? undefined
+      : { path: kase.path, expected: '200', status: reply.status, answer, body };
+  }
+  const { field, rule } = kase.broken;
+  const named = new RegExp(`(^|; )${escapeRegExp(field)}(\\.\\d+)?: `).test(details);
+  return reply.status === 400 && code === 'INVALID_REQUEST' && named
+    ? undefined
+    : { path: kase.path, expected: `400 INVALID_REQUEST naming ${field}`, field, rule, status: reply.status, answer, body };
+}
+
+async function judgeAll(cases: Case[]): Promise<Disagreement[]> {
+  const found: Disagreement[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const kase = cases[next++] as Case;
+      const disagreement = await judge(kase);
+      if (disagreement) found.push(disagreement);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return found;
+}
+
+describe('requests generated from the OpenAPI document', () => {
+  it('states every rule outside JSON Schema in its field’s description', () => {
+    for (const route of ROUTES) {
+      const schema = schemas.get(route.path) as JsonSchema;
+      const properties = schema.properties as Record<string, JsonSchema>;
+      for (const rule of proseRules(route.path, schema)) {
+        expect(String(properties[rule.field]?.description ?? ''), `${route.path} ${rule.field}`).toMatch(rule.stated);
+      }
+    }
+  });
+
+  it('are answered as the document says: 200 for valid ones, 400 naming the field for each broken rule', async () => {
+    const cases: Case[] = [];
+    const rules = new Set<string>();
+    for (const route of ROUTES) {
+      const schema = schemas.get(route.path) as JsonSchema;
+      const prose = proseRules(route.path, schema);
+      const positives = positiveCases(route.path, schema, prose);
+      const base = positives[0]?.body ?? {};
+      const negatives = negativeCases(route.path, schema, prose, base);
+      for (const kase of negatives) if (kase.broken) rules.add(`${route.path} ${kase.broken.field} ${kase.broken.rule}`);
+      cases.push(...positives, ...negatives);
+    }
+    const started = Date.now();
+    const disagreements = await judgeAll(cases);
+    if (process.env.DOCUMENT_FUZZ_RULES) process.stderr.write(`${[...rules].join('\n')}\n`);
+    const positives = cases.filter((kase) => !kase.broken).length;
+    process.stderr.write(
+      `document fuzz (seed ${SEED}): ${cases.length} cases (${positives} valid, ${cases.length - positives} breaking ` +
+        `one of ${rules.size} rules), ${disagreements.length} disagreements, ${Date.now() - started} ms\n`,
+    );
+    expect(disagreements).toEqual([]);
+  });
+});
+
+describe('the case checker', () => {
+  const schema: JsonSchema = {
+    type: 'object',
+    required: ['q'],
+    additionalProperties: false,
+    properties: {
+      q: { type: 'string', minLength: 1, maxLength: 3, pattern: '^[a-z😀]+$' },
+      n: { type: 'integer', minimum: 1, maximum: 9 },
+      tags: { type: 'array', maxItems: 2, items: { type: 'string', enum: ['a', 'b'] } },
+    },
+    // n and tags not together, as a document can say of two exclusive fields.
+    not: { required: ['n', 'tags'] },
+  };
+
+  it.each([
+    [{ q: 'ab' }, []],
+    [{ q: '😀😀😀' }, []],
+    [{}, [{ path: 'q', keyword: 'required' }]],
+    [{ q: 'abcd' }, [{ path: 'q', keyword: 'maxLength' }]],
+    [
+      { q: '' },
+      [
+        { path: 'q', keyword: 'minLength' },
+        { path: 'q', keyword: 'pattern' },
+      ],
+    ],
+    [{ q: 'A' }, [{ path: 'q', keyword: 'pattern' }]],
+    [{ q: 2 }, [{ path: 'q', keyword: 'type' }]],
+    [{ q: 'a', n: 2.5 }, [{ path: 'n', keyword: 'type' }]],
+    [{ q: 'a', n: 10 }, [{ path: 'n', keyword: 'maximum' }]],
+    [{ q: 'a', tags: ['a', 'c'] }, [{ path: 'tags.1', keyword: 'enum' }]],
+    [{ q: 'a', tags: ['a', 'a', 'a'] }, [{ path: 'tags', keyword: 'maxItems' }]],
+    [{ q: 'a', x: 1 }, [{ path: 'x', keyword: 'additionalProperties' }]],
+    [{ q: 'a', n: 1, tags: [] }, [{ path: '', keyword: 'not' }]],
+  ])('lists exactly the rules %j breaks', (value, expected) => {
+    expect(violations(schema, value)).toEqual(expected);
+  });
+
+  it('generates only values the schema accepts', () => {
+    for (const value of fc.sample(validValue(schema), { numRuns: 200, seed: SEED })) {
+      expect(violations(schema, value), JSON.stringify(value)).toEqual([]);
+    }
+  });
+
+  it('refuses a keyword it does not understand rather than ignore it', () => {
+    expect(() => assertSupported({ type: 'string', contentEncoding: 'base64' }, 'x')).toThrow(/contentEncoding/);
+  });
+});

@@ -1,0 +1,294 @@
+/**
+ * The shared cache end to end: the real AWS SDK against dynalite on loopback, two service containers
+ * (this test's process and a second process, each with its own memory) sharing one table, and the fake
+ * upstream counting every paid call. Each test searches its own query with its own paper ids, so one
+ * test's cached answers never answer another's.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sample } from '../../lib/local/samples.js';
+import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
+import { capturedLogLines, capturedMetricLines } from '../support/capture-logs.js';
+import { type FakeSerpApi, type Fault, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { type Service, startService } from '../support/service.js';
+import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
+
+const CITE = '/v1/cite/search';
+const WEB = '/v1/web-search/alpha';
+const READ_BUDGET_MS = 150;
+const WRITE_BUDGET_MS = 300;
+const COOLDOWN_MS = 300;
+
+let table: CacheTableServer;
+let upstream: FakeSerpApi;
+let first: Service;
+let second: ServiceProcess;
+
+beforeAll(async () => {
+  table = await startCacheTable();
+  upstream = await startFakeSerpApi();
+  const env = {
+    ...table.env,
+    SERPAPI_BASE_URL: upstream.url,
+    ANSWER_CACHE_TTL_SECONDS: '3600',
+    CACHE_READ_TIMEOUT_MS: String(READ_BUDGET_MS),
+    CACHE_WRITE_TIMEOUT_MS: String(WRITE_BUDGET_MS),
+    CACHE_TABLE_COOLDOWN_MS: String(COOLDOWN_MS),
+    CITE_TIMEOUT_MS: '2000',
+    POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApiTest',
+  };
+  [first, second] = await Promise.all([startService(env), startServiceProcess(env)]);
+});
+
+afterAll(async () => {
+  await second?.stop();
+  await first?.close();
+  await upstream?.close();
+  await table?.close();
+});
+
+beforeEach(async () => {
+  upstream.reset();
+  table.setMode({ kind: 'ok' });
+  table.resetLog();
+});
+
+/** A scholar page of papers with the given ids, built from the recording's first result. */
+function scholarPage(query: string, ids: string[]) {
+  const recorded = sample('google_scholar');
+  const paper = (recorded.organic_results as Record<string, unknown>[])[0];
+  return {
+    ...recorded,
+    organic_results: ids.map((id, i) => ({ ...paper, position: i, title: `${query} paper ${id}`, result_id: id })),
+  };
+}
+
+/** Serves each query's page; cite calls get `cite(id)` or else the recorded cite sample. */
+function serve(pages: Record<string, unknown>, cite: (id: string) => Fault | undefined = () => undefined) {
+  upstream.respond((q) => {
+    const engine = q.get('engine');
+    const page = pages[q.get('q') ?? ''];
+    if (engine === 'google_scholar' && page) return { json: page };
+    if (engine === 'google_scholar_cite') return cite(q.get('q') ?? '');
+    return undefined;
+  });
+}
+
+/** Forgets the calls counted so far, keeping the responder (`reset` would drop it). */
+const forgetCalls = () => {
+  upstream.requests.length = 0;
+};
+const citeCalls = () => upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
+const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
+
+async function timed<T>(call: () => Promise<T>): Promise<{ reply: T; ms: number }> {
+  const started = performance.now();
+  const reply = await call();
+  return { reply, ms: performance.now() - started };
+}
+
+function citedPapers(reply: { status: number; json: { data: { papers: { citations: object }[] } } }) {
+  expect(reply.status).toBe(200);
+  return reply.json.data.papers.filter((paper) => Object.keys(paper.citations).length > 0).length;
+}
+
+describe('two containers sharing one table', () => {
+  it('answers a cite search repeated from a second process with 0 upstream calls', async () => {
+    serve({ shared: scholarPage('shared', ids('sh', 5)) });
+    const miss = await first.post(CITE, { query: 'shared', results: 5 });
+    expect(miss.status).toBe(200);
+    expect(miss.headers.get('x-cache')).toBe('miss');
+    expect(upstream.calls()).toBe(6);
+    // One search-page read, one batch read for all five papers, then the writes.
+    // The search page is written as soon as it arrives, beside the batch read.
+    expect([...table.operations].sort()).toEqual(['BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem']);
+    const stored = (await table.items()).map((item) => item.pk);
+    expect(stored).toEqual(expect.arrayContaining(ids('sh', 5).map((id) => `cite-v1#${id}`)));
+
+    forgetCalls();
+    table.resetLog();
+    const hit = await second.post(CITE, { query: 'shared', results: 5 });
+    expect(hit.status).toBe(200);
+    expect(upstream.calls()).toBe(0);
+    expect(hit.headers.get('x-cache')).toBe('hit');
+    expect(hit.json.data).toEqual(miss.json.data);
+    expect(citedPapers(hit)).toBe(5);
+    expect(table.operations).toEqual(['GetItem', 'BatchGetItem']);
+  });
+
+  it('calls the upstream only for the papers no container has seen, and says partial', async () => {
+    serve({
+      'overlap one': scholarPage('overlap one', ids('ov', 4)),
+      'overlap two': scholarPage('overlap two', ids('ov', 6).slice(2)),
+    });
+    expect((await first.post(CITE, { query: 'overlap one', results: 4 })).status).toBe(200);
+    forgetCalls();
+    const reply = await second.post(CITE, { query: 'overlap two', results: 4 });
+    expect(citedPapers(reply)).toBe(4);
+    expect(citeCalls().sort()).toEqual(['ov-5', 'ov-6']);
+    // The new search page and two papers missed; two papers were in the table.
+    expect(reply.headers.get('x-cache')).toBe('partial; hits=2; misses=3');
+  });
+
+  it('serves a repeat from memory without reading the table', async () => {
+    serve({ memory: scholarPage('memory', ids('mem', 3)) });
+    await first.post(CITE, { query: 'memory', results: 3 });
+    table.resetLog();
+    forgetCalls();
+    const reply = await first.post(CITE, { query: 'memory', results: 3 });
+    expect(reply.headers.get('x-cache')).toBe('hit');
+    expect(upstream.calls()).toBe(0);
+    expect(table.operations).toEqual([]);
+  });
+
+  it('caches other endpoints per engine and parameters: a different page is a different answer', async () => {
+    const one = await first.post(WEB, { q: 'espresso' });
+    expect(one.headers.get('x-cache')).toBe('miss');
+    expect((await second.post(WEB, { q: 'espresso' })).headers.get('x-cache')).toBe('hit');
+    expect((await second.post(WEB, { q: 'espresso', page: 1 })).headers.get('x-cache')).toBe('miss');
+    expect((await second.post(WEB, { q: 'espresso', location: 'Austin, Texas' })).headers.get('x-cache')).toBe('miss');
+    expect(upstream.calls('google')).toBe(3);
+  });
+});
+
+describe('no_cache', () => {
+  it('bypasses both levels, asks the upstream again, and refreshes the table for every container', async () => {
+    serve({ refresh: scholarPage('refresh', ids('rf', 2)) });
+    await first.post(CITE, { query: 'refresh', results: 2 });
+    const changed = scholarPage('refresh', ids('rf', 2));
+    changed.organic_results = changed.organic_results.map((paper, i) =>
+      i === 0 ? { ...paper, title: 'A corrected title' } : paper,
+    );
+    serve({ refresh: changed });
+    forgetCalls();
+
+    const bypass = await first.post(CITE, { query: 'refresh', results: 2, no_cache: true });
+    expect(bypass.headers.get('x-cache')).toBe('miss');
+    expect(upstream.calls()).toBe(3);
+    expect(bypass.json.data.papers[0].title).toBe('A corrected title');
+
+    forgetCalls();
+    const after = await second.post(CITE, { query: 'refresh', results: 2 });
+    expect(upstream.calls()).toBe(0);
+    expect(after.json.data.papers[0].title).toBe('A corrected title');
+  });
+
+  it('is accepted by every endpoint, false by default, and must be a boolean', async () => {
+    expect((await first.post(WEB, { q: 'bypass web', no_cache: true })).status).toBe(200);
+    expect((await first.post(WEB, { q: 'bypass web', no_cache: true })).headers.get('x-cache')).toBe('miss');
+    expect(upstream.calls()).toBe(2);
+    const wrong = await first.post(WEB, { q: 'bypass web', no_cache: 'yes' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.error.details).toContain('no_cache: must be true or false');
+  });
+});
+
+describe('what is never stored', () => {
+  it('does not store an answer over the 400 KB item limit, and still answers it', async () => {
+    // Random text does not compress: the stored (gzipped) value stays over the limit.
+    const padding = Buffer.from(Array.from({ length: 450_000 }, () => Math.floor(Math.random() * 256))).toString('base64');
+    upstream.respond((q) =>
+      q.get('q') === 'oversize'
+        ? { json: { organic_results: [{ position: 1, title: 'Big', link: 'https://example.com/big' }], padding } }
+        : undefined,
+    );
+    const reply = await first.post(WEB, { q: 'oversize' });
+    expect(reply.status).toBe(200);
+    expect(reply.json.data.organic_results[0].title).toBe('Big');
+    expect((await table.items()).some((item) => item.pk.includes('q=oversize'))).toBe(false);
+    expect(capturedLogLines.some((line) => line.includes('over the size limit'))).toBe(true);
+    await second.post(WEB, { q: 'oversize' });
+    expect(upstream.calls()).toBe(2);
+  });
+
+  it('does not store a failure: the next request asks the upstream again', async () => {
+    upstream.queue('status500', 'status500', 'status500');
+    expect((await first.post(WEB, { q: 'failing' })).status).toBe(502);
+    expect((await table.items()).some((item) => item.pk.includes('q=failing'))).toBe(false);
+    const retry = await second.post(WEB, { q: 'failing' });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('x-cache')).toBe('miss');
+    expect(upstream.calls()).toBe(4);
+  });
+
+  it("does not store the upstream's no-results answer", async () => {
+    upstream.queue('noResults');
+    const empty = await first.post(WEB, { q: 'nothing here' });
+    expect(empty.json.message).toBe('No results');
+    expect((await table.items()).some((item) => item.pk.includes('nothing+here'))).toBe(false);
+    expect((await first.post(WEB, { q: 'nothing here' })).headers.get('x-cache')).toBe('miss');
+    expect(upstream.calls()).toBe(2);
+  });
+
+  it('does not store a paper whose cite answer holds no citations, nor one whose cite call failed', async () => {
+    serve({ gaps: scholarPage('gaps', ids('gap', 3)) }, (id) =>
+      id === 'gap-1' ? { json: { citations: [], links: [] } } : id === 'gap-2' ? 'invalidKey' : undefined,
+    );
+    const reply = await first.post(CITE, { query: 'gaps', results: 3 });
+    expect(citedPapers(reply)).toBe(1);
+    const stored = (await table.items()).map((item) => item.pk);
+    expect(stored).toContain('cite-v1#gap-3');
+    expect(stored).not.toContain('cite-v1#gap-1');
+    expect(stored).not.toContain('cite-v1#gap-2');
+    forgetCalls();
+    serve({ gaps: scholarPage('gaps', ids('gap', 3)) });
+    const again = await second.post(CITE, { query: 'gaps', results: 3 });
+    expect(citedPapers(again)).toBe(3);
+    expect(citeCalls().sort()).toEqual(['gap-1', 'gap-2']);
+  });
+});
+
+describe('a failing table is never worse than no table', () => {
+  // Reads and writes each give up after their budget; everything else is the fake upstream's few ms.
+  const WORST_MS = 2 * READ_BUDGET_MS + WRITE_BUDGET_MS + 400;
+
+  async function expectAnswersWithoutTable(query: string) {
+    serve({ [query]: scholarPage(query, ids(query, 5)) });
+    for (const service of [first, second]) {
+      forgetCalls();
+      const { reply, ms } = await timed(() => service.post(CITE, { query, results: 5, no_cache: false }));
+      expect(citedPapers(reply as never)).toBe(5);
+      expect(ms).toBeLessThan(WORST_MS);
+    }
+  }
+
+  it('answers every request correctly, within the budget, while the table is down', async () => {
+    await table.stop();
+    try {
+      await expectAnswersWithoutTable('down');
+      // A web search too, from both containers.
+      expect((await first.post(WEB, { q: 'down web' })).status).toBe(200);
+      expect((await second.post(WEB, { q: 'down web' })).status).toBe(200);
+    } finally {
+      await table.start();
+    }
+    expect(capturedLogLines.some((line) => line.includes('cache table unavailable'))).toBe(true);
+    const records = capturedMetricLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.some((record) => Number(record.CacheTableErrors) > 0)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
+  });
+
+  it('answers within the budget while the table is slow', async () => {
+    table.setMode({ kind: 'slow', delayMs: 3_000 });
+    await expectAnswersWithoutTable('slow');
+    table.setMode({ kind: 'ok' });
+    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
+  });
+
+  it('answers while the table throttles or fails', async () => {
+    table.setMode({ kind: 'throttle' });
+    await expectAnswersWithoutTable('throttled');
+    table.setMode({ kind: 'error' });
+    await expectAnswersWithoutTable('erroring');
+    table.setMode({ kind: 'ok' });
+    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
+  });
+
+  it('uses the table again once it is back', async () => {
+    serve({ recovered: scholarPage('recovered', ids('rc', 2)) });
+    await first.post(CITE, { query: 'recovered', results: 2 });
+    forgetCalls();
+    const reply = await second.post(CITE, { query: 'recovered', results: 2 });
+    expect(reply.headers.get('x-cache')).toBe('hit');
+    expect(upstream.calls()).toBe(0);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The pure parts of the credential layer: the upstream key secret's shape, the refusal of two sources for
+ * one credential, and the start-up line that says which source is in use.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../lib/config.js';
+import { jsonKind, SecretShapeError } from '../../../lib/secrets.js';
+import { parseUpstreamKeySecret } from '../../../lib/upstream/key.js';
+import { capturedLogLines } from '../../support/capture-logs.js';
+
+describe('parseUpstreamKeySecret', () => {
+  it('reads the key, trimmed', () => {
+    expect(parseUpstreamKeySecret({ serpapi_api_key: '  abc123  ' })).toBe('abc123');
+  });
+
+  const bareKey = 'b81d44e07c9a2f35b81d44e07c9a2f35';
+  it.each([
+    [bareKey, 'the upstream key secret is a string, not an object {"serpapi_api_key":"..."}'],
+    [null, 'the upstream key secret is null, not an object {"serpapi_api_key":"..."}'],
+    [{ api_key: bareKey }, 'the upstream key secret has no "serpapi_api_key"'],
+    [{ serpapi_api_key: 42 }, `the upstream key secret's "serpapi_api_key" is a number, not a string`],
+    [{ serpapi_api_key: '  ' }, `the upstream key secret's "serpapi_api_key" is empty`],
+  ])('refuses %j, saying why without quoting it', (value, reason) => {
+    expect(() => parseUpstreamKeySecret(value)).toThrow(new SecretShapeError(reason));
+    expect(reason).not.toContain(bareKey.slice(0, 10));
+  });
+});
+
+describe('jsonKind', () => {
+  it.each([
+    [null, 'null'],
+    [[], 'an array'],
+    [{}, 'an object'],
+    ['x', 'a string'],
+    [1, 'a number'],
+    [true, 'a boolean'],
+  ])('calls %j %s', (value, kind) => {
+    expect(jsonKind(value)).toBe(kind);
+  });
+});
+
+describe('credential sources in the configuration', () => {
+  const base = { SERPAPI_SECRET_ID: 'upstream', CLIENT_KEYS_SECRET_ID: 'keys' };
+
+  it('accepts one source for each credential', () => {
+    expect(loadConfig(base)).toMatchObject(base);
+    expect(loadConfig({ SERPAPI_API_KEY: 'k', API_KEYS: 'a,b' })).toMatchObject({ SERPAPI_API_KEY: 'k', API_KEYS: 'a,b' });
+  });
+
+  it('refuses a plain upstream key beside its secret, naming both', () => {
+    expect(() => loadConfig({ ...base, SERPAPI_API_KEY: 'k' })).toThrow(
+      'Invalid configuration: SERPAPI_API_KEY: set only one of SERPAPI_API_KEY (a plain key) and SERPAPI_SECRET_ID (the secret holding it)',
+    );
+  });
+
+  it('refuses plain client keys beside their secret, naming both', () => {
+    expect(() => loadConfig({ ...base, API_KEYS: 'a' })).toThrow(
+      'Invalid configuration: API_KEYS: set only one of API_KEYS (plain keys) and CLIENT_KEYS_SECRET_ID (the secret holding their digests)',
+    );
+  });
+
+  it('bounds one secret read with SECRETS_TIMEOUT_MS, 3 s unless set', () => {
+    expect(loadConfig(base).SECRETS_TIMEOUT_MS).toBe(3_000);
+    expect(loadConfig({ ...base, SECRETS_TIMEOUT_MS: '500' }).SECRETS_TIMEOUT_MS).toBe(500);
+    expect(() => loadConfig({ ...base, SECRETS_TIMEOUT_MS: '50' })).toThrow(/SECRETS_TIMEOUT_MS/);
+  });
+
+  it('says at start-up, once, which source each credential comes from and which upstream is called', () => {
+    const lines = capturedLogLines.map((line) => JSON.parse(line)).filter((line) => line.message === 'credential sources');
+    // The unit tests' environment: plain keys, and an upstream that is not SerpApi.
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'INFO',
+        clientKeys: 'API_KEYS',
+        upstreamKey: 'SERPAPI_API_KEY',
+        upstream: 'http://127.0.0.1:9',
+      }),
+    ]);
+  });
+});
