@@ -3,6 +3,7 @@
  * nodejs22.x on arm64, its own log group with retention, and its own role that may write that log group,
  * read the two secrets and read and write items of the shared cache table, nothing else.
  */
+
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -11,6 +12,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Route } from '../lib/routes.js';
+import { BUNDLE_ALIASES } from './bundle-aliases.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -149,6 +151,8 @@ export class ApiFunction extends Construct {
         // A CommonJS dependency that calls require() for a Node built-in needs a require in ESM output.
         banner:
           "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        // citation-js's remote-input fetchers, never called here: ~100 KiB less to parse per cold start.
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path])),
       },
     });
 
