@@ -4,11 +4,9 @@
  * is free and needs no key; a `mailto` from configuration puts the calls in its "polite" pool, whose
  * limits are per contact address. A failure only costs the paper its DOI, so nothing here waits long.
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { createGunzip } from 'node:zlib';
 import { config } from '../config.js';
 import { AppError } from '../errors.js';
+import { httpGet } from '../http-get.js';
 import type { CrossrefWork, ScholarRecord } from './match.js';
 
 /** The fields a match and an export need; the full record (references included) is often 50 times larger. */
@@ -68,66 +66,34 @@ function timeoutError(): AppError {
   return new AppError('UPSTREAM_TIMEOUT', { details: 'Crossref did not answer in time' });
 }
 
-function getJson(url: string, timeoutMs: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let timedOut = false;
-    let settled = false;
-    const settle = (error: AppError | undefined, value?: unknown) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) reject(error);
-      else resolve(value);
-    };
-    const failed = (cause: unknown) =>
-      settle(timedOut ? timeoutError() : new AppError('UPSTREAM_ERROR', { details: 'Could not reach Crossref', cause }));
-    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
-    const contact = config.CROSSREF_MAILTO ? ` (mailto:${config.CROSSREF_MAILTO})` : '';
-    const headers = {
-      Accept: 'application/json',
-      'Accept-Encoding': 'gzip',
-      // Crossref's etiquette: say who is calling, so that they can write before they block.
-      'User-Agent': `${config.POWERTOOLS_SERVICE_NAME}${contact}`,
-    };
-    const req = send(url, { headers }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status !== 200) {
-        res.resume();
-        return settle(
-          new AppError(status === 429 ? 'UPSTREAM_QUOTA_EXCEEDED' : 'UPSTREAM_ERROR', {
-            details: status === 429 ? 'Crossref refused the lookup for rate (HTTP 429)' : `Crossref answered HTTP ${status}`,
-          }),
-        );
-      }
-      const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      body.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_RESPONSE_BYTES) {
-          res.destroy();
-          return settle(new AppError('UPSTREAM_ERROR', { details: 'Crossref sent an answer too large to be a work list' }));
-        }
-        chunks.push(chunk);
-      });
-      body.on('end', () => {
-        try {
-          settle(undefined, JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        } catch (cause) {
-          settle(new AppError('UPSTREAM_ERROR', { details: 'Crossref answered with something that is not JSON', cause }));
-        }
-      });
-      body.on('error', failed);
-      res.on('error', failed);
-      res.on('close', () => {
-        if (!res.complete) failed(new Error('the connection closed before the answer was complete'));
-      });
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      req.destroy();
-    }, timeoutMs);
-    req.on('error', failed);
-    req.end();
+async function getJson(url: string, timeoutMs: number): Promise<unknown> {
+  const contact = config.CROSSREF_MAILTO ? ` (mailto:${config.CROSSREF_MAILTO})` : '';
+  const outcome = await httpGet(url, {
+    // Crossref's etiquette: say who is calling, so that they can write before they block.
+    headers: { 'User-Agent': `${config.POWERTOOLS_SERVICE_NAME}${contact}` },
+    timeoutMs,
+    maxBytes: MAX_RESPONSE_BYTES,
+    // The cap counts bytes as they arrive, unpacked; a gzip answer's Content-Length counts them packed.
+    refuseByLength: false,
+    // A refusal's body says nothing the status does not; it is drained unread, so the refusal is answered at once.
+    readBody: (status) => status === 200,
   });
+  if (!outcome.ok) {
+    if (outcome.reason === 'timeout') throw timeoutError();
+    if (outcome.reason === 'too-large') {
+      throw new AppError('UPSTREAM_ERROR', { details: 'Crossref sent an answer too large to be a work list' });
+    }
+    throw new AppError('UPSTREAM_ERROR', { details: 'Could not reach Crossref', cause: outcome.cause });
+  }
+  if (outcome.status !== 200) {
+    throw new AppError(outcome.status === 429 ? 'UPSTREAM_QUOTA_EXCEEDED' : 'UPSTREAM_ERROR', {
+      details:
+        outcome.status === 429 ? 'Crossref refused the lookup for rate (HTTP 429)' : `Crossref answered HTTP ${outcome.status}`,
+    });
+  }
+  try {
+    return JSON.parse(outcome.text);
+  } catch (cause) {
+    throw new AppError('UPSTREAM_ERROR', { details: 'Crossref answered with something that is not JSON', cause });
+  }
 }

@@ -5,11 +5,9 @@
  * to a public error code. The key travels only in the URL it is sent with: no error, detail or log line
  * holds the URL, and upstream messages are redacted before they are passed on.
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { createGunzip } from 'node:zlib';
 import { config } from '../config.js';
 import { AppError } from '../errors.js';
+import { httpGet } from '../http-get.js';
 import { logger } from '../logger.js';
 import type { RequestState } from '../request-state.js';
 import { SERPAPI_ENGINES, type UpstreamEngine } from './engines.js';
@@ -104,66 +102,22 @@ export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParam
   }
 }
 
-/**
- * One attempt over node:http(s) rather than fetch: measured in the benchmark, fetch's web streams cost
- * about 1.6 times the CPU per call and ~20 ms more on a cold start (undici loads on first use). Node's
- * global agents keep connections alive; gzip is asked for and unpacked, as fetch would.
- */
-function attemptOnce(url: string, timeoutMs: number, key: string, stats: CallOptions['stats']): Promise<Attempt> {
+/** One attempt (see lib/http-get.ts for why node:http(s) rather than fetch), counted in this request's stats. */
+async function attemptOnce(url: string, timeoutMs: number, key: string, stats: CallOptions['stats']): Promise<Attempt> {
   const started = performance.now();
   stats.calls += 1;
-  return new Promise((resolve) => {
-    let timedOut = false;
-    let settled = false;
-    const settle = (attempt: Attempt) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      stats.latencyMs += performance.now() - started;
-      resolve(attempt);
-    };
-    const failed = (cause: unknown) =>
-      settle({
-        kind: 'retryable',
-        error: timedOut
-          ? timeoutError()
-          : new AppError('UPSTREAM_ERROR', { details: 'Could not reach the search provider', cause }),
-      });
-    const send = url.startsWith('https:') ? httpsRequest : httpRequest;
-    const req = send(url, { headers: { Accept: 'application/json', 'Accept-Encoding': 'gzip' } }, (res) => {
-      if (Number(res.headers['content-length'] ?? 0) > MAX_RESPONSE_BYTES) {
-        res.destroy();
-        return settle({ kind: 'final', error: tooLarge() });
-      }
-      const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      body.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_RESPONSE_BYTES) {
-          res.destroy();
-          return settle({ kind: 'final', error: tooLarge() });
-        }
-        chunks.push(chunk);
-      });
-      body.on('end', () => {
-        const retryAfter = res.headers['retry-after'];
-        const text = Buffer.concat(chunks).toString('utf8');
-        settle(classify(res.statusCode ?? 0, typeof retryAfter === 'string' ? retryAfter : null, text, key));
-      });
-      body.on('error', failed);
-      res.on('error', failed);
-      res.on('close', () => {
-        if (!res.complete) failed(new Error('the connection closed before the answer was complete'));
-      });
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      req.destroy();
-    }, timeoutMs);
-    req.on('error', failed);
-    req.end();
-  });
+  const outcome = await httpGet(url, { timeoutMs, maxBytes: MAX_RESPONSE_BYTES });
+  stats.latencyMs += performance.now() - started;
+  if (outcome.ok) {
+    const retryAfter = outcome.headers['retry-after'];
+    return classify(outcome.status, typeof retryAfter === 'string' ? retryAfter : null, outcome.text, key);
+  }
+  if (outcome.reason === 'too-large') return { kind: 'final', error: tooLarge() };
+  if (outcome.reason === 'timeout') return { kind: 'retryable', error: timeoutError() };
+  return {
+    kind: 'retryable',
+    error: new AppError('UPSTREAM_ERROR', { details: 'Could not reach the search provider', cause: outcome.cause }),
+  };
 }
 
 // SerpApi's answer to a `location` it has no entry for ("Unsupported `xx` location - location parameter.").
