@@ -65,21 +65,37 @@ function clientKeys(deadline?: number): Promise<ClientKey[]> {
   return readSecret(config.CLIENT_KEYS_SECRET_ID as string, parseClientKeySecret, deadline);
 }
 
+/** The keys of the last successful read: while the secret cannot be read, they tell a client from a stranger. */
+let lastReadKeys: readonly ClientKey[] = [];
+
+function matchOf(digest: Buffer, keys: readonly ClientKey[]): string | undefined {
+  let match: string | undefined;
+  for (const key of keys) {
+    if (timingSafeEqual(digest, key.digest) && match === undefined) match = key.name;
+  }
+  return match;
+}
+
 /**
  * The name of the client whose key this is, or undefined. Every stored digest is compared in constant
  * time, so the time taken says nothing about which key, or how much of it, matched.
  *
- * While the client key secret cannot be read, a token shaped like a stored key cannot be checked: that
- * throws SERVICE_MISCONFIGURED (500) rather than answering "unknown key", since a client told its working
- * key is invalid would discard it. A token of any other shape never reads the secret, so it is refused
- * the same way, as fast, whether or not the secret is readable. `deadline` is the request's (epoch ms).
+ * While the client key secret cannot be read, only a key this container has seen in the secret before
+ * meets SERVICE_MISCONFIGURED (500): a client told its working key is invalid would discard it. Any other
+ * token is refused as unknown (401), so a stranger learns nothing of the outage; a client whose key is
+ * new to this container is refused too until the secret can be read again. A token not shaped like a
+ * stored key never reads the secret. `deadline` is the request's (epoch ms).
  */
 export async function findClient(presentedKey: string, deadline?: number): Promise<string | undefined> {
   if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
   const digest = sha256(presentedKey);
-  let match: string | undefined;
-  for (const key of await clientKeys(deadline)) {
-    if (timingSafeEqual(digest, key.digest) && match === undefined) match = key.name;
+  let keys: readonly ClientKey[];
+  try {
+    keys = await clientKeys(deadline);
+  } catch (error) {
+    if (matchOf(digest, lastReadKeys) !== undefined) throw error;
+    return undefined;
   }
-  return match;
+  if (!localKeys) lastReadKeys = keys;
+  return matchOf(digest, keys);
 }

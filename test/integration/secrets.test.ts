@@ -247,10 +247,21 @@ describe('callers who cannot be clients get 401 while the client key secret is u
     }
   });
 
-  it("a token shaped like a key, which may be a client's, gets 500 SERVICE_MISCONFIGURED, saying nothing more", async () => {
+  it('a token shaped like a key that this container never saw in the secret gets 401, as when the secret is readable', async () => {
     await expireKeys();
     secrets.down = true;
     const reply = await search('a-stranger-guessing-0123456789');
+    expect(reply.status).toBe(401);
+    expect(reply.json.error.code).toBe('UNAUTHORIZED');
+    secrets.down = false;
+    expect((await search('a-stranger-guessing-0123456789')).status).toBe(401);
+  });
+
+  it("a client's key read from the secret before gets 500 SERVICE_MISCONFIGURED, saying nothing more", async () => {
+    expect((await search()).status).toBe(200);
+    await expireKeys();
+    secrets.down = true;
+    const reply = await search();
     expect(reply.status).toBe(500);
     expect(reply.json.error).toEqual({
       code: 'SERVICE_MISCONFIGURED',
