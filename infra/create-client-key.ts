@@ -7,7 +7,7 @@
  *       checks it holds the entry, and only then prints the key. If the read fails, nothing is written.
  *   npm run create-key -- <name>
  *       prints the key and the {"name","sha256"} entry to add to the secret's "keys" array by hand
- *   npm run create-key -- <name> --merge < current.json > new.json
+ *   npm run --silent create-key -- <name> --merge < current.json > new.json
  *       reads the current secret value on stdin, writes the whole new value to stdout and the key to
  *       stderr. Empty or unreadable input is an error: it is what a failed read upstream of the pipe gives.
  *
