@@ -1,5 +1,6 @@
 /** POST /v1/alpha/trends: Google Trends interest over time and by region (SerpApi `google_trends`, two calls). */
 import * as z from 'zod/mini';
+import type { AnswerSearchOptions } from '../lib/answer-cache.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapeTrends, trendsMessage } from '../lib/reshape/trends.js';
 import { body, calendarDatePattern, optionalText, requiredText, upstreamOptions } from '../lib/schema.js';
@@ -67,11 +68,25 @@ export function toSerpApiParams(request: TrendsRequest) {
   };
 }
 
+/**
+ * How long an answer for a `now …` window may be reused, in seconds; other timeframes end in whole days
+ * and keep the endpoint's lifetime (undefined). Google Trends gives `now 1-H` and `now 4-H` a point per
+ * minute, so 5 minutes leaves out at most the last five; `now 1-d` (a point per 8 minutes) and `now 7-d`
+ * (hourly, its last point still filling) move more slowly, so 15 minutes lags the day by about two points
+ * and the week by part of its last one. Both still let a burst of identical requests share one upstream call.
+ */
+export function answerTtlFor(timeframe: string | undefined): number | undefined {
+  if (timeframe === 'now 1-H' || timeframe === 'now 4-H') return 5 * 60;
+  if (timeframe === 'now 1-d' || timeframe === 'now 7-d') return 15 * 60;
+  return undefined;
+}
+
 export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {
   const params = toSerpApiParams(body);
+  const options: AnswerSearchOptions = { answerTtlSeconds: answerTtlFor(body.timeframe) };
   const [timeseries, regions] = await Promise.all([
-    settle(upstream.search('trends', params.timeseries)),
-    settle(upstream.search('trends', params.regions)),
+    settle(upstream.search('trends', params.timeseries, options)),
+    settle(upstream.search('trends', params.regions, options)),
   ]);
   const data = reshapeTrends(timeseries, regions, body.queries);
   return { data, message: trendsMessage(data) };

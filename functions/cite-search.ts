@@ -1,16 +1,18 @@
 /**
  * POST /v1/cite/search: papers from the scholarly index (SerpApi `google_scholar`), then every paper's
  * formatted citations (`google_scholar_cite`, one call per paper, all started together). A paper whose
- * citations could not be fetched is still listed, with `citations: {}`; only the search itself can fail
- * the request. Citations never change and search pages change slowly, so both are cached in memory and
- * in the deployment's shared table: a paper's citations are read for a whole page in one table read, and
- * a repeated paper costs no upstream call in any container, a repeated request none at all.
+ * citations could not be fetched is still listed, with `citations: {}`, and one whose BibTeX or RIS could
+ * not be rendered, without them; only the search itself can fail the request. Citations never change and
+ * search pages change slowly, so both are cached in memory and in the deployment's shared table: a
+ * paper's citations are read for a whole page in one table read, and a repeated paper costs no upstream
+ * call in any container, a repeated request none at all.
  */
 import * as z from 'zod/mini';
 import { config } from '../lib/config.js';
 import { CITATION_FORMATS, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
 import { lookUpRecords } from '../lib/crossref/records.js';
 import { countMessage } from '../lib/envelope.js';
+import { logger } from '../lib/logger.js';
 import { api } from '../lib/middleware/index.js';
 import { assemble, type CiteAnswer, citeAll, reshapeCite, reshapeScholarPage } from '../lib/reshape/citations.js';
 import { addExports } from '../lib/reshape/exports.js';
@@ -78,5 +80,12 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
   );
   const assembled = assemble(request, found, cited);
   const data = records ? await addExports(assembled, request.export, await records) : assembled;
+  // A paper whose BibTeX or RIS could not be rendered is answered without them; the log names its record.
+  const unrendered = data.papers.filter((paper) => paper.exports?.render_error);
+  if (unrendered.length > 0) {
+    logger.warn('exports not rendered', {
+      papers: unrendered.map((paper) => ({ scholarId: paper.scholar_id, doi: paper.doi, reason: paper.exports?.render_error })),
+    });
+  }
   return { data, message: countMessage(data.total_found, 'paper') };
 });

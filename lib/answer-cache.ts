@@ -5,14 +5,17 @@
  * its input means a fix to a reshaper applies at once to cached answers too.
  *
  * The key is the endpoint's engine and every parameter sent upstream, sorted, so two requests that differ
- * in anything the upstream sees never share an answer. Answers SerpApi marks with an `error` (its "no
- * results" answer) are never stored: an empty page may be the index's passing hiccup.
+ * in anything the upstream sees never share an answer; `no_cache` is the one exception, as it changes only
+ * whether SerpApi may answer from its own cache. Failures and empty answers are never stored (an empty
+ * page may be the index's passing hiccup): neither SerpApi's "no results" answer, which carries an
+ * `error`, nor an answer without the results the endpoint reads.
  */
 import { config } from './config.js';
+import { isRecord } from './reshape/values.js';
 import { ROUTES } from './routes.js';
 import { type CacheScope, createSharedCache } from './shared-cache.js';
 import type { UpstreamEngine } from './upstream/engines.js';
-import { type SerpApiJson, toQuery, type Upstream } from './upstream/serpapi.js';
+import { type SearchOptions, type SerpApiJson, toQuery, type Upstream } from './upstream/serpapi.js';
 
 // Engines whose answers a handler caches itself, in a smaller reshaped form (citations per paper).
 const CACHED_BY_HANDLER = new Set<UpstreamEngine>(['scholarCite']);
@@ -37,24 +40,59 @@ export function answerKey(engine: UpstreamEngine, params: Parameters<Upstream['s
   return query.toString();
 }
 
-/** A stored answer must hold results: SerpApi's "no results" answer carries an `error` text instead. */
-export function worthKeeping(json: SerpApiJson): boolean {
-  return json.error === undefined;
+const nonEmpty = (value: unknown) => Array.isArray(value) && value.length > 0;
+
+/**
+ * Whether an engine's answer holds what its endpoint reads as results (the lists the reshapers in
+ * functions/ and lib/reshape/ count for their message): an answer without them says "No results".
+ */
+const HAS_RESULTS: Record<UpstreamEngine, (json: SerpApiJson) => boolean> = {
+  webAlpha: (json) => nonEmpty(json.organic_results),
+  webBravo: (json) => nonEmpty(json.organic_results),
+  webCharlie: (json) => nonEmpty(json.organic_results),
+  webDelta: (json) => nonEmpty(json.organic_results),
+  news: (json) => nonEmpty(json.news_results),
+  images: (json) => nonEmpty(json.images_results),
+  // The TIMESERIES call answers interest_over_time; the GEO_MAP_0 and GEO_MAP calls answer by region.
+  trends: (json) =>
+    (isRecord(json.interest_over_time) && nonEmpty(json.interest_over_time.timeline_data)) ||
+    nonEmpty(json.interest_by_region) ||
+    nonEmpty(json.compared_breakdown_by_region),
+  scholar: (json) => nonEmpty(json.organic_results),
+  scholarCite: (json) => nonEmpty(json.citations),
+  scholarProfiles: (json) => nonEmpty(json.profiles),
+  // An author's page (its articles) or one article's citation view (view_op=view_citation).
+  scholarAuthor: (json) => nonEmpty(json.articles) || isRecord(json.citation),
+};
+
+/** Whether an answer is worth storing: it holds results, and is not SerpApi's "no results" `error` answer. */
+export function worthKeeping(engine: UpstreamEngine, json: SerpApiJson): boolean {
+  return json.error === undefined && HAS_RESULTS[engine](json);
 }
 
-/** `upstream` with its searches answered from the cache where possible, for the endpoint at `path`. */
+/** A search call's options, with how long its answer may be kept when shorter than the endpoint's. */
+export type AnswerSearchOptions = SearchOptions;
+
+/**
+ * `upstream` with its searches answered from the cache where possible, for the endpoint at `path`. A
+ * request with `no_cache` also asks SerpApi not to answer from its own cache (it keeps identical searches
+ * for an hour), so that a bypass is fresh end to end.
+ */
 export function withAnswerCache(upstream: Upstream, path: string, scope: CacheScope): Upstream {
-  const ttlSeconds = answerTtlSeconds(path);
-  if (ttlSeconds <= 0) return upstream;
+  const endpointTtl = answerTtlSeconds(path);
   return {
     ...upstream,
-    search: (engine, params, options) =>
-      CACHED_BY_HANDLER.has(engine)
-        ? upstream.search(engine, params, options)
-        : answers.remember(answerKey(engine, params), () => upstream.search(engine, params, options), {
-            scope,
-            ttlSeconds,
-            store: worthKeeping,
-          }),
+    search: (engine, params, options) => {
+      const { answerTtlSeconds: callTtl, ...callOptions } = options ?? {};
+      const sent = scope.fresh ? { ...params, no_cache: true } : params;
+      const load = () => upstream.search(engine, sent, callOptions);
+      const ttlSeconds = Math.min(endpointTtl, callTtl ?? endpointTtl);
+      if (ttlSeconds <= 0 || CACHED_BY_HANDLER.has(engine)) return load();
+      return answers.remember(answerKey(engine, params), load, {
+        scope,
+        ttlSeconds,
+        store: (json) => worthKeeping(engine, json),
+      });
+    },
   };
 }

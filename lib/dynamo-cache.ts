@@ -37,9 +37,15 @@ export interface TableContext {
   requestId?: string;
 }
 
+/** A value found in the table, with the moment its item expires (epoch ms), so a copy lives no longer. */
+export interface StoredValue {
+  value: unknown;
+  expiresAtMs: number;
+}
+
 export interface CacheTable {
   /** The live values found for these keys; a slow or failing table finds none. Never throws. */
-  getMany(keys: readonly string[], context: TableContext): Promise<Map<string, unknown>>;
+  getMany(keys: readonly string[], context: TableContext): Promise<Map<string, StoredValue>>;
   /** Stores the entries that fit in an item. Never throws; settles within the write budget. */
   putMany(entries: readonly TableEntry[], context: TableContext): Promise<void>;
 }
@@ -155,7 +161,7 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
 
   return {
     async getMany(keys, context) {
-      const found = new Map<string, unknown>();
+      const found = new Map<string, StoredValue>();
       const unique = [...new Set(keys)];
       if (unique.length === 0) return found;
       const batches: string[][] = [];
@@ -186,7 +192,9 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
           for (const item of items?.items ?? []) {
             try {
               const value = fromItem(item as Parameters<typeof fromItem>[0], now());
-              if (value !== undefined && item.pk?.S) found.set(item.pk.S, value);
+              // fromItem has checked expires_at: a value it returns has a finite one.
+              const expiresAtMs = Number(item.expires_at?.N) * 1000;
+              if (value !== undefined && item.pk?.S) found.set(item.pk.S, { value, expiresAtMs });
             } catch (error) {
               logger.warn('cache item unreadable; treated as a miss', {
                 requestId: context.requestId,

@@ -1,7 +1,7 @@
 /**
  * The two-level cache: this container's memory (lib/cache.ts) in front, the deployment's table
- * (lib/dynamo-cache.ts) behind it when one is configured. A value found in the table is copied to memory;
- * a value loaded from the upstream goes to both. Loads that fail, and values the caller calls empty, are
+ * (lib/dynamo-cache.ts) behind it when one is configured. A value found in the table is copied to memory
+ * for the rest of its item's life at most; a value loaded from the upstream goes to both. Loads that fail, and values the caller calls empty, are
  * stored nowhere, so the next request asks again.
  *
  * Table writes start as soon as a value is loaded and run beside the rest of the request; the handler's
@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Cache, createCache } from './cache.js';
-import { type CacheTable, sharedCacheTable } from './dynamo-cache.js';
+import { type CacheTable, type StoredValue, sharedCacheTable } from './dynamo-cache.js';
 import { type CacheActivity, cacheActivity, type RequestState } from './request-state.js';
 
 /** One request's view of the caches: whether to bypass them, and where to count what they did. */
@@ -32,6 +32,13 @@ export interface SharedCacheOptions {
   memoryMax: number;
   /** Defaults to the deployment's table (none when CACHE_TABLE_NAME is unset). */
   table?: CacheTable | null;
+  /**
+   * Whether this cache's hits and misses count in the request's counters, which make the X-Cache header
+   * and the hit/miss metrics (defaults to yes). A cache of lookups that are not the search provider's
+   * (Crossref) says no, so that its misses never turn a search the provider need not answer into `partial`.
+   * Table errors and pending writes are counted and awaited either way.
+   */
+  countsLookups?: boolean;
 }
 
 export interface SharedRememberOptions<V> {
@@ -78,11 +85,20 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
   const table = options.table === undefined ? sharedCacheTable() : options.table;
   const memory = createCache<V>({ max: options.memoryMax, ttlMs: options.ttlSeconds * 1000 });
   const ttlOf = (given?: number) => Math.min(given ?? options.ttlSeconds, options.ttlSeconds);
+  const counted = options.countsLookups ?? true;
 
   const hit = (scope: CacheScope, level: 'memory' | 'table') => {
+    if (!counted) return;
     if (level === 'memory') scope.activity.memoryHits += 1;
     else scope.activity.tableHits += 1;
     scope.onHit?.();
+  };
+  const miss = (scope: CacheScope, count: number) => {
+    if (counted) scope.activity.misses += count;
+  };
+  // A copy of a table item lives no longer than the item: the rest of its life, or this call's TTL if shorter.
+  const copyToMemory = (key: string, stored: StoredValue, ttlSeconds: number) => {
+    memory.set(key, stored.value as V, Math.min(ttlSeconds * 1000, stored.expiresAtMs - Date.now()));
   };
 
   const keep = (scope: CacheScope, entries: { key: string; value: V }[], ttlSeconds: number) => {
@@ -113,15 +129,15 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
             activity: scope.activity,
             requestId: scope.requestId,
           });
-          const stored = found.values().next().value as V | undefined;
+          const stored = found.get(tableKey(options.name, key));
           if (stored !== undefined) {
             hit(scope, 'table');
-            memory.set(key, stored, ttlSeconds * 1000);
-            return stored;
+            copyToMemory(key, stored, ttlSeconds);
+            return stored.value as V;
           }
         }
       }
-      scope.activity.misses += 1;
+      miss(scope, 1);
       const value = await load();
       if (rememberOptions.store?.(value) ?? true) keep(scope, [{ key, value }], ttlSeconds);
       return value;
@@ -154,16 +170,16 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
           );
           keys.forEach((key, i) => {
             if (!key || known[i] !== undefined) return;
-            const stored = found.get(tableKey(options.name, key)) as V | undefined;
+            const stored = found.get(tableKey(options.name, key));
             if (stored === undefined) return;
-            known[i] = stored;
+            known[i] = stored.value as V;
             hit(scope, 'table');
-            memory.set(key, stored, ttlSeconds * 1000);
+            copyToMemory(key, stored, ttlSeconds);
           });
         }
       }
       const missing = items.flatMap((_, i) => (known[i] === undefined ? [i] : []));
-      scope.activity.misses += missing.length;
+      miss(scope, missing.length);
       const loaded = missing.length > 0 ? await loadMissing(missing.map((i) => items[i] as T)) : [];
       const outcomes = known.map((value): PromiseSettledResult<V> | undefined =>
         value === undefined ? undefined : { status: 'fulfilled', value },

@@ -38,8 +38,25 @@ export const paperExportsSchema = z
         .record(z.string(), z.unknown())
         .check(z.describe('The record as one CSL-JSON item (citation-style-language schema), when "csl-json" was asked for')),
     ),
-    bibtex: z.optional(z.string().check(z.describe('The record as one BibTeX entry, when "bibtex" was asked for'))),
+    bibtex: z.optional(
+      z
+        .string()
+        .check(
+          z.describe(
+            'The record as one BibTeX entry, when "bibtex" was asked for; its key is made of the paper\'s scholar_id (else its DOI or place in the list; letters, digits and underscores only) and differs from every other paper\'s in the answer',
+          ),
+        ),
+    ),
     ris: z.optional(z.string().check(z.describe('The record as one RIS reference, when "ris" was asked for'))),
+    render_error: z.optional(
+      z
+        .string()
+        .check(
+          z.describe(
+            'Why "bibtex" or "ris", though asked for, is missing: the record could not be rendered in that format, or the renderer could not be loaded (the next request tries again). Absent when every format asked for is given; the other formats are given all the same',
+          ),
+        ),
+    ),
   })
   .check(z.describe('The paper as reference managers import it; present only when the request asked for an export'));
 

@@ -24,10 +24,14 @@ export interface PaperLookup {
 const NO_MATCH = 'Crossref has no work whose title, first author and year match this paper closely enough';
 
 // Matched records per scholar result id, in memory and in the deployment's shared table like citations.
+// Their lookups stay out of the request's hit/miss counts (X-Cache, cache metrics): those tell what the
+// search provider was spared, and a paper Crossref cannot match, never stored, would count a miss on
+// every repeat of a search otherwise answered entirely from the cache.
 const matchedRecords = createSharedCache<PaperRecord>({
   name: 'crossref-v1',
   ttlSeconds: config.CROSSREF_CACHE_TTL_SECONDS,
   memoryMax: config.CROSSREF_CACHE_MAX,
+  countsLookups: false,
 });
 
 async function lookUp(scholar: ScholarRecord, deadline: number): Promise<PaperRecord> {
@@ -52,7 +56,7 @@ function recordOf(outcome: PromiseSettledResult<PaperRecord> | undefined, reques
 /**
  * Every paper's Crossref record, in paper order, within `deadline` and CROSSREF_BUDGET_MS. Never rejects: a failed lookup is a
  * record without a DOI that says why. Only matched records are cached; `scope` is the request's cache
- * scope (its `no_cache`, its counters).
+ * scope (its `no_cache`, its table counters and pending writes).
  */
 export async function lookUpRecords(
   papers: readonly FoundPaper[],
@@ -60,13 +64,11 @@ export async function lookUpRecords(
 ): Promise<PaperLookup[]> {
   const scholar = papers.map((paper) => parseScholarSummary(paper.title, paper.publication));
   const deadline = Math.min(options.deadline, Date.now() + config.CROSSREF_BUDGET_MS);
-  // Its hits are not the search provider's: they must not count as upstream calls saved.
-  const scope = options.scope && { ...options.scope, onHit: undefined };
   const outcomes = await matchedRecords.rememberMany(
     papers.map((paper, i) => ({ id: paper.scholar_id, scholar: scholar[i] as ScholarRecord })),
     (paper) => paper.id,
     (missing) => mapSettled(missing, config.CROSSREF_CONCURRENCY, (paper) => lookUp(paper.scholar, deadline)),
-    { scope, store: (record) => record.doi !== null },
+    { scope: options.scope, store: (record) => record.doi !== null },
   );
   return scholar.map((parsed, i) => ({ scholar: parsed, record: recordOf(outcomes[i], options.scope?.requestId) }));
 }

@@ -4,6 +4,7 @@
  * core and its BibTeX and RIS plugins). Its CSL plugin is left out on purpose: it renders bibliographies
  * in citation styles through citeproc, which the exports do not need and which would be 560 KiB of the
  * bundle. citation-js is imported only when a request asks for BibTeX or RIS, and then once per container.
+ * A record it cannot render costs that paper only the format, never the answer.
  */
 import type { CiteSearchData, ExportFormat, PaperExports } from '../contract/cite-search.js';
 import { type CrossrefPerson, type CrossrefWork, normalizeText, type ScholarRecord } from '../crossref/match.js';
@@ -107,14 +108,20 @@ type CiteConstructor = typeof import('@citation-js/core').Cite;
 
 let citationJs: Promise<CiteConstructor> | undefined;
 
-/** citation-js with its BibTeX and RIS plugins, loaded on first use and kept for the container's life. */
+/**
+ * citation-js with its BibTeX and RIS plugins, loaded on first use and kept for the container's life. A
+ * failed load is not kept: the next request tries again rather than failing for the container's life.
+ */
 export function loadCitationJs(): Promise<CiteConstructor> {
   citationJs ??= (async () => {
     const { Cite } = await import('@citation-js/core');
     // The plugins register themselves with core when imported.
     await Promise.all([import('@citation-js/plugin-bibtex'), import('@citation-js/plugin-ris')]);
     return Cite;
-  })();
+  })().catch((error: unknown) => {
+    citationJs = undefined;
+    throw error;
+  });
   return citationJs;
 }
 
@@ -139,41 +146,144 @@ function risText(entries: RisEntry[]): string {
     .join('\n');
 }
 
-/** The requested exports of one CSL item. */
+/**
+ * A BibTeX citation key made of `text`: letters, digits and underscores only, which every BibTeX reader
+ * (citation-js's own among them) takes as a key; any other run of characters becomes one underscore.
+ * Empty when `text` holds none of them.
+ */
+export function citationKey(text: string): string {
+  return text
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
+}
+
+/**
+ * BibTeX counts braces in every value, escaped or not, and a backslash starts a command: one lone brace
+ * ends the entry early and breaks every entry after it in the file. citation-js escapes them in titles
+ * and the like but writes names and the DOI and URL as they are, so those lose them here: names drop
+ * them (a brace or backslash in a name is noise, not a letter), the DOI and URL get their percent-encoded
+ * forms, which doi.org resolves to the same work.
+ */
+const BIBTEX_BREAKERS = /[{}\\]/g;
+const PERCENT_ENCODED: Record<string, string> = { '{': '%7B', '}': '%7D', '\\': '%5C' };
+
+function bibtexSafePerson(person: unknown): unknown {
+  if (typeof person !== 'object' || person === null) return person;
+  const parts = Object.entries(person).map(([part, value]) => [
+    part,
+    typeof value === 'string' ? value.replace(BIBTEX_BREAKERS, '').trim() : value,
+  ]);
+  const kept = parts.filter(([, value]) => value !== '');
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+/** The item as citation-js should see it to write a BibTeX entry that any reader imports whole, keyed `key`. */
+function bibtexSafe(csl: CslItem, key: string): CslItem {
+  const item: Record<string, unknown> = { ...structuredClone(csl), 'citation-key': key };
+  for (const [field, value] of Object.entries(item)) {
+    if (field === 'DOI' || field === 'URL') {
+      if (typeof value === 'string') item[field] = value.replace(BIBTEX_BREAKERS, (char) => PERCENT_ENCODED[char] ?? '');
+    } else if (Array.isArray(value) && value.some((person) => typeof person === 'object' && person !== null)) {
+      // The name lists (author, editor, …): CSL's only arrays of objects besides dates, which are objects.
+      const people = value.map(bibtexSafePerson).filter((person) => person !== undefined);
+      item[field] = people.length > 0 ? people : undefined;
+    }
+  }
+  return withoutEmpty(item) as CslItem;
+}
+
+type Rendered = Pick<PaperExports, 'csl_json' | 'bibtex' | 'ris' | 'render_error'>;
+
+/** The formats citation-js renders, each from its own copy of the item. */
+const EXPORT_RENDERERS: {
+  format: Exclude<ExportFormat, 'csl-json'>;
+  name: string;
+  render: (Cite: CiteConstructor, csl: CslItem, key: string) => string;
+}[] = [
+  { format: 'bibtex', name: 'BibTeX', render: (Cite, csl, key) => new Cite(bibtexSafe(csl, key)).format('bibtex').trim() },
+  {
+    format: 'ris',
+    name: 'RIS',
+    render: (Cite, csl) => risText(new Cite(structuredClone(csl)).format('ris', { format: 'object' }) as unknown as RisEntry[]),
+  },
+];
+
+/**
+ * The requested exports of one CSL item; the BibTeX entry is keyed `key` (by default made of the item's
+ * id). Never rejects: a format citation-js cannot render, or citation-js failing to load, costs only
+ * that format, and `render_error` says so; the CSL-JSON record is given all the same.
+ */
 export async function renderExports(
   csl: CslItem,
   formats: readonly ExportFormat[],
-): Promise<Pick<PaperExports, 'csl_json' | 'bibtex' | 'ris'>> {
-  const out: Pick<PaperExports, 'csl_json' | 'bibtex' | 'ris'> = {};
+  key: string = citationKey(csl.id) || 'paper',
+): Promise<Rendered> {
+  const out: Rendered = {};
   if (formats.includes('csl-json')) out.csl_json = csl;
-  if (formats.includes('bibtex') || formats.includes('ris')) {
-    const Cite = await loadCitationJs();
-    const cite = new Cite(structuredClone(csl));
-    if (formats.includes('bibtex')) out.bibtex = cite.format('bibtex').trim();
-    if (formats.includes('ris')) out.ris = risText(cite.format('ris', { format: 'object' }) as unknown as RisEntry[]);
+  const rendered = EXPORT_RENDERERS.filter(({ format }) => formats.includes(format));
+  if (rendered.length === 0) return out;
+  let Cite: CiteConstructor;
+  try {
+    Cite = await loadCitationJs();
+  } catch {
+    out.render_error = `The ${rendered.map(({ name }) => name).join(' and ')} renderer could not be loaded; try again`;
+    return out;
   }
+  const failed: string[] = [];
+  for (const { format, name, render } of rendered) {
+    try {
+      out[format] = render(Cite, csl, key);
+    } catch {
+      failed.push(name);
+    }
+  }
+  if (failed.length > 0) out.render_error = `The record could not be rendered as ${failed.join(' or ')}`;
   return out;
 }
 
 /**
+ * Each paper's citation key: made of its scholar result id, else its DOI, else its place in the list, and
+ * made unique within the answer with a numbered suffix, so a .bib of the whole answer has no two entries
+ * under one key.
+ */
+function citationKeys(papers: readonly { scholar_id: string; index: number }[], dois: readonly (string | null)[]): string[] {
+  const used = new Set<string>();
+  return papers.map((paper, i) => {
+    const base = citationKey(paper.scholar_id) || citationKey(dois[i] ?? '') || `paper_${paper.index}`;
+    let key = base;
+    for (let n = 2; used.has(key); n += 1) key = `${base}_${n}`;
+    used.add(key);
+    return key;
+  });
+}
+
+/**
  * Adds `doi` and `exports` to every paper of a cite-search answer. `lookups[i]` belongs to `papers[i]`:
- * the index's own data for it, the fallback when Crossref gave no record, and Crossref's record.
+ * the index's own data for it, the fallback when Crossref gave no record, and Crossref's record. Never
+ * rejects for one paper's record: what cannot be rendered is left out and `render_error` says why.
  */
 export async function addExports(
   data: CiteSearchData,
   formats: readonly ExportFormat[],
   lookups: readonly { scholar: ScholarRecord; record: PaperRecord }[],
 ): Promise<CiteSearchData> {
+  const records = data.papers.map(
+    (_paper, i): PaperRecord => lookups[i]?.record ?? { doi: null, reason: 'No Crossref lookup was made for this paper' },
+  );
+  const keys = citationKeys(
+    data.papers,
+    records.map((record) => record.doi),
+  );
   const papers = await Promise.all(
     data.papers.map(async (paper, i) => {
-      const lookup = lookups[i];
-      const record: PaperRecord = lookup?.record ?? { doi: null, reason: 'No Crossref lookup was made for this paper' };
-      const scholar = lookup?.scholar ?? { title: paper.title, authors: [], year: null, venue: null };
+      const record = records[i] as PaperRecord;
+      const scholar = lookups[i]?.scholar ?? { title: paper.title, authors: [], year: null, venue: null };
       const csl = record.doi === null ? cslFromScholar(paper.scholar_id, scholar, paper.source_url) : record.csl;
       const exports: PaperExports = {
         source: record.doi === null ? 'scholar' : 'crossref',
         fallback_reason: record.doi === null ? record.reason : null,
-        ...(await renderExports(csl, formats)),
+        ...(await renderExports(csl, formats, keys[i])),
       };
       return { ...paper, doi: record.doi, exports };
     }),

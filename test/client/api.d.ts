@@ -614,10 +614,12 @@ export interface components {
           csl_json?: {
             [key: string]: unknown;
           };
-          /** @description The record as one BibTeX entry, when "bibtex" was asked for */
+          /** @description The record as one BibTeX entry, when "bibtex" was asked for; its key is made of the paper's scholar_id (else its DOI or place in the list; letters, digits and underscores only) and differs from every other paper's in the answer */
           bibtex?: string;
           /** @description The record as one RIS reference, when "ris" was asked for */
           ris?: string;
+          /** @description Why "bibtex" or "ris", though asked for, is missing: the record could not be rendered in that format, or the renderer could not be loaded (the next request tries again). Absent when every format asked for is given; the other formats are given all the same */
+          render_error?: string;
         };
       }[];
       /** @description For each paper, every format and export link */

@@ -31,7 +31,8 @@ afterAll(async () => {
   await Promise.all([upstream?.close(), crossref?.close(), table?.close()]);
 });
 
-it('stores a matched record for every container, and looks up again only the paper that matched nothing', async () => {
+/** Serves a scholar page for `query` of one paper Crossref matches and one it does not, ids `<prefix>-1`… */
+function servePapers(query: string, prefix: string) {
   const recorded = sample('google_scholar');
   const result = (recorded.organic_results as Record<string, unknown>[])[0];
   const papers = [
@@ -46,11 +47,15 @@ it('stores a matched record for every container, and looks up again only the pap
     organic_results: papers.map((paper, i) => ({
       ...result,
       title: paper.title,
-      result_id: `shared-export-${i + 1}`,
+      result_id: `${prefix}-${i + 1}`,
       publication_info: { summary: paper.summary },
     })),
   };
-  upstream.respond((q) => (q.get('engine') === 'google_scholar' ? { json: page } : undefined));
+  upstream.respond((q) => (q.get('engine') === 'google_scholar' && q.get('q') === query ? { json: page } : undefined));
+}
+
+it('stores a matched record for every container, and looks up again only the paper that matched nothing', async () => {
+  servePapers('shared exports', 'shared-export');
   const body = { query: 'shared exports', export: ['bibtex'] };
 
   const miss = await first.post(PATH, body);
@@ -65,4 +70,21 @@ it('stores a matched record for every container, and looks up again only the pap
   expect(hit.json.data.papers.map((p: { doi: unknown }) => p.doi)).toEqual(['10.1007/s12080-013-0192-6', null]);
   expect(hit.json.data.papers[0].exports.bibtex).toBe(miss.json.data.papers[0].exports.bibtex);
   expect(crossref.requests.map((q) => q.get('query.bibliographic'))).toEqual(['Bananas and plantains']);
+});
+
+it('says X-Cache hit for a repeat the search provider need not answer, though Crossref is asked again', async () => {
+  servePapers('export x-cache', 'export-xcache');
+  const body = { query: 'export x-cache', export: ['bibtex'] };
+  for (const service of [first, second]) {
+    expect((await service.post(PATH, body)).status).toBe(200);
+    upstream.requests.length = 0;
+    crossref.reset();
+    const repeat = await service.post(PATH, body);
+    expect(repeat.status).toBe(200);
+    // Every paper's citations come from the cache (the in-process service caches no search pages).
+    expect(upstream.calls('google_scholar_cite')).toBe(0);
+    expect(repeat.headers.get('x-cache')).toBe('hit');
+    // The paper Crossref matched nothing for was looked up again: not a miss of the search provider's.
+    expect(crossref.requests.map((q) => q.get('query.bibliographic'))).toEqual(['Bananas and plantains']);
+  }
 });

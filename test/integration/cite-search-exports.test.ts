@@ -3,7 +3,7 @@
  * recorded scholar result, retitled) and the fake Crossref answers from recorded Crossref answers. Each
  * test uses its own scholar result ids, so the record cache of one test never answers another's.
  */
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { sample } from '../../lib/local/samples.js';
 import { loadCitationJs } from '../../lib/reshape/exports.js';
@@ -22,6 +22,7 @@ const harness = useService({
 });
 afterAll(() => crossref.close());
 beforeEach(() => crossref.reset());
+afterEach(() => vi.restoreAllMocks());
 
 /** Real papers, as the index would list them. */
 const EARLY_WARNING = {
@@ -205,6 +206,43 @@ describe('POST /v1/cite/search with export', () => {
     expect(early.doi).toBe('10.1007/s12080-013-0192-6');
     expect(bananas.doi).toBeNull();
     expect(crossref.requests.map((q) => q.get('query.bibliographic'))).toEqual([BANANAS.title]);
+  });
+
+  it('answers 200 when one paper cannot be rendered: it keeps its DOI and CSL-JSON, loses its BibTeX and says why', async () => {
+    servePapers('unrenderable', 'unrenderable', [EARLY_WARNING, BANANAS]);
+    const Cite = await loadCitationJs();
+    const format = Cite.prototype.format;
+    // citation-js rejecting this one record, whatever in it it trips on.
+    vi.spyOn(Cite.prototype, 'format').mockImplementation(function (this: InstanceType<typeof Cite>, ...args) {
+      if (args[0] === 'bibtex' && (this.data[0] as { title?: string }).title === EARLY_WARNING.title) {
+        throw new TypeError('name.family.includes is not a function');
+      }
+      return format.apply(this, args);
+    });
+    const reply = await harness.service.post(PATH, { query: 'unrenderable', export: ['csl-json', 'bibtex', 'ris'] });
+    const [early, bananas] = expectSuccess(reply).papers;
+    expect(early.doi).toBe('10.1007/s12080-013-0192-6');
+    expect(early.exports).toMatchObject({
+      source: 'crossref',
+      fallback_reason: null,
+      render_error: 'The record could not be rendered as BibTeX',
+      csl_json: { DOI: '10.1007/s12080-013-0192-6' },
+    });
+    expect(early.exports).not.toHaveProperty('bibtex');
+    expect(early.exports.ris).toContain('DO  - 10.1007/s12080-013-0192-6');
+    expect(bananas.exports.bibtex).toContain('Bananas and plantains');
+    expect(bananas.exports).not.toHaveProperty('render_error');
+    expect(Object.keys(early.citations)).toHaveLength(5);
+  });
+
+  it('gives each paper its own BibTeX key, from its result id, even when the index names no authors', async () => {
+    const anonymous = { title: 'Proceedings of a workshop', summary: '2010 - example.org' };
+    servePapers('no authors', 'anon', [anonymous, { ...anonymous, title: 'Proceedings of another workshop' }]);
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'no authors', export: ['bibtex'] }));
+    const keys = data.papers.map((p: { exports: { bibtex: string } }) => p.exports.bibtex.match(/^@\w+\{([^,]*),/)?.[1]);
+    expect(keys).toEqual(['anon_1', 'anon_2']);
+    const Cite = await loadCitationJs();
+    expect(new Cite(data.papers.map((p: { exports: { bibtex: string } }) => p.exports.bibtex).join('\n')).data).toHaveLength(2);
   });
 
   it('answers 400 INVALID_REQUEST naming export for a format it does not know', async () => {

@@ -14,6 +14,7 @@ import { type ServiceProcess, startServiceProcess } from '../support/service-pro
 
 const CITE = '/v1/cite/search';
 const WEB = '/v1/web-search/alpha';
+const TRENDS = '/v1/alpha/trends';
 const READ_BUDGET_MS = 150;
 const WRITE_BUDGET_MS = 300;
 const COOLDOWN_MS = 300;
@@ -164,6 +165,8 @@ describe('no_cache', () => {
     const bypass = await first.post(CITE, { query: 'refresh', results: 2, no_cache: true });
     expect(bypass.headers.get('x-cache')).toBe('miss');
     expect(upstream.calls()).toBe(3);
+    // SerpApi's own cache (an hour) is skipped too, for the search page and every paper.
+    expect(upstream.requests.map((q) => q.get('no_cache'))).toEqual(['true', 'true', 'true']);
     expect(bypass.json.data.papers[0].title).toBe('A corrected title');
 
     forgetCalls();
@@ -176,9 +179,41 @@ describe('no_cache', () => {
     expect((await first.post(WEB, { q: 'bypass web', no_cache: true })).status).toBe(200);
     expect((await first.post(WEB, { q: 'bypass web', no_cache: true })).headers.get('x-cache')).toBe('miss');
     expect(upstream.calls()).toBe(2);
+    // no_cache is not part of the key: a normal request finds the answer the bypass stored.
+    expect((await second.post(WEB, { q: 'bypass web' })).headers.get('x-cache')).toBe('hit');
+    expect(upstream.calls()).toBe(2);
     const wrong = await first.post(WEB, { q: 'bypass web', no_cache: 'yes' });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error.details).toContain('no_cache: must be true or false');
+  });
+});
+
+describe('no_cache upstream', () => {
+  it('sends no_cache=true to SerpApi for a no_cache request, and no no_cache for a normal one', async () => {
+    expect((await first.post(WEB, { q: 'upstream cache' })).status).toBe(200);
+    expect((await first.post(WEB, { q: 'upstream cache', page: 1, no_cache: false })).status).toBe(200);
+    expect((await first.post(WEB, { q: 'upstream cache', no_cache: true })).status).toBe(200);
+    expect(upstream.requests.map((q) => q.get('no_cache'))).toEqual([null, null, 'true']);
+  });
+});
+
+describe('lifetimes', () => {
+  it("keeps a Trends answer for a `now` window minutes, and other timeframes the endpoint's hour", async () => {
+    const started = Math.floor(Date.now() / 1000);
+    for (const timeframe of ['now 1-H', 'now 7-d', 'today 12-m']) {
+      expect((await first.post(TRENDS, { queries: ['lifetime'], timeframe })).status).toBe(200);
+    }
+    const lives = Object.fromEntries(
+      (await table.items())
+        .filter((item) => item.pk.includes('q=lifetime') && item.pk.includes('TIMESERIES'))
+        .map((item) => [new URLSearchParams(item.pk.slice(item.pk.indexOf('#') + 1)).get('date'), item.expiresAt - started]),
+    );
+    expect(Object.keys(lives).sort()).toEqual(['now 1-H', 'now 7-d', 'today 12-m']);
+    expect(lives['now 1-H']).toBeGreaterThanOrEqual(300);
+    expect(lives['now 1-H']).toBeLessThanOrEqual(302);
+    expect(lives['now 7-d']).toBeGreaterThanOrEqual(900);
+    expect(lives['now 7-d']).toBeLessThanOrEqual(902);
+    expect(lives['today 12-m']).toBeGreaterThanOrEqual(3_600);
   });
 });
 
@@ -217,6 +252,17 @@ describe('what is never stored', () => {
     expect((await table.items()).some((item) => item.pk.includes('nothing+here'))).toBe(false);
     expect((await first.post(WEB, { q: 'nothing here' })).headers.get('x-cache')).toBe('miss');
     expect(upstream.calls()).toBe(2);
+  });
+
+  it('does not store an answer that holds no results, though SerpApi marked no error', async () => {
+    upstream.respond((q) => (q.get('q') === 'empty page' ? { json: { organic_results: [], search_metadata: {} } } : undefined));
+    const empty = await first.post(WEB, { q: 'empty page' });
+    expect(empty.status).toBe(200);
+    expect(empty.json.message).toBe('No results');
+    expect((await table.items()).some((item) => item.pk.includes('empty+page'))).toBe(false);
+    expect((await first.post(WEB, { q: 'empty page' })).headers.get('x-cache')).toBe('miss');
+    expect((await second.post(WEB, { q: 'empty page' })).headers.get('x-cache')).toBe('miss');
+    expect(upstream.calls()).toBe(3);
   });
 
   it('does not store a paper whose cite answer holds no citations, nor one whose cite call failed', async () => {

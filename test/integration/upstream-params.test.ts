@@ -28,6 +28,13 @@ const METADATA = new Map<string, EngineMetadata>(ENGINE_FILES.map((file) => [fil
 // SerpApi publishes no metadata for this discontinued engine; its documentation page
 // (serpapi.com/google-scholar-profiles-api) lists these four parameters.
 const PROFILES_PARAMS = ['mauthors', 'hl', 'after_author', 'before_author'];
+/**
+ * SerpApi's common parameters (engine, api_key, no_cache…), the same for every engine: those every
+ * engine's metadata lists, so that the engine without metadata is held to them too.
+ */
+const COMMON_PARAMS = [...METADATA.values()]
+  .map((metadata) => Object.keys(metadata.common_params))
+  .reduce((shared, names) => shared.filter((name) => names.includes(name)));
 
 /**
  * Limits SerpApi states in a parameter's description, each with the words that state it: the test first
@@ -59,8 +66,7 @@ function breaches(query: URLSearchParams): string[] {
   const found: string[] = [];
   if (engine === 'google_scholar_profiles') {
     for (const name of query.keys()) {
-      if (![...PROFILES_PARAMS, 'engine', 'api_key'].includes(name))
-        found.push(`${engine}: ${name} is not a documented parameter`);
+      if (![...PROFILES_PARAMS, ...COMMON_PARAMS].includes(name)) found.push(`${engine}: ${name} is not a documented parameter`);
     }
     return found;
   }
@@ -195,6 +201,12 @@ describe("SerpApi's metadata", () => {
       'google_scholar_cite: the required q is missing',
     ]);
   });
+
+  it('accepts no_cache, a common parameter the metadata documents, on every engine', () => {
+    expect(COMMON_PARAMS).toEqual(expect.arrayContaining(['engine', 'api_key', 'no_cache']));
+    expect(breaches(new URLSearchParams({ engine: 'google', q: 'x', no_cache: 'true' }))).toEqual([]);
+    expect(breaches(new URLSearchParams({ engine: 'google_scholar_profiles', mauthors: 'x', no_cache: 'true' }))).toEqual([]);
+  });
 });
 
 describe.each(ROUTES.map((route) => [route.path, route] as const))(
@@ -211,6 +223,18 @@ describe.each(ROUTES.map((route) => [route.path, route] as const))(
         const found = harness.upstream.requests.flatMap(breaches);
         expect(found, `${JSON.stringify(body).slice(0, 120)} made calls SerpApi would refuse`).toEqual([]);
       }
+    });
+
+    it('with no_cache: sends no_cache=true on every call, as SerpApi documents it', async () => {
+      const [body] = (await representativeRequests())[route.name] ?? [];
+      harness.upstream.reset();
+      const reply = await harness.service.post(route.path, { ...body, no_cache: true });
+      expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+      expect(harness.upstream.calls()).toBeGreaterThan(0);
+      expect(harness.upstream.requests.map((query) => query.get('no_cache'))).toEqual(
+        harness.upstream.requests.map(() => 'true'),
+      );
+      expect(harness.upstream.requests.flatMap(breaches)).toEqual([]);
     });
   },
 );

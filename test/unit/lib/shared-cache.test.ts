@@ -1,15 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
-import { answerKey, answerTtlSeconds, worthKeeping } from '../../../lib/answer-cache.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answerTtlFor } from '../../../functions/alpha-trends.js';
+import {
+  type AnswerSearchOptions,
+  answerKey,
+  answerTtlSeconds,
+  withAnswerCache,
+  worthKeeping,
+} from '../../../lib/answer-cache.js';
 import { loadConfig } from '../../../lib/config.js';
 import { type CacheTable, fromItem, ITEM_LIMIT_BYTES, type TableEntry, toItem } from '../../../lib/dynamo-cache.js';
 import { type CacheActivity, cacheMetricValues, xCacheHeader } from '../../../lib/request-state.js';
 import { type CacheScope, createSharedCache, tableKey } from '../../../lib/shared-cache.js';
+import type { SerpApiJson, SerpApiParams, Upstream } from '../../../lib/upstream/serpapi.js';
 
-/** A table kept in a Map, recording every call, that can be told to find nothing (as a failing table does). */
+/**
+ * A table kept in a Map, recording every call, that can be told to find nothing (as a failing table does).
+ * An item lives an hour unless `expiresAtMs` says otherwise.
+ */
 function mapTable() {
   const items = new Map<string, unknown>();
+  const expiresAtMs = new Map<string, number>();
   const calls: { op: 'get' | 'put'; keys: string[] }[] = [];
   const table: CacheTable & { failing: boolean } = {
     failing: false,
@@ -19,14 +31,17 @@ function mapTable() {
         activity.tableErrors += 1;
         return new Map();
       }
-      return new Map(keys.flatMap((key) => (items.has(key) ? [[key, items.get(key)] as const] : [])));
+      const live = keys.filter((key) => items.has(key) && (expiresAtMs.get(key) ?? Date.now() + 3_600_000) > Date.now());
+      return new Map(
+        live.map((key) => [key, { value: items.get(key), expiresAtMs: expiresAtMs.get(key) ?? Date.now() + 3_600_000 }]),
+      );
     },
     async putMany(entries: readonly TableEntry[]) {
       calls.push({ op: 'put', keys: entries.map((e) => e.key) });
       if (!table.failing) for (const entry of entries) items.set(entry.key, entry.value);
     },
   };
-  return { table, items, calls };
+  return { table, items, expiresAtMs, calls };
 }
 
 function scope(fresh = false): CacheScope & { activity: CacheActivity } {
@@ -34,6 +49,26 @@ function scope(fresh = false): CacheScope & { activity: CacheActivity } {
 }
 
 const settled = <V>(value: V): PromiseSettledResult<V> => ({ status: 'fulfilled', value });
+
+// Memory lifetimes run on performance.now() and table lifetimes on Date.now(): both move together here.
+const fakeClock = () => vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** An upstream that gives `answer` to every search and records each call as the cache passed it on. */
+function fakeUpstream(answer: SerpApiJson) {
+  const calls: { engine: string; params: SerpApiParams; options: unknown }[] = [];
+  const upstream: Upstream = {
+    deadline: Date.now() + 60_000,
+    cacheHit: () => undefined,
+    async search(engine, params, options) {
+      calls.push({ engine, params, options });
+      return answer;
+    },
+  };
+  return { upstream, calls };
+}
 
 describe('createSharedCache', () => {
   it('reads memory, then the table, then loads; stores what it loaded in both', async () => {
@@ -100,6 +135,58 @@ describe('createSharedCache', () => {
     expect(s.activity.tableErrors).toBe(1);
   });
 
+  it("keeps a value copied from the table in memory for the rest of its item's life, not the full time to live", async () => {
+    fakeClock();
+    const { table, items, expiresAtMs } = mapTable();
+    for (const key of ['l-v1#one', 'l-v1#many']) {
+      items.set(key, 'stored');
+      expiresAtMs.set(key, Date.now() + 30_000);
+    }
+    const cache = createSharedCache<string>({ name: 'l-v1', ttlSeconds: 3_600, memoryMax: 10, table });
+    const s = scope();
+    const lookUp = async () => [
+      await cache.remember('one', async () => 'loaded', { scope: s }),
+      ...(
+        await cache.rememberMany(
+          ['many'],
+          (key) => key,
+          async (keys) => keys.map(() => settled('loaded')),
+          { scope: s },
+        )
+      ).map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 'failed')),
+    ];
+    expect(await lookUp()).toEqual(['stored', 'stored']);
+    vi.advanceTimersByTime(29_000);
+    expect(await lookUp()).toEqual(['stored', 'stored']);
+    expect(s.activity).toMatchObject({ tableHits: 2, memoryHits: 2, misses: 0 });
+    // The items have expired: neither the table nor memory may answer with them any more.
+    vi.advanceTimersByTime(1_000);
+    expect(await lookUp()).toEqual(['loaded', 'loaded']);
+    expect(s.activity).toMatchObject({ tableHits: 2, memoryHits: 2, misses: 2 });
+  });
+
+  it('with countsLookups false, counts no hits or misses for X-Cache, yet still reads, stores and waits for its writes', async () => {
+    const { table, items } = mapTable();
+    items.set('c-v1#known', 'K');
+    const cache = createSharedCache<string>({ name: 'c-v1', ttlSeconds: 60, memoryMax: 10, table, countsLookups: false });
+    let hits = 0;
+    const s = { ...scope(), onHit: () => (hits += 1) };
+    const outcomes = await cache.rememberMany(
+      ['known', 'new', 'empty'],
+      (key) => key,
+      async (keys) => keys.map((key) => settled(key === 'empty' ? '' : key.toUpperCase())),
+      { scope: s, store: (value) => value !== '' },
+    );
+    expect(outcomes).toEqual([settled('K'), settled('NEW'), settled('')]);
+    expect(s.activity.pendingWrites).toHaveLength(1);
+    await Promise.all(s.activity.pendingWrites);
+    expect(items.get('c-v1#new')).toBe('NEW');
+    expect(await cache.remember('new', async () => 'reloaded', { scope: s })).toBe('NEW');
+    expect(s.activity).toMatchObject({ memoryHits: 0, tableHits: 0, misses: 0 });
+    expect(hits).toBe(0);
+    expect(xCacheHeader(s.activity)).toBe('miss');
+  });
+
   it('with a time to live of 0, neither looks up nor stores', async () => {
     const { table, calls } = mapTable();
     const cache = createSharedCache<string>({ name: 'z-v1', ttlSeconds: 60, memoryMax: 10, table });
@@ -151,9 +238,31 @@ describe('answer keys and lifetimes', () => {
     expect(answerKey('webAlpha', { q: 'a&b=c' })).not.toBe(answerKey('webAlpha', { q: 'a', b: 'c' }));
   });
 
-  it("keeps an answer only when SerpApi did not mark it with an error (its 'no results' answer)", () => {
-    expect(worthKeeping({ organic_results: [], search_metadata: {} })).toBe(true);
-    expect(worthKeeping({ error: "Google hasn't returned any results for this query." })).toBe(false);
+  it("keeps an answer only when it holds results and SerpApi did not mark it with an error (its 'no results' answer)", () => {
+    expect(worthKeeping('webAlpha', { organic_results: [{ title: 'A' }], search_metadata: {} })).toBe(true);
+    expect(worthKeeping('webAlpha', { organic_results: [], search_metadata: {} })).toBe(false);
+    expect(worthKeeping('webAlpha', { search_metadata: {} })).toBe(false);
+    expect(worthKeeping('webAlpha', { error: "Google hasn't returned any results for this query." })).toBe(false);
+  });
+
+  it.each([
+    ['webAlpha', { organic_results: [{}] }, { organic_results: [], related_searches: [{}] }],
+    ['webBravo', { organic_results: [{}] }, { organic_results: [] }],
+    ['webCharlie', { organic_results: [{}] }, { organic_results: [] }],
+    ['webDelta', { organic_results: [{}] }, { organic_results: [] }],
+    ['news', { news_results: [{ stories: [{}] }] }, { news_results: [] }],
+    ['images', { images_results: [{}] }, { images_results: [] }],
+    ['trends', { interest_over_time: { timeline_data: [{}] } }, { interest_over_time: { timeline_data: [] } }],
+    ['trends', { interest_by_region: [{}] }, { interest_by_region: [] }],
+    ['trends', { compared_breakdown_by_region: [{}] }, { compared_breakdown_by_region: [] }],
+    ['scholar', { organic_results: [{}] }, { organic_results: [] }],
+    ['scholarCite', { citations: [{}], links: [] }, { citations: [], links: [{}] }],
+    ['scholarProfiles', { profiles: [{}] }, { profiles: [] }],
+    ['scholarAuthor', { author: {}, articles: [{}] }, { author: { name: 'A' }, articles: [] }],
+    ['scholarAuthor', { citation: { title: 'T' } }, { search_metadata: {} }],
+  ] as const)('%s: keeps an answer with results, not one without', (engine, full, empty) => {
+    expect(worthKeeping(engine, full as SerpApiJson)).toBe(true);
+    expect(worthKeeping(engine, empty as SerpApiJson)).toBe(false);
   });
 
   it('reads the default lifetime and per-endpoint exceptions from the configuration', () => {
@@ -166,6 +275,65 @@ describe('answer keys and lifetimes', () => {
     );
     expect(loadConfig(base).CITE_CACHE_TTL_SECONDS).toBe(30 * 86_400);
     expect(answerTtlSeconds('/v1/web-search/alpha')).toBe(3_600);
+  });
+});
+
+describe('the answer cache around the upstream', () => {
+  const WEB = '/v1/web-search/alpha';
+
+  it('asks SerpApi to skip its own cache only for a no_cache request, and keys the answer without no_cache', async () => {
+    const { upstream, calls } = fakeUpstream({ organic_results: [{ title: 'A' }] });
+    const fresh = withAnswerCache(upstream, WEB, scope(true));
+    const normal = withAnswerCache(upstream, WEB, scope());
+    await fresh.search('webAlpha', { q: 'unit fresh' });
+    // The fresh answer is the one a normal request then finds.
+    await normal.search('webAlpha', { q: 'unit fresh' });
+    await normal.search('webAlpha', { q: 'unit normal' });
+    // Citations are cached by their handler, yet a bypass still reaches past SerpApi's cache.
+    await fresh.search('scholarCite', { q: 'unit-cite' });
+    expect(calls.map((call) => call.params)).toEqual([
+      { q: 'unit fresh', no_cache: true },
+      { q: 'unit normal' },
+      { q: 'unit-cite', no_cache: true },
+    ]);
+  });
+
+  it('stores no answer without results, so the next request asks again', async () => {
+    const { upstream, calls } = fakeUpstream({ organic_results: [], search_metadata: {} });
+    const cached = withAnswerCache(upstream, WEB, scope());
+    await cached.search('webAlpha', { q: 'unit empty' });
+    await cached.search('webAlpha', { q: 'unit empty' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('keeps a Trends answer for a `now` window minutes instead of the hour, and passes the upstream no cache option', async () => {
+    fakeClock();
+    const { upstream, calls } = fakeUpstream({ interest_over_time: { timeline_data: [{ date: 'now' }] } });
+    const cached = withAnswerCache(upstream, '/v1/alpha/trends', scope());
+    const askAll = async () => {
+      for (const date of ['now 1-H', 'now 1-d', 'today 12-m']) {
+        const options: AnswerSearchOptions = { answerTtlSeconds: answerTtlFor(date) };
+        await cached.search('trends', { q: 'unit trends', date }, options);
+      }
+    };
+    await askAll();
+    vi.advanceTimersByTime(5 * 60_000);
+    await askAll();
+    vi.advanceTimersByTime(10 * 60_000);
+    await askAll();
+    expect(calls.map((call) => call.params.date)).toEqual(['now 1-H', 'now 1-d', 'today 12-m', 'now 1-H', 'now 1-H', 'now 1-d']);
+    expect(calls.every((call) => !Object.hasOwn(call.options as object, 'answerTtlSeconds'))).toBe(true);
+  });
+
+  it("gives Trends answers 5 minutes for now 1-H and now 4-H, 15 for now 1-d and now 7-d, else the endpoint's own", () => {
+    expect(['now 1-H', 'now 4-H', 'now 1-d', 'now 7-d'].map(answerTtlFor)).toEqual([300, 300, 900, 900]);
+    expect(['today 1-m', 'today 12-m', 'all', '2024-01-01 2024-03-31', undefined].map(answerTtlFor)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
