@@ -68,13 +68,15 @@ const FANOUT_PAPERS = 20;
 const CLIENT_KEY = 'bench-client-key-0123456789';
 const UPSTREAM_KEY = 'bench-upstream-key-9876543210';
 const SEARCH_PATH = '/v1/web-search/alpha';
-const SEARCH_BODY = JSON.stringify({ q: 'coffee' });
+// no_cache: every request goes upstream, as the bare proxy's do; otherwise all but the first would be
+// answered from the answer cache and the comparison would mean nothing.
+const SEARCH_BODY = JSON.stringify({ q: 'coffee', no_cache: true });
 // The exact query the service sends upstream for SEARCH_BODY; checked against the fake before any load.
 const SEARCH_UPSTREAM_QUERY = new URLSearchParams({
   engine: 'google',
   q: 'coffee',
   start: '0',
-  num: '10',
+  no_cache: 'true',
   api_key: UPSTREAM_KEY,
 });
 const POST_HEADERS = { Authorization: `Bearer ${CLIENT_KEY}`, 'Content-Type': 'application/json' };

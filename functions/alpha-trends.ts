@@ -5,7 +5,7 @@ import { api } from '../lib/middleware/index.js';
 import { reshapeTrends, trendsMessage } from '../lib/reshape/trends.js';
 import { body, calendarDatePattern, optionalText, requiredText, upstreamOptions } from '../lib/schema.js';
 import { settle } from '../lib/upstream/outcomes.js';
-import { TRENDS_CATEGORIES, TRENDS_GEOS } from '../lib/upstream/serpapi-options.js';
+import { TRENDS_CATEGORIES, TRENDS_GEOS, TRENDS_GEOS_PATTERN } from '../lib/upstream/serpapi-options.js';
 
 // biome-ignore format: one line reads as the list it is
 const RELATIVE_TIMEFRAMES = ['now 1-H', 'now 4-H', 'now 1-d', 'now 7-d', 'today 1-m', 'today 3-m', 'today 12-m', 'today 5-y', 'all'];
@@ -33,7 +33,11 @@ export const requestSchema = body({
     ),
   geo: optionalText({
     max: 16,
-    format: upstreamOptions(TRENDS_GEOS, "one of Google Trends' location codes, such as US, US-CA or GB-ENG"),
+    format: upstreamOptions(
+      TRENDS_GEOS,
+      "one of Google Trends' location codes, such as US, US-CA or GB-ENG",
+      TRENDS_GEOS_PATTERN,
+    ),
     description:
       "Where: one of Google Trends' location codes (a country such as US, a region such as US-CA, or a US metro code such as 807), any letter case; worldwide when absent",
   }),

@@ -4,7 +4,7 @@ import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapePaging, reshapeRelatedSearches, reshapeWebResults } from '../lib/reshape/web.js';
 import { body, oneOf, optionalText, page, searchTerms, upstreamOptions } from '../lib/schema.js';
-import { DUCKDUCKGO_REGIONS } from '../lib/upstream/serpapi-options.js';
+import { DUCKDUCKGO_REGIONS, DUCKDUCKGO_REGIONS_PATTERN } from '../lib/upstream/serpapi-options.js';
 
 // DuckDuckGo pages by result offset (`start`); its first page holds up to 35 results and later ones up to
 // 50. A fixed page size no larger than the first page, asked for with `m` and cut to it in case `m` is
@@ -20,7 +20,11 @@ export const requestSchema = body({
   q: searchTerms('Search terms, at most 500 characters', 500),
   region: optionalText({
     max: 16,
-    format: upstreamOptions(DUCKDUCKGO_REGIONS, "one of DuckDuckGo's region codes, such as us-en, uk-en or wt-wt"),
+    format: upstreamOptions(
+      DUCKDUCKGO_REGIONS,
+      "one of DuckDuckGo's region codes, such as us-en, uk-en or wt-wt",
+      DUCKDUCKGO_REGIONS_PATTERN,
+    ),
     description: "Region: one of DuckDuckGo's codes, such as us-en, uk-en, de-de or wt-wt (no region); any letter case",
   }),
   date: oneOf(['day', 'week', 'month', 'year'], 'Only results from the past day, week, month or year'),

@@ -5,7 +5,7 @@ import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapePaging, reshapeRelatedSearches, reshapeWebResults, withDisplayedLink } from '../lib/reshape/web.js';
 import { body, oneOf, optionalText, page, searchTerms, upstreamOptions } from '../lib/schema.js';
-import { BING_COUNTRIES, BING_MARKETS } from '../lib/upstream/serpapi-options.js';
+import { BING_COUNTRIES, BING_COUNTRIES_PATTERN, BING_MARKETS, BING_MARKETS_PATTERN } from '../lib/upstream/serpapi-options.js';
 
 const PAGE_SIZE = 10;
 
@@ -13,12 +13,12 @@ export const requestSchema = body({
   q: searchTerms(),
   market: optionalText({
     max: 16,
-    format: upstreamOptions(BING_MARKETS, "one of Bing's market codes, such as en-US, en-GB or de-DE"),
+    format: upstreamOptions(BING_MARKETS, "one of Bing's market codes, such as en-US, en-GB or de-DE", BING_MARKETS_PATTERN),
     description: "Market: one of Bing's codes, such as en-US, en-GB or de-DE (any letter case). Not together with cc",
   }),
   cc: optionalText({
     max: 16,
-    format: upstreamOptions(BING_COUNTRIES, "one of Bing's country codes, such as us, gb or de"),
+    format: upstreamOptions(BING_COUNTRIES, "one of Bing's country codes, such as us, gb or de", BING_COUNTRIES_PATTERN),
     description: "Country: one of Bing's two-letter codes, such as us, gb or de (any letter case). Not together with market",
   }),
   safe_search: oneOf(['off', 'moderate', 'strict'], 'Safe search level'),

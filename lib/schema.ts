@@ -7,7 +7,7 @@
  * full zod build alone is about 440 KiB minified).
  */
 import * as z from 'zod/mini';
-import { GOOGLE_LANGUAGES } from './upstream/serpapi-options.js';
+import { GOOGLE_LANGUAGES, GOOGLE_LANGUAGES_PATTERN } from './upstream/serpapi-options.js';
 
 // ASCII control characters (C0 and DEL): never meaningful in a search term, and a classic injection vector.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
@@ -202,10 +202,10 @@ export function anyCasePattern(values: readonly string[]): string {
  * The values of one of the upstream's `select` parameters as a format: accepted in any letter case and
  * sent as the upstream lists them (`hl=zh-cn`, `cc=US`).
  */
-export function upstreamOptions(values: readonly string[], hint: string): TextFormat {
+export function upstreamOptions(values: readonly string[], hint: string, pattern = anyCasePattern(values)): TextFormat {
   const canonical = new Map(values.map((value) => [value.toLowerCase(), value]));
   return {
-    pattern: anyCasePattern(values),
+    pattern,
     hint,
     normalise: (value) => canonical.get(value.toLowerCase()) ?? value,
   };
@@ -227,7 +227,11 @@ export const formats = {
 /** The `language` field (SerpApi `hl`): one of Google's codes; the description says what it affects. */
 export function language(description = "Result language: one of Google's codes, such as en or zh-cn (any letter case)") {
   // Built here, not at load: a handler without a language field then bundles no list of languages.
-  const format = upstreamOptions(GOOGLE_LANGUAGES, "one of Google's language codes, such as en, de, zh-cn or pt-br");
+  const format = upstreamOptions(
+    GOOGLE_LANGUAGES,
+    "one of Google's language codes, such as en, de, zh-cn or pt-br",
+    GOOGLE_LANGUAGES_PATTERN,
+  );
   return optionalText({ max: 16, format, description });
 }
 

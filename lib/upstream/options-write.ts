@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { anyCasePattern } from '../schema.js';
 
 /** One engine's metadata file as SerpApi publishes it. */
 export interface EngineMetadata {
@@ -53,7 +54,11 @@ export function renderUpstreamOptions(): string {
   const blocks = LISTS.map((list) => {
     const values = optionValues(readEngineMetadata(list.file).params[list.param]).filter((value) => value !== '');
     const literal = 'numeric' in list ? values.map(Number).join(',') : values.map((value) => JSON.stringify(value)).join(',');
-    return `/** ${list.note}: ${values.length} values, from serpapi-params/${list.file}.json. */\n// biome-ignore format: generated data\nexport const ${list.name} = [${literal}] as const;\n`;
+    const declaration = `/** ${list.note}: ${values.length} values, from serpapi-params/${list.file}.json. */\n// biome-ignore format: generated data\nexport const ${list.name} = [${literal}] as const;\n`;
+    if ('numeric' in list) return declaration;
+    // The validation pattern of the list (lib/schema.ts), built here once rather than at every cold start.
+    const pattern = `/** ${list.name} as one any-case pattern (anyCasePattern in lib/schema.ts). */\n// biome-ignore format: generated data\nexport const ${list.name}_PATTERN = ${JSON.stringify(anyCasePattern(values))};\n`;
+    return `${declaration}\n${pattern}`;
   });
   return [
     '/**',
