@@ -9,6 +9,8 @@ import { writeFileSync } from 'node:fs';
 const env = process.env;
 if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) env.SERPAPI_API_KEY = 'unused-by-the-document';
 if (!env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID) env.API_KEYS = 'unused-by-the-document';
+// No start-up log line: nothing here calls anything, paid or not.
+env.POWERTOOLS_LOG_LEVEL ||= 'WARN';
 
 const { buildOpenApiDocument, OPENAPI_FILE, renderOpenApi } = await import('../openapi.js');
 const document = await buildOpenApiDocument();

@@ -30,6 +30,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // Handlers read the service's configuration when they load; the document needs none of it.
   process.env.SERPAPI_API_KEY ||= 'unused-by-the-document';
   process.env.API_KEYS ||= 'unused-by-the-document';
+  // No start-up log line: nothing here calls anything, paid or not.
+  process.env.POWERTOOLS_LOG_LEVEL ||= 'WARN';
   const { buildOpenApiDocument } = await import('../../lib/openapi.js');
   writeFileSync(CLIENT_TYPES_FILE, await clientTypes(await buildOpenApiDocument()));
   console.log('Wrote test/client/api.d.ts');
