@@ -1,10 +1,10 @@
 /** POST /v1/alpha/trends: Google Trends interest over time and by region (SerpApi `google_trends`, two calls). */
 import * as z from 'zod/mini';
-import type { AnswerSearchOptions } from '../lib/answer-cache.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapeTrends, trendsMessage } from '../lib/reshape/trends.js';
 import { body, calendarDatePattern, optionalText, requiredText, upstreamOptions } from '../lib/schema.js';
 import { settle } from '../lib/upstream/outcomes.js';
+import type { SearchOptions } from '../lib/upstream/serpapi.js';
 import { TRENDS_CATEGORIES, TRENDS_GEOS, TRENDS_GEOS_PATTERN } from '../lib/upstream/serpapi-options.js';
 
 // biome-ignore format: one line reads as the list it is
@@ -87,7 +87,7 @@ export function answerTtlFor(timeframe: string | undefined): number | undefined 
 
 export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {
   const params = toSerpApiParams(body);
-  const options: AnswerSearchOptions = { answerTtlSeconds: answerTtlFor(body.timeframe) };
+  const options: SearchOptions = { answerTtlSeconds: answerTtlFor(body.timeframe) };
   const [timeseries, regions] = await Promise.all([
     settle(upstream.search('trends', params.timeseries, options)),
     settle(upstream.search('trends', params.regions, options)),

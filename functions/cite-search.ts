@@ -71,7 +71,8 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
           await upstream.search(
             'scholarCite',
             { q: scholarId },
-            { timeoutMs: config.CITE_TIMEOUT_MS, retries: config.CITE_RETRIES },
+            // Cached here per paper, in reshaped form, rather than as the upstream's answer.
+            { timeoutMs: config.CITE_TIMEOUT_MS, retries: config.CITE_RETRIES, answerTtlSeconds: 0 },
           ),
         ),
       ),

@@ -15,10 +15,7 @@ import { isRecord } from './reshape/values.js';
 import { ROUTES } from './routes.js';
 import { type CacheScope, createSharedCache } from './shared-cache.js';
 import type { UpstreamEngine } from './upstream/engines.js';
-import { type SearchOptions, type SerpApiJson, toQuery, type Upstream } from './upstream/serpapi.js';
-
-// Engines whose answers a handler caches itself, in a smaller reshaped form (citations per paper).
-const CACHED_BY_HANDLER = new Set<UpstreamEngine>(['scholarCite']);
+import { type SerpApiJson, toQuery, type Upstream } from './upstream/serpapi.js';
 
 const ENDPOINT_BY_PATH = new Map(ROUTES.map((route) => [route.path, route.name]));
 
@@ -70,9 +67,6 @@ export function worthKeeping(engine: UpstreamEngine, json: SerpApiJson): boolean
   return json.error === undefined && HAS_RESULTS[engine](json);
 }
 
-/** A search call's options, with how long its answer may be kept when shorter than the endpoint's. */
-export type AnswerSearchOptions = SearchOptions;
-
 /**
  * `upstream` with its searches answered from the cache where possible, for the endpoint at `path`. A
  * request with `no_cache` also asks SerpApi not to answer from its own cache (it keeps identical searches
@@ -87,7 +81,7 @@ export function withAnswerCache(upstream: Upstream, path: string, scope: CacheSc
       const sent = scope.fresh ? { ...params, no_cache: true } : params;
       const load = () => upstream.search(engine, sent, callOptions);
       const ttlSeconds = Math.min(endpointTtl, callTtl ?? endpointTtl);
-      if (ttlSeconds <= 0 || CACHED_BY_HANDLER.has(engine)) return load();
+      if (ttlSeconds <= 0) return load();
       return answers.remember(answerKey(engine, params), load, {
         scope,
         ttlSeconds,

@@ -125,11 +125,9 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
           return remembered;
         }
         if (table) {
-          const found = await table.getMany([tableKey(options.name, key)], {
-            activity: scope.activity,
-            requestId: scope.requestId,
-          });
-          const stored = found.get(tableKey(options.name, key));
+          const itemKey = tableKey(options.name, key);
+          const found = await table.getMany([itemKey], { activity: scope.activity, requestId: scope.requestId });
+          const stored = found.get(itemKey);
           if (stored !== undefined) {
             hit(scope, 'table');
             copyToMemory(key, stored, ttlSeconds);
@@ -162,15 +160,13 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
             hit(scope, 'memory');
           }
         });
-        const wanted = keys.filter((key, i) => key && known[i] === undefined);
+        const itemKeys = keys.map((key) => (key ? tableKey(options.name, key) : ''));
+        const wanted = itemKeys.filter((itemKey, i) => itemKey && known[i] === undefined);
         if (table && wanted.length > 0) {
-          const found = await table.getMany(
-            wanted.map((key) => tableKey(options.name, key)),
-            { activity: scope.activity, requestId: scope.requestId },
-          );
+          const found = await table.getMany(wanted, { activity: scope.activity, requestId: scope.requestId });
           keys.forEach((key, i) => {
             if (!key || known[i] !== undefined) return;
-            const stored = found.get(tableKey(options.name, key));
+            const stored = found.get(itemKeys[i] as string);
             if (stored === undefined) return;
             known[i] = stored.value as V;
             hit(scope, 'table');

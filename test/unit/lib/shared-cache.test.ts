@@ -2,18 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerTtlFor } from '../../../functions/alpha-trends.js';
-import {
-  type AnswerSearchOptions,
-  answerKey,
-  answerTtlSeconds,
-  withAnswerCache,
-  worthKeeping,
-} from '../../../lib/answer-cache.js';
+import { answerKey, answerTtlSeconds, withAnswerCache, worthKeeping } from '../../../lib/answer-cache.js';
 import { loadConfig } from '../../../lib/config.js';
 import { type CacheTable, fromItem, ITEM_LIMIT_BYTES, type TableEntry, toItem } from '../../../lib/dynamo-cache.js';
 import { type CacheActivity, cacheMetricValues, xCacheHeader } from '../../../lib/request-state.js';
 import { type CacheScope, createSharedCache, tableKey } from '../../../lib/shared-cache.js';
-import type { SerpApiJson, SerpApiParams, Upstream } from '../../../lib/upstream/serpapi.js';
+import type { SearchOptions, SerpApiJson, SerpApiParams, Upstream } from '../../../lib/upstream/serpapi.js';
 
 /**
  * A table kept in a Map, recording every call, that can be told to find nothing (as a failing table does).
@@ -312,7 +306,7 @@ describe('the answer cache around the upstream', () => {
     const cached = withAnswerCache(upstream, '/v1/alpha/trends', scope());
     const askAll = async () => {
       for (const date of ['now 1-H', 'now 1-d', 'today 12-m']) {
-        const options: AnswerSearchOptions = { answerTtlSeconds: answerTtlFor(date) };
+        const options: SearchOptions = { answerTtlSeconds: answerTtlFor(date) };
         await cached.search('trends', { q: 'unit trends', date }, options);
       }
     };
