@@ -8,16 +8,16 @@
  * call in any container, a repeated request none at all.
  */
 import * as z from 'zod/mini';
+import { createSharedCache } from '../lib/cache/shared.js';
 import { config } from '../lib/config.js';
 import { CITATION_FORMATS, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
+import { addExports } from '../lib/crossref/exports.js';
 import { lookUpRecords } from '../lib/crossref/records.js';
 import { countMessage } from '../lib/envelope.js';
 import { logger } from '../lib/logger.js';
 import { api } from '../lib/middleware/index.js';
 import { assemble, type CiteAnswer, citeAll, reshapeCite, reshapeScholarPage } from '../lib/reshape/citations.js';
-import { addExports } from '../lib/reshape/exports.js';
 import { body, integer as intField, oneOf, page, searchTerms } from '../lib/schema.js';
-import { createSharedCache } from '../lib/shared-cache.js';
 
 export const requestSchema = body({
   query: searchTerms(),

@@ -30,7 +30,7 @@ export const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
  * A new key: 32 random bytes (256 bits), base64url, behind a prefix that secret scanners and people can
- * recognise. The digest is the one lib/client-keys.ts computes for a presented key: SHA-256 of its UTF-8
+ * recognise. The digest is the one lib/credentials/client-keys.ts computes for a presented key: SHA-256 of its UTF-8
  * bytes, in hex. (That module reads the service's configuration when imported, so it is not imported
  * here; a test checks the two digests agree.)
  */

@@ -31,7 +31,7 @@ import { RateLimitAcl } from './waf.js';
 export const API_SECURITY_POLICY = 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09';
 export const API_ENDPOINT_ACCESS_MODE = 'STRICT';
 
-/** The shared cache table's key and TTL attributes: the names lib/dynamo-cache.ts writes. */
+/** The shared cache table's key and TTL attributes: the names lib/cache/dynamo-table.ts writes. */
 export const CACHE_TABLE_KEYS = { partitionKey: 'pk', timeToLive: 'expires_at' } as const;
 
 export interface SearchCitationApiStackProps extends StackProps {

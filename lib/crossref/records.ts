@@ -5,14 +5,14 @@
  * a miss or a failure is not, so that a later request may find it.
  */
 
+import { type CacheScope, createSharedCache } from '../cache/shared.js';
 import { mapSettled } from '../concurrency.js';
 import { config } from '../config.js';
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
 import type { FoundPaper } from '../reshape/citations.js';
-import { cslFromCrossref, type PaperRecord } from '../reshape/exports.js';
-import { type CacheScope, createSharedCache } from '../shared-cache.js';
 import { searchWorks } from './client.js';
+import { cslFromCrossref, type PaperRecord } from './exports.js';
 import { bestMatch, parseScholarSummary, type ScholarRecord } from './match.js';
 
 /** One paper's lookup: what the index said about it, parsed, and what Crossref gave for it. */

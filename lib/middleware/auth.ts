@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { findClient } from '../client-keys.js';
+import { findClient } from '../credentials/client-keys.js';
 import { AppError } from '../errors.js';
 import { header } from '../http.js';
 import type { ApiContext } from '../request-state.js';
@@ -19,7 +19,7 @@ export function bearerToken(value: string | undefined): string | undefined {
  * same answer, so a caller learns nothing about which part was wrong. A caller without a bearer token, or
  * with one that cannot be a key, is refused without a secret read, so it gets 401 even while the client
  * key secret is unreadable; only a token that could be a key, and so could be a client's, can meet
- * SERVICE_MISCONFIGURED then (lib/client-keys.ts says why).
+ * SERVICE_MISCONFIGURED then (lib/credentials/client-keys.ts says why).
  */
 export function auth(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   return {

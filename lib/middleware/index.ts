@@ -8,10 +8,10 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { withAnswerCache } from '../answer-cache.js';
+import { withAnswerCache } from '../cache/answer-cache.js';
+import { type CacheScope, cacheScope, settleCacheWrites } from '../cache/shared.js';
 import type { HandlerResult } from '../envelope.js';
 import type { ApiContext } from '../request-state.js';
-import { type CacheScope, cacheScope, settleCacheWrites } from '../shared-cache.js';
 import { type Upstream, upstreamFor } from '../upstream/serpapi.js';
 import { accessLog } from './access-log.js';
 import { auth } from './auth.js';

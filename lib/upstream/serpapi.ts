@@ -6,12 +6,12 @@
  * holds the URL, and upstream messages are redacted before they are passed on.
  */
 import { config } from '../config.js';
+import { forgetSerpApiKey, serpApiKey } from '../credentials/upstream-key.js';
 import { AppError } from '../errors.js';
 import { httpGet } from '../http-get.js';
 import { logger } from '../logger.js';
 import type { RequestState } from '../request-state.js';
 import { SERPAPI_ENGINES, type UpstreamEngine } from './engines.js';
-import { forgetSerpApiKey, serpApiKey } from './key.js';
 
 export type SerpApiParams = Record<string, string | number | boolean | undefined | null>;
 export type SerpApiJson = Record<string, unknown>;

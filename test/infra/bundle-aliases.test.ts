@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLE_ALIASES } from '../../infra/bundle-aliases.js';
-import { type CslItem, renderExports } from '../../lib/reshape/exports.js';
+import { type CslItem, renderExports } from '../../lib/crossref/exports.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundle-aliases-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
@@ -35,7 +35,7 @@ const ITEM: CslItem = {
 describe('the bundle aliases for citation-js', () => {
   it('render the same BibTeX, RIS and CSL-JSON as the unbundled code, with the fetchers left out', async () => {
     const result = await build({
-      entryPoints: [new URL('../../lib/reshape/exports.ts', import.meta.url).pathname],
+      entryPoints: [new URL('../../lib/crossref/exports.ts', import.meta.url).pathname],
       bundle: true,
       format: 'esm',
       platform: 'node',

@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
+import { loadCitationJs } from '../../lib/crossref/exports.js';
 import { sample } from '../../lib/local/samples.js';
-import { loadCitationJs } from '../../lib/reshape/exports.js';
 import { startFakeCrossref } from '../support/fake-crossref.js';
 import { type Reply, useService } from '../support/service.js';
 

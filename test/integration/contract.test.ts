@@ -19,12 +19,10 @@ function expectConforms(schema: z.ZodMiniType, data: unknown, where: string): vo
 }
 
 describe('every handler has a route and a response contract', () => {
-  const handlers = readdirSync(new URL('../../functions/', import.meta.url))
+  const handlers = readdirSync(new URL('../../functions', import.meta.url))
     .filter((file) => file.endsWith('.ts'))
     .map((file) => file.slice(0, -'.ts'.length));
-  const contracts = new Set(
-    readdirSync(new URL('../../lib/contract/', import.meta.url)).map((file) => file.replace(/\.ts$/, '')),
-  );
+  const contracts = new Set(readdirSync(new URL('../../lib/contract', import.meta.url)).map((file) => file.replace(/\.ts$/, '')));
 
   it.each(handlers)('functions/%s.ts has a route in lib/routes.ts and a lib/contract file', (name) => {
     expect(

@@ -17,7 +17,7 @@ const UPSTREAM_KEY = 'deployed-upstream-key-123456';
 const KEYS_SECRET = 'search-api/client-keys';
 const UPSTREAM_SECRET = 'search-api/serpapi';
 
-// Hashed here, not with lib/client-keys.ts: importing the service before startService would read its config too early.
+// Hashed here, not with lib/credentials/client-keys.ts: importing the service before startService would read its config too early.
 const digest = createHash('sha256').update(CLIENT_KEY).digest('hex');
 const keysSecret = JSON.stringify({ keys: [{ name: 'team-a', sha256: digest }] });
 const upstreamSecret = JSON.stringify({ serpapi_api_key: UPSTREAM_KEY });
@@ -94,7 +94,7 @@ describe('keys from Secrets Manager', () => {
 describe('a broken secret store is SERVICE_MISCONFIGURED, and is not cached', () => {
   // Each case breaks the store after the values are cached, so it forces a fresh read first.
   async function expireCache() {
-    const { invalidateSecret } = await import('../../lib/secrets.js');
+    const { invalidateSecret } = await import('../../lib/credentials/secrets.js');
     invalidateSecret(KEYS_SECRET);
   }
 
@@ -139,7 +139,7 @@ describe('a broken secret store is SERVICE_MISCONFIGURED, and is not cached', ()
   });
 
   it('answers SERVICE_MISCONFIGURED when the upstream key secret lacks serpapi_api_key', async () => {
-    const { invalidateSecret } = await import('../../lib/secrets.js');
+    const { invalidateSecret } = await import('../../lib/credentials/secrets.js');
     invalidateSecret(UPSTREAM_SECRET);
     secrets.secrets.set(UPSTREAM_SECRET, '{"api_key":"x"}');
     const reply = await search();
@@ -152,7 +152,7 @@ describe('a broken secret store is SERVICE_MISCONFIGURED, and is not cached', ()
 
 /** Forces the next request to read the client key secret again, as an expired cache would. */
 async function expireKeys(): Promise<void> {
-  const { invalidateSecret } = await import('../../lib/secrets.js');
+  const { invalidateSecret } = await import('../../lib/credentials/secrets.js');
   invalidateSecret(KEYS_SECRET);
 }
 
@@ -292,7 +292,7 @@ describe('the start-up line', () => {
   const run = promisify(execFile);
 
   it('says which source each credential comes from, and that the real, paid SerpApi is called when no base URL is set', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', "await import('./lib/secrets.ts')"], {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', "await import('./lib/credentials/secrets.ts')"], {
       cwd: new URL('../..', import.meta.url).pathname,
       env: { PATH: process.env.PATH, CLIENT_KEYS_SECRET_ID: KEYS_SECRET, SERPAPI_SECRET_ID: UPSTREAM_SECRET },
     });
@@ -310,7 +310,7 @@ describe('the start-up line', () => {
   });
 
   it('refuses to start with a plain key beside its secret', async () => {
-    const failure = run(process.execPath, ['--import', 'tsx', '-e', "await import('./lib/secrets.ts')"], {
+    const failure = run(process.execPath, ['--import', 'tsx', '-e', "await import('./lib/credentials/secrets.ts')"], {
       cwd: new URL('../..', import.meta.url).pathname,
       env: { PATH: process.env.PATH, CLIENT_KEYS_SECRET_ID: KEYS_SECRET, API_KEYS: 'plain', SERPAPI_API_KEY: 'plain' },
     });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createClientKey } from '../../../infra/create-client-key.js';
-import { parseClientKeySecret, SECRET_KEY_SHAPE, sha256 } from '../../../lib/client-keys.js';
+import { parseClientKeySecret, SECRET_KEY_SHAPE, sha256 } from '../../../lib/credentials/client-keys.js';
+import { SecretShapeError } from '../../../lib/credentials/secrets.js';
 import { bearerToken } from '../../../lib/middleware/auth.js';
-import { SecretShapeError } from '../../../lib/secrets.js';
 
 describe('bearerToken', () => {
   it.each([

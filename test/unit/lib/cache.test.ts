@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCache } from '../../../lib/cache.js';
+import { createCache } from '../../../lib/cache/memory.js';
 
 function clock(start = 1_000) {
   const time = { now: start };

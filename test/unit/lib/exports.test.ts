@@ -5,9 +5,6 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CiteSearchData } from '../../../lib/contract/cite-search.js';
-import { type CrossrefWork, parseScholarSummary } from '../../../lib/crossref/match.js';
-import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
-import { sample } from '../../../lib/local/samples.js';
 import {
   addExports,
   type CslItem,
@@ -16,7 +13,10 @@ import {
   cslFromScholar,
   loadCitationJs,
   renderExports,
-} from '../../../lib/reshape/exports.js';
+} from '../../../lib/crossref/exports.js';
+import { type CrossrefWork, parseScholarSummary } from '../../../lib/crossref/match.js';
+import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
+import { sample } from '../../../lib/local/samples.js';
 
 const works = (JSON.parse(crossrefRecording('boettiger')) as { message: { items: CrossrefWork[] } }).message.items;
 const scholarResults = sample('google_scholar').organic_results as {
@@ -196,7 +196,7 @@ describe('loadCitationJs', () => {
     vi.doMock('@citation-js/plugin-ris', () => {
       throw new Error('chunk could not be read');
     });
-    const fresh = await import('../../../lib/reshape/exports.js');
+    const fresh = await import('../../../lib/crossref/exports.js');
     await expect(fresh.loadCitationJs()).rejects.toThrow();
     const csl: CslItem = { id: 'x', type: 'document', title: 'T' };
     expect(await fresh.renderExports(csl, ['csl-json', 'bibtex', 'ris'])).toEqual({

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config.js';
-import { jsonKind, SecretShapeError } from '../../../lib/secrets.js';
-import { parseUpstreamKeySecret } from '../../../lib/upstream/key.js';
+import { jsonKind, SecretShapeError } from '../../../lib/credentials/secrets.js';
+import { parseUpstreamKeySecret } from '../../../lib/credentials/upstream-key.js';
 import { capturedLogLines } from '../../support/capture-logs.js';
 
 describe('parseUpstreamKeySecret', () => {

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerTtlFor } from '../../../functions/alpha-trends.js';
-import { answerKey, answerTtlSeconds, withAnswerCache, worthKeeping } from '../../../lib/answer-cache.js';
+import { answerKey, answerTtlSeconds, withAnswerCache, worthKeeping } from '../../../lib/cache/answer-cache.js';
+import { type CacheTable, fromItem, ITEM_LIMIT_BYTES, type TableEntry, toItem } from '../../../lib/cache/dynamo-table.js';
+import { type CacheScope, createSharedCache, tableKey } from '../../../lib/cache/shared.js';
 import { loadConfig } from '../../../lib/config.js';
-import { type CacheTable, fromItem, ITEM_LIMIT_BYTES, type TableEntry, toItem } from '../../../lib/dynamo-cache.js';
 import { type CacheActivity, cacheMetricValues, xCacheHeader } from '../../../lib/request-state.js';
-import { type CacheScope, createSharedCache, tableKey } from '../../../lib/shared-cache.js';
 import type { SearchOptions, SerpApiJson, SerpApiParams, Upstream } from '../../../lib/upstream/serpapi.js';
 
 /**

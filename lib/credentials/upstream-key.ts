@@ -1,5 +1,5 @@
 import { config } from '../config.js';
-import { invalidateSecret, jsonKind, readSecret, SecretShapeError } from '../secrets.js';
+import { invalidateSecret, jsonKind, readSecret, SecretShapeError } from './secrets.js';
 
 /**
  * The SerpApi key out of its secret's JSON, `{"serpapi_api_key": "..."}`; the error says what is off

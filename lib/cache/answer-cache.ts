@@ -10,12 +10,12 @@
  * page may be the index's passing hiccup): neither SerpApi's "no results" answer, which carries an
  * `error`, nor an answer without the results the endpoint reads.
  */
-import { config } from './config.js';
-import { isRecord } from './reshape/values.js';
-import { ROUTES } from './routes.js';
-import { type CacheScope, createSharedCache } from './shared-cache.js';
-import type { UpstreamEngine } from './upstream/engines.js';
-import { type SerpApiJson, toQuery, type Upstream } from './upstream/serpapi.js';
+import { config } from '../config.js';
+import { isRecord } from '../reshape/values.js';
+import { ROUTES } from '../routes.js';
+import type { UpstreamEngine } from '../upstream/engines.js';
+import { type SerpApiJson, toQuery, type Upstream } from '../upstream/serpapi.js';
+import { type CacheScope, createSharedCache } from './shared.js';
 
 const ENDPOINT_BY_PATH = new Map(ROUTES.map((route) => [route.path, route.name]));
 

@@ -1,6 +1,6 @@
 /**
- * The two-level cache: this container's memory (lib/cache.ts) in front, the deployment's table
- * (lib/dynamo-cache.ts) behind it when one is configured. A value found in the table is copied to memory
+ * The two-level cache: this container's memory (memory.ts) in front, the deployment's table
+ * (lib/cache/dynamo-table.ts) behind it when one is configured. A value found in the table is copied to memory
  * for the rest of its item's life at most; a value loaded from the upstream goes to both. Loads that fail, and values the caller calls empty, are
  * stored nowhere, so the next request asks again.
  *
@@ -9,9 +9,9 @@
  * container is frozen once it has answered and a write still in flight would be lost or land much later.
  */
 import { createHash } from 'node:crypto';
-import { type Cache, createCache } from './cache.js';
-import { type CacheTable, type StoredValue, sharedCacheTable } from './dynamo-cache.js';
-import { type CacheActivity, cacheActivity, type RequestState } from './request-state.js';
+import { type CacheActivity, cacheActivity, type RequestState } from '../request-state.js';
+import { type CacheTable, type StoredValue, sharedCacheTable } from './dynamo-table.js';
+import { type Cache, createCache } from './memory.js';
 
 /** One request's view of the caches: whether to bypass them, and where to count what they did. */
 export interface CacheScope {

@@ -11,9 +11,9 @@
 
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { config } from './config.js';
-import { logger } from './logger.js';
-import type { CacheActivity } from './request-state.js';
+import { config } from '../config.js';
+import { logger } from '../logger.js';
+import type { CacheActivity } from '../request-state.js';
 
 /** DynamoDB's item size limit; a larger value is simply not stored. */
 export const ITEM_LIMIT_BYTES = 400 * 1024;

@@ -7,7 +7,7 @@
  * A record it cannot render costs that paper only the format, never the answer.
  */
 import type { CiteSearchData, ExportFormat, PaperExports } from '../contract/cite-search.js';
-import { type CrossrefPerson, type CrossrefWork, normalizeText, type ScholarRecord } from '../crossref/match.js';
+import { type CrossrefPerson, type CrossrefWork, normalizeText, type ScholarRecord } from './match.js';
 
 /** A CSL-JSON item (citation-style-language/schema, csl-data.json): what reference managers import. */
 export type CslItem = Record<string, unknown> & { id: string; type: string; title?: string };

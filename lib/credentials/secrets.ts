@@ -17,9 +17,9 @@
  * and ~25 ms of load; bench/README.md).
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config } from './config.js';
-import { credentialsUnreadable } from './errors.js';
-import { logger } from './logger.js';
+import { config } from '../config.js';
+import { credentialsUnreadable } from '../errors.js';
+import { logger } from '../logger.js';
 
 interface Sdk {
   client: SecretsManagerClient;

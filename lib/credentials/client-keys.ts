@@ -3,7 +3,7 @@
  * `{"keys":[{"name","sha256"}]}`. Locally `API_KEYS` (plain, comma-separated) stands in and is hashed once.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { config } from './config.js';
+import { config } from '../config.js';
 import { jsonKind, readSecret, SecretShapeError } from './secrets.js';
 
 export interface ClientKey {
@@ -61,7 +61,7 @@ export function parseClientKeySecret(value: unknown): ClientKey[] {
 
 function clientKeys(deadline?: number): Promise<ClientKey[]> {
   if (localKeys) return Promise.resolve(localKeys);
-  // Parsing is cheap; the secret's value itself is cached by lib/secrets.ts.
+  // Parsing is cheap; the secret's value itself is cached by lib/credentials/secrets.ts.
   return readSecret(config.CLIENT_KEYS_SECRET_ID as string, parseClientKeySecret, deadline);
 }
 
