@@ -6,10 +6,19 @@ export default defineConfig({
     // Each file runs in its own process: config is read once per process, as in a Lambda container.
     pool: 'forks',
     // The handlers read their config at import; unit tests get a local one (integration tests set their own).
-    env: { API_KEYS: 'unit-test-client-key', SERPAPI_API_KEY: 'unit-test-upstream-key', SERPAPI_BASE_URL: 'http://127.0.0.1:9' },
+    env: {
+      API_KEYS: 'unit-test-client-key',
+      SERPAPI_API_KEY: 'unit-test-upstream-key',
+      SERPAPI_BASE_URL: 'http://127.0.0.1:9',
+      // No test may reach the real Crossref: a test that wants it starts the fake one and says so.
+      CROSSREF_BASE_URL: 'http://127.0.0.1:9',
+    },
     setupFiles: ['test/support/capture-logs.ts'],
+    // Timeouts catch a hang, not slowness: a test whose work takes longer sets its own, sized to the work.
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Set-up hooks start services, load every handler or synthesize and bundle the whole stack (the
+    // latter took over 30 s beside eight busy processes on two cores): room for four times that.
+    hookTimeout: 120_000,
     // Request log lines are the service working as intended; show them only for failing tests.
     silent: 'passed-only',
   },

@@ -8,6 +8,8 @@
  *   fan-out      citation search of 20 papers at upstream latency L vs. its limit of 2 × L
  *   cache        upstream calls made by a repeated identical citation search
  *   cold start   each deployed bundle, loaded and invoked once in a fresh node, vs. an empty handler's
+ *   citations    locally rendered citations: style builds, warm render, cite-search cold starts, paid calls
+ *                per page (bench/citations.ts)
  *
  * `--shared-cache` runs bench/cache.ts instead: two services sharing one cache table (see that file).
  *
@@ -28,6 +30,7 @@ import type { BuiltBundle } from './bundle.js';
 import { type Child, startChild, type Usage } from './child.js';
 import { type ColdStartSummary, coldStarts, summarise } from './cold-start.js';
 import { type LoadOptions, type LoadResult, load, median } from './load.js';
+import { mcpSection } from './mcp.js';
 import { BUILD_DIR, EMPTY_HANDLER, PROJECT_ROOT } from './paths.js';
 import { formatProfile, summariseProfile } from './profile.js';
 
@@ -58,7 +61,7 @@ function milliseconds(option: string, min: number): number {
 }
 const OVERHEAD_LATENCY_MS = milliseconds('latency-ms', 0);
 const FANOUT_LATENCY_MS = milliseconds('fanout-latency-ms', 1);
-const ALL_SECTIONS = ['overhead', 'fanout', 'cold'];
+const ALL_SECTIONS = ['overhead', 'fanout', 'cold', 'citations'];
 const SECTIONS = new Set((args.only ?? ALL_SECTIONS.join(',')).split(',').map((s) => s.trim()));
 for (const section of SECTIONS) {
   if (!ALL_SECTIONS.includes(section)) throw new Error(`--only: ${section} is not one of ${ALL_SECTIONS.join(', ')}`);
@@ -196,7 +199,13 @@ async function citeSearch(service: Child<{ url: string }>, body: Record<string, 
 async function fanOutAndCache(upstream: Child<{ url: string }>, service: Child<{ url: string }>) {
   await upstream.call('latency', FANOUT_LATENCY_MS);
   const runId = randomUUID().slice(0, 8);
-  const request = (query: string, noCache: boolean) => ({ query, results: FANOUT_PAPERS, no_cache: noCache });
+  // The index's cite calls for every paper: the fan-out this measures (Crossref rendering: bench/citations.ts).
+  const request = (query: string, noCache: boolean) => ({
+    query,
+    results: FANOUT_PAPERS,
+    no_cache: noCache,
+    citation_source: 'index',
+  });
   log(`fan-out: ${SETTINGS.fanOutRuns} citation searches of ${FANOUT_PAPERS} papers at upstream latency ${FANOUT_LATENCY_MS} ms`);
   // Opens the pooled connections to the upstream, as any earlier request of a warm container has.
   await citeSearch(service, request(`bench warm-up ${runId}`, true));
@@ -494,7 +503,15 @@ async function main() {
       const profileDir = join(BUILD_DIR, 'profiles', String(started));
       const service = await startChild<{ url: string }>(
         './service.ts',
-        { ...deployed, API_KEYS: CLIENT_KEY, SERPAPI_API_KEY: UPSTREAM_KEY, SERPAPI_BASE_URL: upstream.ready.url },
+        {
+          ...deployed,
+          API_KEYS: CLIENT_KEY,
+          SERPAPI_API_KEY: UPSTREAM_KEY,
+          SERPAPI_BASE_URL: upstream.ready.url,
+          // The load is many thousands of searches against a fake upstream: the spending budget must not refuse them.
+          SEARCHES_PER_HOUR: '1000000000',
+          SEARCHES_PER_MONTH: '0',
+        },
         { execArgv: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] },
       );
       try {
@@ -520,6 +537,14 @@ async function main() {
       }
     }
     if (SECTIONS.has('cold')) Object.assign(results, await coldSection(upstream, bundles));
+    if (SECTIONS.has('cold')) {
+      const mcpOptions = { upstreamUrl: upstream.ready.url, deployedEnvironment: deployed, rounds: SETTINGS.coldRounds, log };
+      results.mcp = await mcpSection({ ...mcpOptions, clientKey: CLIENT_KEY, upstreamKey: UPSTREAM_KEY });
+    }
+    // Citations rendered from Crossref records: bench/citations.ts.
+    if (SECTIONS.has('citations')) {
+      results.citations = await (await import('./citations.js')).citationsBench({ quick: args.quick });
+    }
   } finally {
     await upstream.stop();
   }

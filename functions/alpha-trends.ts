@@ -92,6 +92,6 @@ export const handler = api({ body: requestSchema }).handler(async ({ body, upstr
     settle(upstream.search('trends', params.timeseries, options)),
     settle(upstream.search('trends', params.regions, options)),
   ]);
-  const data = reshapeTrends(timeseries, regions, body.queries);
+  const data = reshapeTrends(timeseries, regions, body.queries, body.timeframe);
   return { data, message: trendsMessage(data) };
 });

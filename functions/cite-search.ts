@@ -1,22 +1,34 @@
 /**
- * POST /v1/cite/search: papers from the scholarly index (SerpApi `google_scholar`), then every paper's
- * formatted citations (`google_scholar_cite`, one call per paper, all started together). A paper whose
- * citations could not be fetched is still listed, with `citations: {}`, and one whose BibTeX or RIS could
- * not be rendered, without them; only the search itself can fail the request. Citations never change and
- * search pages change slowly, so both are cached in memory and in the deployment's shared table: a
- * paper's citations are read for a whole page in one table read, and a repeated paper costs no upstream
- * call in any container, a repeated request none at all.
+ * POST /v1/cite/search: papers from the scholarly index (SerpApi `google_scholar`, the one paid call),
+ * then every paper's citations. By default (`citation_source: "auto"`) each paper is looked up in Crossref
+ * (free) and, when a work matches it confidently, its five citations are rendered here from that record;
+ * only the other papers get the index's cite call (`google_scholar_cite`, one paid call each, all started
+ * together), as every paper does with `citation_source: "index"`. A paper whose citations could not be had
+ * is still listed, with `citations: {}` and the reason; only the search itself can fail the request.
+ * Records, citations and search pages are cached in memory and in the deployment's shared table: a
+ * repeated paper costs no call and no render in any container, a repeated request nothing at all.
  */
 import * as z from 'zod/mini';
 import { createSharedCache } from '../lib/cache/shared.js';
 import { config } from '../lib/config.js';
-import { CITATION_FORMATS, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
+import { CITATION_FORMATS, CITATION_SOURCES, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
 import { addExports } from '../lib/crossref/exports.js';
-import { lookUpRecords } from '../lib/crossref/records.js';
+import { lookUpRecords, type PaperLookup } from '../lib/crossref/records.js';
+import { citationRenderer } from '../lib/crossref/render.js';
 import { countMessage } from '../lib/envelope.js';
 import { logger } from '../lib/logger.js';
-import { api } from '../lib/middleware/index.js';
-import { assemble, type CiteAnswer, citeAll, reshapeCite, reshapeScholarPage } from '../lib/reshape/citations.js';
+import { api, type HandlerInput } from '../lib/middleware/index.js';
+import {
+  assemble,
+  type CitationOrigin,
+  type CiteAnswer,
+  citeAll,
+  type FoundPaper,
+  INDEX_ONLY,
+  renderedAnswer,
+  reshapeCite,
+  reshapeScholarPage,
+} from '../lib/reshape/citations.js';
 import { body, integer as intField, oneOf, page, searchTerms } from '../lib/schema.js';
 
 export const requestSchema = body({
@@ -28,10 +40,28 @@ export const requestSchema = body({
     description: 'Papers per page; each costs one upstream call unless its citations are cached',
   }),
   page: page(),
-  // No `country`: the scholarly search takes no country parameter (it has no `gl`), so one would do nothing.
+  // Accepted because the spec lists it; the scholarly search takes no country parameter (it has no `gl`).
+  country: z._default(
+    z
+      .string({ error: 'must be a string' })
+      .check(
+        z.regex(/^[A-Za-z]{2}$/, { error: 'must be a two-letter country code, such as us or gb' }),
+        z.describe(
+          'Two-letter country code (any letter case). Accepted for compatibility; it has no effect: the scholarly index takes no country',
+        ),
+      ),
+    'us',
+  ),
   format: z._default(
     oneOf(CITATION_FORMATS, 'Citation format of reference_list; papers[].citations holds every format the upstream gave'),
     'MLA',
+  ),
+  citation_source: z._default(
+    oneOf(
+      CITATION_SOURCES,
+      'Where citations come from. "auto": rendered here from each paper\'s Crossref record (free) when one matches it confidently, else the index\'s cite call (one paid call per such paper); "index": the index\'s cite call for every paper',
+    ),
+    'auto',
   ),
   export: z._default(
     z
@@ -58,15 +88,13 @@ const citeAnswers = createSharedCache<CiteAnswer>({
   memoryMax: config.CITE_CACHE_MAX,
 });
 
-export const handler = api({ body: requestSchema }).handler(async ({ body: request, upstream, cache }) => {
-  const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), request);
-  // Started before the citations and awaited after them: both run at once, within the same deadline.
-  const records = request.export.length > 0 ? lookUpRecords(found.papers, { deadline: upstream.deadline, scope: cache }) : null;
-  const cited = await citeAnswers.rememberMany(
-    found.papers,
+/** Each paper's citations from the index's cite call, cached per paper; a rejection empties only that paper's. */
+function citeFromIndex(papers: readonly FoundPaper[], { upstream, cache }: Pick<HandlerInput<unknown>, 'upstream' | 'cache'>) {
+  return citeAnswers.rememberMany(
+    papers,
     (paper) => paper.scholar_id,
-    (papers) =>
-      citeAll(papers, async (scholarId) =>
+    (missing) =>
+      citeAll(missing, async (scholarId) =>
         reshapeCite(
           await upstream.search(
             'scholarCite',
@@ -79,8 +107,50 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
     // An answer without citations may be the upstream's passing hiccup: keep only answers that hold some.
     { scope: cache, store: (answer) => answer.formats.length > 0 },
   );
-  const assembled = assemble(request, found, cited);
-  const data = records ? await addExports(assembled, request.export, await records) : assembled;
+}
+
+/**
+ * Every paper's citation outcome and origin: rendered from its Crossref record where `lookups` has
+ * citations for it, else the index's cite call, asked only for those papers.
+ */
+async function citationsOf(
+  papers: readonly FoundPaper[],
+  lookups: readonly PaperLookup[] | null,
+  context: Pick<HandlerInput<unknown>, 'upstream' | 'cache'>,
+): Promise<{ cited: PromiseSettledResult<CiteAnswer>[]; origins: CitationOrigin[] }> {
+  if (!lookups) return { cited: await citeFromIndex(papers, context), origins: papers.map(() => INDEX_ONLY) };
+  const fromIndex = papers.filter((_, i) => !lookups[i]?.record.citations);
+  const indexAnswers = await citeFromIndex(fromIndex, context);
+  let next = 0;
+  const cited: PromiseSettledResult<CiteAnswer>[] = [];
+  const origins: CitationOrigin[] = [];
+  lookups.forEach(({ record }) => {
+    if (record.citations) {
+      cited.push({ status: 'fulfilled', value: renderedAnswer(record.citations) });
+      origins.push({ source: 'crossref', crossrefFallback: null });
+    } else {
+      cited.push(indexAnswers[next++] ?? { status: 'rejected', reason: new Error('no cite outcome') });
+      origins.push({ source: 'index', crossrefFallback: record.doi === null ? record.reason : (record.render_error ?? null) });
+    }
+  });
+  return { cited, origins };
+}
+
+export const handler = api({ body: requestSchema }).handler(async ({ body: request, upstream, cache }) => {
+  const auto = request.citation_source === 'auto';
+  // The citation styles are built while the search is on the network (render.ts says why), and finish
+  // before any Crossref lookup starts (records.ts). A failed build shows later, as papers whose citations
+  // come from the index.
+  const renderer = auto ? citationRenderer() : undefined;
+  renderer?.catch(() => undefined);
+  const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), request);
+  const wantsRecords = auto || request.export.length > 0;
+  // With "index", the records an export needs are looked up beside the cite calls; with "auto", first,
+  // since they decide which papers need a cite call at all.
+  const records = wantsRecords ? lookUpRecords(found.papers, { deadline: upstream.deadline, scope: cache, renderer }) : null;
+  const { cited, origins } = await citationsOf(found.papers, auto ? await records : null, { upstream, cache });
+  const assembled = assemble(request, found, cited, origins);
+  const data = records && request.export.length > 0 ? await addExports(assembled, request.export, await records) : assembled;
   // A paper whose BibTeX or RIS could not be rendered is answered without them; the log names its record.
   const unrendered = data.papers.filter((paper) => paper.exports?.render_error);
   if (unrendered.length > 0) {

@@ -1,7 +1,8 @@
 /**
  * One endpoint's Lambda function with the house defaults: built from functions/<name>.ts by esbuild,
  * nodejs22.x on arm64, its own log group with retention, and its own role that may write that log group,
- * read the two secrets and read and write items of the shared cache table, nothing else.
+ * read the two secrets, read and write items of the shared cache table and update the budget's counters,
+ * nothing else.
  */
 
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Route } from '../lib/routes.js';
+import { BUDGET_TABLE_ACTIONS } from './budget.js';
 import { BUNDLE_ALIASES } from './bundle-aliases.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -66,6 +68,13 @@ export interface ApiFunctionProps {
   answerCacheTtlSeconds?: number;
   /** CROSSREF_MAILTO: the contact address for Crossref's polite pool; unset: the public pool. */
   crossrefMailto?: string;
+  /** The spending budget: its counter table (UpdateItem only) and limits; unset: the code's defaults, counted in memory. */
+  budget?: {
+    table: { tableName: string; tableArn: string };
+    searchesPerHour: number;
+    searchesPerMonth: number;
+    failClosed: boolean;
+  };
 }
 
 export class ApiFunction extends Construct {
@@ -108,6 +117,16 @@ export class ApiFunction extends Construct {
       );
     }
 
+    if (props.budget) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'CountSearches',
+          actions: [...BUDGET_TABLE_ACTIONS],
+          resources: [props.budget.table.tableArn],
+        }),
+      );
+    }
+
     this.function = new NodejsFunction(this, 'Function', {
       entry: `${ROOT}functions/${route.name}.ts`,
       handler: 'handler',
@@ -131,6 +150,14 @@ export class ApiFunction extends Construct {
         ...(props.citeCacheTtlSeconds === undefined ? {} : { CITE_CACHE_TTL_SECONDS: String(props.citeCacheTtlSeconds) }),
         ...(props.answerCacheTtlSeconds === undefined ? {} : { ANSWER_CACHE_TTL_SECONDS: String(props.answerCacheTtlSeconds) }),
         ...(props.crossrefMailto ? { CROSSREF_MAILTO: props.crossrefMailto } : {}),
+        ...(props.budget
+          ? {
+              BUDGET_TABLE_NAME: props.budget.table.tableName,
+              SEARCHES_PER_HOUR: String(props.budget.searchesPerHour),
+              SEARCHES_PER_MONTH: String(props.budget.searchesPerMonth),
+              BUDGET_FAIL_CLOSED: String(props.budget.failClosed),
+            }
+          : {}),
       },
       bundling: {
         format: OutputFormat.ESM,

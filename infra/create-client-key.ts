@@ -2,6 +2,9 @@
  * Creates a client API key. The plain key is printed once, for the operator to hand to the client; the
  * client key secret holds only its SHA-256 digest (the plain key is stored nowhere).
  *
+ * `--daily N` gives the key its own limit of N paid searches per UTC day (`dailySearches` in its entry);
+ * over it, that client alone is answered 429 BUDGET_EXHAUSTED until the next day.
+ *
  *   npm run create-key -- <name> --secret-id <id>
  *       reads the client key secret, adds the new entry, keeps every other one, writes the secret back,
  *       checks it holds the entry, and only then prints the key. If the read fails, nothing is written.
@@ -20,10 +23,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
-/** An entry of the client key secret, `{"keys":[{"name","sha256"}]}`. */
+/** An entry of the client key secret, `{"keys":[{"name","sha256","dailySearches"?}]}`. */
 export interface ClientKeyEntry {
   name: string;
   sha256: string;
+  /** The key's own limit of paid searches per UTC day (`--daily N`); absent: only the deployment's budget. */
+  dailySearches?: number;
 }
 
 export const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -34,14 +39,18 @@ export const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  * bytes, in hex. (That module reads the service's configuration when imported, so it is not imported
  * here; a test checks the two digests agree.)
  */
-export function createClientKey(name: string): { key: string; entry: ClientKeyEntry } {
+export function createClientKey(name: string, dailySearches?: number): { key: string; entry: ClientKeyEntry } {
   if (!KEY_NAME.test(name)) {
     throw new Error(
       `name: must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})`,
     );
   }
+  if (dailySearches !== undefined && !(Number.isInteger(dailySearches) && dailySearches >= 0 && dailySearches <= 1e9)) {
+    throw new Error(`--daily: must be a whole number of searches from 0 to 1000000000 (got ${dailySearches})`);
+  }
   const key = `sca_${randomBytes(32).toString('base64url')}`;
-  return { key, entry: { name, sha256: createHash('sha256').update(key, 'utf8').digest('hex') } };
+  const sha256 = createHash('sha256').update(key, 'utf8').digest('hex');
+  return { key, entry: { name, sha256, ...(dailySearches === undefined ? {} : { dailySearches }) } };
 }
 
 /** The entries of a client key secret's value; refuses anything else, an empty value included. */
@@ -140,7 +149,8 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
 }
 
-const USAGE = 'usage: npm run create-key -- <name> [--secret-id <id> | --merge < current-secret.json > new-secret.json]';
+const USAGE =
+  'usage: npm run create-key -- <name> [--daily <searches>] [--secret-id <id> | --merge < current-secret.json > new-secret.json]';
 
 async function main(args: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;
@@ -149,8 +159,8 @@ async function main(args: string[]): Promise<void> {
   } catch (error) {
     throw new Error(`${reasonOf(error)}\n${USAGE}`);
   }
-  const { name, secretId, merge } = parsed;
-  const { key, entry } = createClientKey(name);
+  const { name, secretId, merge, daily } = parsed;
+  const { key, entry } = createClientKey(name, daily);
   if (secretId !== undefined) {
     const client = new SecretsManagerClient({
       requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
@@ -198,18 +208,27 @@ async function main(args: string[]): Promise<void> {
   );
 }
 
-function parseCommandLine(args: string[]): { name: string; secretId?: string; merge: boolean } {
+export function parseCommandLine(args: string[]): { name: string; secretId?: string; merge: boolean; daily?: number } {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { 'secret-id': { type: 'string' }, merge: { type: 'boolean', default: false } },
+    options: { 'secret-id': { type: 'string' }, merge: { type: 'boolean', default: false }, daily: { type: 'string' } },
   });
+  const dailyText = values.daily;
+  if (dailyText !== undefined && !/^\d{1,10}$/.test(dailyText)) {
+    throw new Error(`--daily: must be a whole number of searches (got ${JSON.stringify(dailyText)})`);
+  }
   const [name, ...rest] = positionals;
   if (name === undefined) throw new Error('a name is required');
   if (rest.length > 0) throw new Error(`one name only (got ${positionals.length})`);
   if (values['secret-id'] !== undefined && values.merge) throw new Error('--secret-id and --merge do not go together');
   if (values['secret-id'] === '') throw new Error('--secret-id needs a value');
-  return { name, secretId: values['secret-id'], merge: values.merge ?? false };
+  return {
+    name,
+    secretId: values['secret-id'],
+    merge: values.merge ?? false,
+    ...(dailyText === undefined ? {} : { daily: Number(dailyText) }),
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -48,14 +48,10 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   {
     type: apigw.ResponseType.THROTTLED,
     code: 'RATE_LIMITED',
+    // The stage-wide flood guard. (No QUOTA_EXCEEDED response: it answers only for API Gateway usage
+    // plans, which this API has none of; the spending budget's refusals are the functions' BUDGET_EXHAUSTED.)
     details: 'This API is receiving more requests than it accepts; retry after the seconds in Retry-After',
     headers: { 'Retry-After': "'1'" },
-  },
-  {
-    type: apigw.ResponseType.QUOTA_EXCEEDED,
-    code: 'RATE_LIMITED',
-    details: 'This API key has used its quota; retry after the seconds in Retry-After',
-    headers: { 'Retry-After': "'60'" },
   },
   {
     type: apigw.ResponseType.REQUEST_TOO_LARGE,

@@ -28,8 +28,8 @@ export const API_5XX_THRESHOLD = 5;
 
 /**
  * Share of the API's answers in five minutes that may be 429 before the alarm fires, once at least
- * RATE_LIMITED_MIN_REQUESTS came in: then the budget's throttles (or WAF) turn real work away, and
- * either a client loops or the budget is too small for the team.
+ * RATE_LIMITED_MIN_REQUESTS came in: then the spending budget (or the flood guard, or WAF) turns real work
+ * away, and either a client loops or the budget is too small for the team.
  */
 export const RATE_LIMITED_PERCENT_THRESHOLD = 10;
 export const RATE_LIMITED_MIN_REQUESTS = 20;
@@ -38,6 +38,11 @@ export interface ObservabilityProps {
   api: apigw.RestApi;
   stageName: string;
   endpoints: ReadonlyArray<{ route: Route; fn: ApiFunction }>;
+  /**
+   * Functions that serve no endpoint metrics of their own (the MCP server, whose tool calls count under
+   * the endpoints they run): alarmed on crashes and throttles like the endpoints, not graphed per endpoint.
+   */
+  otherFunctions?: ReadonlyArray<{ route: Route; fn: ApiFunction }>;
   /** The API's access log: its 429 lines are counted into a metric. */
   accessLogs: logs.ILogGroup;
   /** Every alarm notifies it when it fires and when it clears. */
@@ -103,6 +108,27 @@ export class Observability extends Construct {
       }),
     );
 
+    // The budget's counter failing: searches go on uncounted (within each container's backstop), or are
+    // refused with budgetFailClosed. Either way the operator must hear of it at once.
+    this.alarms.push(
+      new cloudwatch.Alarm(this, 'BudgetCounterErrors', {
+        alarmDescription:
+          'The spending budget could not reach its counter table (errors or timeouts ≥ 1 in 5 minutes): paid searches ' +
+          'are going on uncounted, up to each container’s backstop ceiling (or are refused with budgetFailClosed).',
+        metric: new cloudwatch.Metric({
+          namespace: METRICS_NAMESPACE,
+          metricName: METRIC.budgetCounterErrors,
+          dimensionsMap: { service: SERVICE },
+          statistic: 'Sum',
+          period: PERIOD,
+        }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+
     // 429s: the gateway's throttle answers never reach a function, so they are counted from the access log.
     const rateLimited = new logs.MetricFilter(this, 'RateLimitedAnswers', {
       logGroup: props.accessLogs,
@@ -113,7 +139,7 @@ export class Observability extends Construct {
     }).metric({ statistic: 'Sum', period: PERIOD, label: '429 answers' });
     this.alarms.push(
       new cloudwatch.Alarm(this, 'RateLimitedShare', {
-        alarmDescription: `More than ${RATE_LIMITED_PERCENT_THRESHOLD} % of answers in 5 minutes were 429 (throttled by the budget's method limits or WAF), with at least ${RATE_LIMITED_MIN_REQUESTS} requests.`,
+        alarmDescription: `More than ${RATE_LIMITED_PERCENT_THRESHOLD} % of answers in 5 minutes were 429 (the spending budget used up, the flood guard or WAF), with at least ${RATE_LIMITED_MIN_REQUESTS} requests.`,
         metric: new cloudwatch.MathExpression({
           expression: `IF(requests >= ${RATE_LIMITED_MIN_REQUESTS}, 100 * FILL(limited, 0) / requests, 0)`,
           usingMetrics: { limited: rateLimited, requests: apiMetric('Count', 'Sum') },
@@ -127,7 +153,7 @@ export class Observability extends Construct {
       }),
     );
 
-    for (const { route, fn } of endpoints) {
+    for (const { route, fn } of [...endpoints, ...(props.otherFunctions ?? [])]) {
       // The middleware answers every failure with an envelope, so a Lambda error is a crash or a timeout: a bug.
       this.alarms.push(
         new cloudwatch.Alarm(this, `${fn.node.id}Errors`, {

@@ -1,5 +1,5 @@
 /**
- * What a team may choose at deploy time, as CDK context (`cdk deploy -c upstreamCallsPerSecond=5`, or
+ * What a team may choose at deploy time, as CDK context (`cdk deploy -c searchesPerHour=100`, or
  * the "context" block of cdk.json). Everything has a default that is safe to deploy as is; a bad value
  * fails the synth with a message naming the key, never a half-configured stack.
  */
@@ -14,10 +14,19 @@ export interface StackSettings {
   /** API Gateway stage name: the first path segment of the execute-api URL. */
   stageName: string;
   /**
-   * The spending budget: paid upstream calls (SerpApi searches) per second the API may cause at most.
-   * Each POST method's throttle is derived from it (infra/budget.ts); stated nowhere else.
+   * The spending budget, in SerpApi searches (paid calls; cache hits and Crossref are free), shared by
+   * every endpoint, client and container: SEARCHES_PER_HOUR and SEARCHES_PER_MONTH (0: no monthly cap).
    */
-  upstreamCallsPerSecond: number;
+  searchesPerHour: number;
+  searchesPerMonth: number;
+  /** While the budget's counter cannot be reached, refuse paid searches instead of failing open. */
+  budgetFailClosed: boolean;
+  /**
+   * The gateway's flood guard: one stage-wide steady rate (requests/s) and burst for every method. It
+   * guards the functions against floods only; money is guarded by the budget, after authentication.
+   */
+  floodRatePerSecond: number;
+  floodBurst: number;
   /** Reserved concurrency of every function, a hard cap per function; unset: none (the account's pool). */
   reservedConcurrency?: number;
   /**
@@ -49,15 +58,24 @@ export interface StackSettings {
   /** Name or complete ARN of an existing upstream key secret; unset: the stack creates one. */
   upstreamKeySecret?: string;
   /**
-   * IAM principal ARNs (wildcards allowed) that may read the secrets the stack creates, besides the
-   * functions: the people who add client keys. Everyone else is denied by the secrets' resource policies.
+   * Exact IAM principal ARNs (no wildcards) that may read the secrets the stack creates, besides the
+   * functions and the admins. Everyone else is denied by the secrets' resource policies.
    */
   secretReaderArns: string[];
+  /**
+   * Exact IAM principal ARNs (no wildcards) of the people who manage the secrets the stack creates: they
+   * may read them, write new values (client keys) and change their policies, as may the account root and
+   * the deployment's CloudFormation role. Everyone else is denied those actions.
+   */
+  secretAdminArns: string[];
   /** SNS topic ARN that every alarm notifies; unset: the stack creates a topic. */
   alarmTopicArn?: string;
   /** E-mail address subscribed to the alarm topic (AWS sends a confirmation mail first). */
   alarmEmail?: string;
-  /** Upstream calls in one hour (all endpoints, all clients) above which the spend alarm fires. */
+  /**
+   * Upstream calls in one hour (all endpoints, all clients) above which the spend alarm fires; unset:
+   * four fifths of searchesPerHour, so that it warns before the budget refuses.
+   */
   spendAlarmCallsPerHour: number;
   /** A WAF web ACL on the stage with a per-IP rate rule (costs a monthly fee: README, "Cost"). */
   waf: boolean;
@@ -65,7 +83,9 @@ export interface StackSettings {
   wafRequestsPer5MinutesPerIp: number;
   /**
    * Whether the stack sets the account's API Gateway CloudWatch Logs role, without which a stage cannot
-   * write logs. Turn off when the account already has one (it is one setting per account and region).
+   * write logs. It is one setting per account and region, so only the first copy should set it: the
+   * default is on for the default stack name and off for any other (a second copy), and the role is kept
+   * when the stack is deleted, so that deleting a copy never takes the account's logging with it.
    */
   apiGatewayCloudWatchRole: boolean;
 }
@@ -73,9 +93,13 @@ export interface StackSettings {
 export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   stackName: 'SearchCitationApi',
   stageName: 'prod',
-  // Ten paid searches a second at most, all methods together: a runaway loop is cut off there instead of
-  // draining the SerpApi plan in minutes. The month's worst case at this rate is in README, "Cost".
-  upstreamCallsPerSecond: 10,
+  // The same defaults as the code (lib/config.ts); README, "Spending budget", says why these numbers.
+  searchesPerHour: 250,
+  searchesPerMonth: 5_000,
+  budgetFailClosed: false,
+  // Generous: a team's clients never meet it; a flood from one source is WAF's job (-c waf=true).
+  floodRatePerSecond: 50,
+  floodBurst: 100,
   logRetentionDays: 30,
   // A request mostly waits on SerpApi, then parses its JSON (up to 21 answers for a cite search). 512 MB
   // buys about 0.29 vCPU (a full one comes at 1,769 MB), enough to keep cold starts and parsing short,
@@ -84,9 +108,9 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   tracing: false,
   sourceMaps: false,
   secretReaderArns: [],
-  // 1,000 searches in an hour is $15 at $0.015 a search: more than a team's steady use, far less than
-  // the budget's ceiling of 36,000 an hour.
-  spendAlarmCallsPerHour: 1_000,
+  secretAdminArns: [],
+  // Four fifths of the default hourly budget: the alarm warns before the budget starts refusing.
+  spendAlarmCallsPerHour: 200,
   waf: false,
   wafRequestsPer5MinutesPerIp: 300,
   apiGatewayCloudWatchRole: true,
@@ -97,12 +121,17 @@ const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545
 
 /** Keys an older version read, and what replaced them: a deploy that still sets one must not pass silently. */
 const REPLACED: Readonly<Record<string, string>> = {
-  throttleRateLimit: 'replaced by upstreamCallsPerSecond, the one budget every method throttle is derived from',
-  throttleBurstLimit: 'replaced by upstreamCallsPerSecond; each method bursts two seconds of its own rate',
+  throttleRateLimit: 'replaced by floodRatePerSecond, the stage-wide flood guard',
+  throttleBurstLimit: 'replaced by floodBurst, the stage-wide flood guard',
+  upstreamCallsPerSecond:
+    'replaced by searchesPerHour (the spending budget, counted after authentication) and floodRatePerSecond (the gateway flood guard)',
 };
 
 type IntegerKey =
-  | 'upstreamCallsPerSecond'
+  | 'searchesPerHour'
+  | 'searchesPerMonth'
+  | 'floodRatePerSecond'
+  | 'floodBurst'
   | 'reservedConcurrency'
   | 'citeCacheTtlSeconds'
   | 'answerCacheTtlSeconds'
@@ -110,7 +139,7 @@ type IntegerKey =
   | 'memorySize'
   | 'spendAlarmCallsPerHour'
   | 'wafRequestsPer5MinutesPerIp';
-type FlagKey = 'tracing' | 'sourceMaps' | 'waf' | 'apiGatewayCloudWatchRole';
+type FlagKey = 'tracing' | 'sourceMaps' | 'waf' | 'apiGatewayCloudWatchRole' | 'budgetFailClosed';
 type TextKey =
   | 'stackName'
   | 'stageName'
@@ -152,13 +181,14 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
     if (!pattern.test(value)) problems.push(`${key}: ${rule} (got ${JSON.stringify(raw)})`);
     return value;
   };
-  const principals = (key: 'secretReaderArns') => {
+  const principals = (key: 'secretReaderArns' | 'secretAdminArns') => {
     const raw = read(key);
     if (raw === undefined) return [...DEFAULT_SETTINGS[key]];
     const values = (Array.isArray(raw) ? raw.map(String) : String(raw).split(',')).map((v) => v.trim()).filter(Boolean);
     for (const value of values) {
-      if (!/^arn:aws[a-z-]*:(iam|sts)::(\d{12}|\*):[\w+=,.@/*?-]+$/.test(value)) {
-        problems.push(`${key}: each entry must be an IAM principal ARN, wildcards allowed (got ${JSON.stringify(value)})`);
+      // Exact principals only: a wildcard (arn:aws:iam::*:role/*) would exempt anyone from the deny.
+      if (!/^arn:aws[a-z-]*:(iam|sts)::\d{12}:[\w+=,.@/-]+$/.test(value)) {
+        problems.push(`${key}: each entry must be one exact IAM principal ARN, no wildcards (got ${JSON.stringify(value)})`);
       }
     }
     return values;
@@ -174,7 +204,13 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
       text('stackName', /^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'must start with a letter; letters, digits and -') ??
       DEFAULT_SETTINGS.stackName,
     stageName: text('stageName', /^[A-Za-z0-9_]{1,128}$/, 'must be letters, digits or _') ?? DEFAULT_SETTINGS.stageName,
-    upstreamCallsPerSecond: integer('upstreamCallsPerSecond', 1, 1_000) ?? DEFAULT_SETTINGS.upstreamCallsPerSecond,
+    // The ranges lib/config.ts accepts for SEARCHES_PER_HOUR and SEARCHES_PER_MONTH.
+    searchesPerHour: integer('searchesPerHour', 1, 10_000_000) ?? DEFAULT_SETTINGS.searchesPerHour,
+    searchesPerMonth: integer('searchesPerMonth', 0, 1_000_000_000) ?? DEFAULT_SETTINGS.searchesPerMonth,
+    budgetFailClosed: flag('budgetFailClosed'),
+    // API Gateway's account limit is 10,000 requests/s; below 1 request/s or a burst of 2 a method starves.
+    floodRatePerSecond: integer('floodRatePerSecond', 1, 10_000) ?? DEFAULT_SETTINGS.floodRatePerSecond,
+    floodBurst: integer('floodBurst', 2, 5_000) ?? DEFAULT_SETTINGS.floodBurst,
     reservedConcurrency: integer('reservedConcurrency', 1, 1_000),
     // The ranges lib/config.ts accepts, so that a value the functions would refuse fails the synth instead.
     citeCacheTtlSeconds: integer('citeCacheTtlSeconds', 0, 31_536_000),
@@ -186,16 +222,25 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
     clientKeysSecret: text('clientKeysSecret', secret, secretRule),
     upstreamKeySecret: text('upstreamKeySecret', secret, secretRule),
     secretReaderArns: principals('secretReaderArns'),
+    secretAdminArns: principals('secretAdminArns'),
     alarmTopicArn: text('alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/, 'must be an SNS topic ARN'),
     alarmEmail: text('alarmEmail', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
     crossrefMailto: text('crossrefMailto', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
-    spendAlarmCallsPerHour: integer('spendAlarmCallsPerHour', 1, 100_000_000) ?? DEFAULT_SETTINGS.spendAlarmCallsPerHour,
+    spendAlarmCallsPerHour: 0,
     waf: flag('waf'),
     // WAF's rate-based rules count over 5 minutes and accept a limit from 10.
     wafRequestsPer5MinutesPerIp:
       integer('wafRequestsPer5MinutesPerIp', 10, 2_000_000_000) ?? DEFAULT_SETTINGS.wafRequestsPer5MinutesPerIp,
-    apiGatewayCloudWatchRole: flag('apiGatewayCloudWatchRole'),
+    apiGatewayCloudWatchRole: false,
   };
+  settings.spendAlarmCallsPerHour =
+    read('spendAlarmCallsPerHour') === undefined
+      ? Math.max(1, Math.floor((settings.searchesPerHour * 4) / 5))
+      : (integer('spendAlarmCallsPerHour', 1, 100_000_000) ?? DEFAULT_SETTINGS.spendAlarmCallsPerHour);
+  // On by default only for the first copy (the default name); a second copy must not take over the account's role.
+  const roleFlag = read('apiGatewayCloudWatchRole');
+  settings.apiGatewayCloudWatchRole =
+    roleFlag === undefined ? settings.stackName === DEFAULT_SETTINGS.stackName : flag('apiGatewayCloudWatchRole');
   if (!RETENTION_DAYS.includes(settings.logRetentionDays)) {
     problems.push(`logRetentionDays: must be one of ${RETENTION_DAYS.join(', ')} (got ${settings.logRetentionDays})`);
   }

@@ -1,11 +1,20 @@
 /**
  * The one stack: a regional REST API whose resources are the route table's paths (so the public URL is
  * `https://<api>/<stage>/v1/...`, or exactly `https://<domain>/v1/...` behind a custom domain mapped with
- * an empty base path), one POST method and one Lambda function per path, each throttled to its share of
- * the spending budget, the envelope on every answer the gateway makes itself, the two secrets, the
+ * an empty base path), one POST method and one Lambda function per path behind one stage-wide flood guard,
+ * the spending budget's counter table, the envelope on every answer the gateway makes itself, the two secrets, the
  * shared cache table, logs with retention, alarms that notify a topic, a dashboard and, optionally, WAF.
  */
-import { ArnFormat, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  ArnFormat,
+  CfnOutput,
+  DefaultStackSynthesizer,
+  Fn,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -15,9 +24,10 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct, IConstruct } from 'constructs';
 import { ROUTES } from '../lib/routes.js';
-import { ApiFunction } from './api-function.js';
-import { methodThrottles } from './budget.js';
+import { ApiFunction, type ApiFunctionProps } from './api-function.js';
+import { BUDGET_TABLE_KEYS, floodGuard } from './budget.js';
 import { addGatewayResponses, addMethodNotAllowed } from './gateway-responses.js';
+import { MCP_ROUTE, McpEndpoint } from './mcp.js';
 import { Observability } from './observability.js';
 import type { StackSettings } from './settings.js';
 import { RateLimitAcl } from './waf.js';
@@ -49,6 +59,7 @@ export class SearchCitationApiStack extends Stack {
   readonly api: apigw.RestApi;
   readonly functions: ReadonlyArray<ApiFunction>;
   readonly cacheTable: dynamodb.Table;
+  readonly budgetTable: dynamodb.Table;
   readonly alarmTopic: sns.ITopic;
 
   constructor(scope: Construct, id: string, props: SearchCitationApiStackProps) {
@@ -81,7 +92,16 @@ export class SearchCitationApiStack extends Stack {
       // Nothing here is the only copy of anything: a teardown may take the table with it.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    const throttles = methodThrottles(settings.upstreamCallsPerSecond, ROUTES);
+    // The spending budget's counter: one item per window (hour, month, a client's day), expiring by TTL.
+    // A table of its own so that the functions' grant on it is UpdateItem alone.
+    this.budgetTable = new dynamodb.Table(this, 'BudgetTable', {
+      partitionKey: { name: BUDGET_TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: BUDGET_TABLE_KEYS.timeToLive,
+      // Counts of the current hour, month and days only: a teardown loses at most this month's count.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const flood = floodGuard(settings.floodRatePerSecond, settings.floodBurst);
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention, removalPolicy: RemovalPolicy.RETAIN });
     this.api = new apigw.RestApi(this, 'Api', {
@@ -90,18 +110,14 @@ export class SearchCitationApiStack extends Stack {
       // Clients are programs, not browsers around the world: no CloudFront distribution in front.
       endpointTypes: [apigw.EndpointType.REGIONAL],
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
+      // Kept on delete: the account's API Gateway logging role must outlive the copy that set it.
+      ...(settings.apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
       deployOptions: {
         stageName: settings.stageName,
-        // The stage default covers the ANY mocks (405, no backend): the budget as a request rate, generous
-        // for them. Every POST has its own throttle below, its share of the budget in paid calls.
-        throttlingRateLimit: settings.upstreamCallsPerSecond,
-        throttlingBurstLimit: 2 * settings.upstreamCallsPerSecond,
-        methodOptions: Object.fromEntries(
-          throttles.map((t) => [
-            `${t.route.path}/POST`,
-            { throttlingRateLimit: t.rateLimit, throttlingBurstLimit: t.burstLimit },
-          ]),
-        ),
+        // One flood guard for the whole stage. API Gateway counts a request against it before any key is
+        // checked, so it guards against floods only; the money is the budget's, counted after auth.
+        throttlingRateLimit: flood.rateLimit,
+        throttlingBurstLimit: flood.burstLimit,
         accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
         accessLogFormat: apigw.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
         // Execution logs for errors only, and never request or response data: bodies and headers
@@ -131,29 +147,37 @@ export class SearchCitationApiStack extends Stack {
       });
     }
 
+    const functionProps: Omit<ApiFunctionProps, 'route'> = {
+      memorySize: settings.memorySize,
+      logRetention: retention,
+      tracing: settings.tracing,
+      sourceMaps: settings.sourceMaps,
+      clientKeysSecret: clientKeys,
+      upstreamKeySecret: upstreamKey,
+      cacheTable: this.cacheTable,
+      budget: {
+        table: this.budgetTable,
+        searchesPerHour: settings.searchesPerHour,
+        searchesPerMonth: settings.searchesPerMonth,
+        failClosed: settings.budgetFailClosed,
+      },
+      reservedConcurrency: settings.reservedConcurrency,
+      citeCacheTtlSeconds: settings.citeCacheTtlSeconds,
+      answerCacheTtlSeconds: settings.answerCacheTtlSeconds,
+      crossrefMailto: settings.crossrefMailto,
+    };
     const endpoints = ROUTES.map((route) => {
-      const fn = new ApiFunction(this, constructId(route.name), {
-        route,
-        memorySize: settings.memorySize,
-        logRetention: retention,
-        tracing: settings.tracing,
-        sourceMaps: settings.sourceMaps,
-        clientKeysSecret: clientKeys,
-        upstreamKeySecret: upstreamKey,
-        cacheTable: this.cacheTable,
-        reservedConcurrency: settings.reservedConcurrency,
-        citeCacheTtlSeconds: settings.citeCacheTtlSeconds,
-        answerCacheTtlSeconds: settings.answerCacheTtlSeconds,
-        crossrefMailto: settings.crossrefMailto,
-      });
+      const fn = new ApiFunction(this, constructId(route.name), { route, ...functionProps });
       const resource = this.api.root.resourceForPath(route.path);
       // The console's test-invoke permission is left out: only this stage's POST may invoke the function.
       resource.addMethod('POST', new apigw.LambdaIntegration(fn.function, { allowTestInvoke: false }));
       addMethodNotAllowed(resource);
       return { route, fn };
     });
-    this.functions = endpoints.map(({ fn }) => fn);
-    this.restrictSecretReads([clientKeys, upstreamKey], this.functions, settings.secretReaderArns);
+    // POST /mcp: every endpoint as an MCP tool, run by a function with the endpoints' own props.
+    const mcp = new McpEndpoint(this, 'Mcp', { api: this.api, functionProps });
+    this.functions = [...endpoints.map(({ fn }) => fn), mcp.fn];
+    this.restrictSecrets([clientKeys, upstreamKey], this.functions, settings);
 
     // No KMS key on the topic: CloudWatch alarms cannot publish to one encrypted with the AWS-managed
     // aws/sns key, and a customer key costs a monthly fee for messages holding only alarm names, states and
@@ -190,6 +214,7 @@ export class SearchCitationApiStack extends Stack {
       api: this.api,
       stageName: settings.stageName,
       endpoints,
+      otherFunctions: [{ route: MCP_ROUTE, fn: mcp.fn }],
       accessLogs,
       alarmTopic: this.alarmTopic,
       spendAlarmCallsPerHour: settings.spendAlarmCallsPerHour,
@@ -204,8 +229,18 @@ export class SearchCitationApiStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: observability.dashboard.dashboardName });
     new CfnOutput(this, 'AlarmTopicArn', { description: 'SNS topic every alarm notifies', value: this.alarmTopic.topicArn });
     new CfnOutput(this, 'CacheTableName', { description: 'Shared cache (DynamoDB)', value: this.cacheTable.tableName });
+    new CfnOutput(this, 'BudgetTableName', {
+      description: 'Spending budget counter (DynamoDB)',
+      value: this.budgetTable.tableName,
+    });
 
     acknowledgeFindings(this, this.api, settings);
+    Validations.of(this.budgetTable).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason:
+        'No point-in-time recovery: the table holds the current hour, month and days of search counts, nothing ' +
+        "else. Losing it would restart this month's count; SerpApi's own Account API still reports the plan's usage.",
+    });
     Validations.of(this.cacheTable).acknowledge({
       id: 'AwsSolutions-DDB3',
       reason:
@@ -251,23 +286,21 @@ export class SearchCitationApiStack extends Stack {
   }
 
   /**
-   * Resource policies on the secrets the stack created: GetSecretValue is denied to every principal but
-   * the functions' roles and the readers named in context, plus the account root and IAM Identity
-   * Center's AdministratorAccess roles, so that the account's admins can still add client keys. A
-   * Deny here wins over any identity policy in the account (an over-broad `secretsmanager:*` grant
-   * included). Secrets given by name or ARN are the team's own: their policies are left as they are.
+   * Resource policies on the secrets the stack created, with exact principals only (no name patterns):
+   * GetSecretValue is denied to every principal but the functions' roles, the readers and the admins
+   * named in context and the account root; writing a value, changing or deleting the secret and its
+   * policy are denied to every principal but the admins, the account root and the deployment's
+   * CloudFormation role (which updates the policy itself). A Deny here wins over any identity policy in
+   * the account (an over-broad `secretsmanager:*` grant included). Secrets given by name or ARN are the
+   * team's own: their policies are left as they are.
    */
-  private restrictSecretReads(secrets: ServiceSecret[], functions: readonly ApiFunction[], readers: string[]): void {
-    const admins = [
-      this.formatArn({ service: 'iam', region: '', resource: 'root', arnFormat: ArnFormat.NO_RESOURCE_NAME }),
-      this.formatArn({
-        service: 'iam',
-        region: '',
-        resource: 'role',
-        resourceName: 'aws-reserved/sso.amazonaws.com/*AWSReservedSSO_AdministratorAccess_*',
-      }),
-    ];
-    const allowed = [...functions.map((fn) => fn.role.roleArn), ...admins, ...readers];
+  private restrictSecrets(secrets: ServiceSecret[], functions: readonly ApiFunction[], settings: StackSettings): void {
+    const root = this.formatArn({ service: 'iam', region: '', resource: 'root', arnFormat: ArnFormat.NO_RESOURCE_NAME });
+    // The bootstrap role's ARN holds ${AWS::AccountId}-style placeholders, which only Fn::Sub fills in.
+    const deployer =
+      this.synthesizer instanceof DefaultStackSynthesizer ? [Fn.sub(this.synthesizer.cloudFormationExecutionRoleArn)] : [];
+    const admins = [root, ...settings.secretAdminArns];
+    const readers = [...functions.map((fn) => fn.role.roleArn), ...admins, ...settings.secretReaderArns];
     for (const { created } of secrets) {
       created?.addToResourcePolicy(
         new iam.PolicyStatement({
@@ -276,12 +309,31 @@ export class SearchCitationApiStack extends Stack {
           principals: [new iam.AnyPrincipal()],
           actions: ['secretsmanager:GetSecretValue'],
           resources: ['*'],
-          conditions: { StringNotLike: { 'aws:PrincipalArn': allowed } },
+          conditions: { StringNotEquals: { 'aws:PrincipalArn': readers } },
+        }),
+      );
+      created?.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'OnlyAdminsChange',
+          effect: iam.Effect.DENY,
+          principals: [new iam.AnyPrincipal()],
+          actions: [...SECRET_CHANGE_ACTIONS],
+          resources: ['*'],
+          conditions: { StringNotEquals: { 'aws:PrincipalArn': [...admins, ...deployer] } },
         }),
       );
     }
   }
 }
+
+/** What only the admins (and the deployment) may do to the secrets the stack created. */
+export const SECRET_CHANGE_ACTIONS = [
+  'secretsmanager:PutSecretValue',
+  'secretsmanager:UpdateSecret',
+  'secretsmanager:DeleteSecret',
+  'secretsmanager:PutResourcePolicy',
+  'secretsmanager:DeleteResourcePolicy',
+] as const;
 
 /** "web-search-alpha" → "WebSearchAlpha": stable construct ids, so adding a route changes nothing else. */
 function constructId(name: string): string {
@@ -347,7 +399,7 @@ function acknowledgeFindings(stack: Stack, api: apigw.RestApi, settings: StackSe
       api,
       'AwsSolutions-APIG3',
       'No WAF by default: it costs a monthly fee per web ACL and rule on top of per-request charges, which a ' +
-        'pay-per-request team deployment does not carry. The method throttles bound the request rate, the functions ' +
+        'pay-per-request team deployment does not carry. The stage-wide flood guard bounds the request rate, the functions ' +
         'reject bodies over 16 KiB and unauthenticated requests before any paid call. Deploy with -c waf=true for a ' +
         'per-IP rate rule when the API is exposed to hostile traffic.',
     );

@@ -82,8 +82,38 @@ const configSchema = z
     CACHE_READ_TIMEOUT_MS: intVar(150, 10, 5_000),
     /** Writing new answers to the table may hold a response back at most this long. */
     CACHE_WRITE_TIMEOUT_MS: intVar(300, 10, 5_000),
+    /**
+     * At cold start, the longest the tables' first connection (SDK set-up, credentials, TLS) may take before
+     * the container serves requests; it is spent once, outside every request's budget.
+     */
+    TABLE_PREPARE_TIMEOUT_MS: intVar(2_000, 0, 10_000),
     /** After 3 table failures in a row the table is left alone this long, so an outage costs no read time. */
     CACHE_TABLE_COOLDOWN_MS: intVar(10_000, 0, 600_000),
+    /**
+     * The spending budget, in the upstream's own unit (one SerpApi search = one paid call; cache hits and
+     * Crossref are free), shared by every endpoint, client and container (README, "Spending budget").
+     */
+    SEARCHES_PER_HOUR: intVar(250, 1, 10_000_000),
+    /** Searches in a calendar month (UTC); 0: no monthly cap besides the hourly one. */
+    SEARCHES_PER_MONTH: intVar(5_000, 0, 1_000_000_000),
+    /** The counter's DynamoDB table; unset, each process counts in its own memory (the local server). */
+    BUDGET_TABLE_NAME: optionalText,
+    /** One counter update; a slower one is treated as a counter failure (fail open, or refuse if fail-closed). */
+    BUDGET_TIMEOUT_MS: intVar(300, 10, 5_000),
+    /** "true": while the counter cannot be reached, refuse paid searches (503) instead of searching uncounted. */
+    BUDGET_FAIL_CLOSED: z._default(z.enum(['true', 'false']), 'false'),
+    /**
+     * While the counter cannot be reached (fail open), one container makes at most this many paid searches
+     * an hour; unset: a tenth of SEARCHES_PER_HOUR, at least 1.
+     */
+    BUDGET_BACKSTOP_PER_HOUR: z.optional(
+      z.pipe(
+        z.string().check(z.regex(/^\d+$/, { error: 'must be a whole number' })),
+        z.transform(Number).check(z.gte(1), z.lte(10_000_000)),
+      ),
+    ),
+    /** How long the plan's numbers read from SerpApi's free Account API are kept (seconds; 0: never read). */
+    ACCOUNT_API_TTL_SECONDS: intVar(600, 0, 86_400),
     /** Citation search exports: Crossref's REST API, free and keyless, asked only when a request wants exports. */
     CROSSREF_BASE_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.crossref.org'),
     /** A contact address sent as `mailto`: it puts the lookups in Crossref's polite pool. */

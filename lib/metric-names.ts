@@ -11,6 +11,8 @@ export const METRIC = {
   upstreamLatency: 'UpstreamLatency',
   cacheHits: 'CacheHits',
   latency: 'Latency',
+  /** Budget counter updates that failed or timed out (the request went on uncounted, or was refused if fail-closed). */
+  budgetCounterErrors: 'BudgetCounterErrors',
   /** Every 429 answer, the gateway's throttling included: counted from the API's access log, not by the functions. */
   rateLimitedAnswers: 'RateLimitedAnswers',
 } as const;

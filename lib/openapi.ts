@@ -9,7 +9,9 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { MAX_BODY_BYTES } from './middleware/body.js';
+import { REQUEST_EXAMPLES } from './openapi-examples.js';
 import { ROUTES, type Route } from './routes.js';
+import { WELL_FORMED_RULE } from './schema.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -45,8 +47,25 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
     example: 'Content-Type: must be application/json',
   },
   RATE_LIMITED: {
-    when: 'This service’s own throttle (the API stage’s or the key’s usage limits) refused the request. Retry later.',
+    when:
+      'The gateway’s flood guard (one rate for the whole API stage) or, where deployed with it, WAF’s per-IP rule ' +
+      'refused the request. Retry after `Retry-After`. The spending budget answers `BUDGET_EXHAUSTED` instead.',
     example: ERROR_CODES.RATE_LIMITED.message,
+    headers: ['Retry-After'],
+  },
+  BUDGET_EXHAUSTED: {
+    when:
+      'The team’s search budget ran out before this request’s next paid search: the deployment’s searches this hour ' +
+      'or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until ' +
+      'that window resets. Answers from the cache are never counted. `POST /v1/usage` shows where the budget stands.',
+    example: 'The deployment’s budget of 500 searches this hour is used up; it resets at 2026-11-23T22:00:00Z',
+    headers: ['Retry-After'],
+  },
+  BUDGET_UNAVAILABLE: {
+    when:
+      'The budget’s counter could not be reached and the deployment is set to refuse rather than search uncounted ' +
+      '(`budgetFailClosed`). By default a deployment searches on, within a per-container ceiling. Retry shortly.',
+    example: 'The search budget could not be checked; retry shortly',
     headers: ['Retry-After'],
   },
   UPSTREAM_QUOTA_EXCEEDED: {
@@ -61,6 +80,13 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
       'The search provider failed: a 5xx, an answer that is not JSON or is malformed, or no connection, after retries; ' +
       'or it reported an error for this query. A search that simply finds nothing is a success with empty arrays.',
     example: 'The search provider answered HTTP 502',
+  },
+  UPSTREAM_ENGINE_RETIRED: {
+    when:
+      'The search provider answered that it has retired (discontinued, deprecated) the engine behind this endpoint. ' +
+      'Retrying cannot help: stop calling the endpoint until the service is updated. `details` quotes the provider.',
+    example:
+      'The search provider has retired the engine this endpoint uses (The search provider reported an error: This engine is discontinued)',
   },
   UPSTREAM_TIMEOUT: {
     when: 'The search provider did not answer within the request’s deadline (well below the gateway’s 29 s).',
@@ -100,6 +126,7 @@ const TAG_DESCRIPTIONS: Record<Route['tag'], string> = {
   'Web search': 'One endpoint per engine: alpha, bravo, charlie, and delta for Chinese-language queries.',
   'Alpha services': 'Scholarly profiles, authors and citations, trends, news and images.',
   'Citation search': 'Papers from a scholarly index, each with up to five formatted citations.',
+  Usage: 'Where the search budget stands: the deployment’s hour and month, and the calling key’s day. Makes no paid search.',
 };
 
 /** The two schemas of one route, as the generator and the contract test load them. */
@@ -143,9 +170,17 @@ export async function buildOpenApiDocument(routes: readonly Route[] = ROUTES): P
 /** Where the committed document lives: openapi.json at the repository root. */
 export const OPENAPI_FILE = new URL('../openapi.json', import.meta.url);
 
+// Spaces other than the ASCII one, which the patterns spell as characters (lib/schema.ts): written as JSON
+// escapes, the same string to a parser, so that a reader of the file sees them.
+const INVISIBLE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
+
 /** The document's text as openapi.json holds it. */
 export function renderOpenApi(document: JsonObject): string {
-  return `${JSON.stringify(document, null, 2)}\n`;
+  const json = JSON.stringify(document, null, 2).replace(
+    INVISIBLE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${json}\n`;
 }
 
 /** web-search-alpha → WebSearchAlpha, the stem of the route's component names. */
@@ -160,7 +195,8 @@ function camelCase(name: string): string {
 
 /**
  * zod's JSON Schema, made fit to sit inside the document: no `$schema` (the document's dialect applies),
- * and no ±2^53 bounds (zod's "safe integer" range, true of every integer and only noise to a reader).
+ * no ±2^53 bounds (zod's "safe integer" range, true of every integer and only noise to a reader), and
+ * patterns in the one spelling every regex engine reads (see `portablePattern`).
  */
 export function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', where: string): JsonObject {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonObject;
@@ -169,17 +205,26 @@ export function toSchema(schema: z.ZodMiniType, io: 'input' | 'output', where: s
     throw new Error(`${where}: the schema has shared or recursive parts ($defs); inline them`);
   }
   delete json.$schema;
-  return stripSafeIntegerBounds(json) as JsonObject;
+  return tidy(json) as JsonObject;
 }
 
-function stripSafeIntegerBounds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripSafeIntegerBounds);
+/**
+ * A pattern as zod gives it (a RegExp's `source`, which writes U+2028 and U+2029 as `\u2028` escapes) with
+ * those two written as the characters themselves: `\u` escapes are JavaScript's, Rust's and Python's,
+ * but not RE2's (Go, C++), while a character is read the same by all (docs/decisions.md §12).
+ */
+export function portablePattern(source: string): string {
+  return source.replace(/(?<!\\)\\u(2028|2029)/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+function tidy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(tidy);
   if (typeof value !== 'object' || value === null) return value;
   const out: JsonObject = {};
   for (const [key, inner] of Object.entries(value)) {
     if (key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) continue;
     if (key === 'maximum' && inner === Number.MAX_SAFE_INTEGER) continue;
-    out[key] = stripSafeIntegerBounds(inner);
+    out[key] = key === 'pattern' && typeof inner === 'string' ? portablePattern(inner) : tidy(inner);
   }
   return out;
 }
@@ -269,9 +314,11 @@ Every response carries \`X-Request-Id\`. A search that finds nothing is a succes
 message "No results". Arrays in \`data\` are always present; objects are present or null.
 
 Requests: unknown fields are rejected; strings are trimmed and a blank optional string counts as not given;
-text fields reject control characters; integers must be JSON integers. Every rule is in the request schemas
-(\`maxLength\` counts the string as sent, surrounding spaces included; \`pattern\` is read with the \`u\` flag);
-the few that JSON Schema cannot state, such as the order of two dates, are in the field's description.
+text fields reject control characters and ${WELL_FORMED_RULE}; integers must be JSON integers. Every rule
+is in the request schemas (\`maxLength\` counts the string as sent, surrounding spaces included; \`pattern\` is
+read with the \`u\` flag, and every pattern also compiles in RE2, Rust's and Python's engines, which is why the
+lone-surrogate rule is stated here rather than in the patterns); the few that JSON Schema cannot state, such as
+the order of two dates, are in the field's description.
 Codes the search provider takes (language, region, market, country, geo, category) are its own published
 lists, in any letter case. The body is at most ${MAX_BODY_BYTES / 1024} KiB.
 Checks run in this order: path, method, key, size, content type, JSON, fields.
@@ -279,6 +326,12 @@ Checks run in this order: path, method, key, size, content type, JSON, fields.
 Error codes:
 
 ${errorTable()}`;
+
+/** The route's example body, as the docs page's "Try it out" fills it in; none for a route without one. */
+function requestExamples(route: Route): JsonObject {
+  const example = REQUEST_EXAMPLES[route.name];
+  return example ? { examples: { [route.name]: { summary: example.summary, value: example.value } } } : {};
+}
 
 /** The OpenAPI 3.1 document for these routes and their schemas. */
 export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject {
@@ -321,7 +374,7 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
         requestBody: {
           required: true,
           description: `A JSON object of at most ${MAX_BODY_BYTES / 1024} KiB. An empty body counts as {}.`,
-          content: { 'application/json': { schema: ref('schemas', `${stem}Request`) } },
+          content: { 'application/json': { schema: ref('schemas', `${stem}Request`), ...requestExamples(route) } },
         },
         responses: {
           '200': {

@@ -24,9 +24,14 @@ export interface RequestState {
   /** Epoch ms by which every upstream call of this request must be over. */
   deadline: number;
   client?: string;
+  /** The client key's own daily search limit, when it has one (lib/budget/budget.ts). */
+  clientDailySearches?: number;
+  /** Times the budget's counter could not be reached during this request (the fail-open metric). */
+  budgetCounterErrors?: number;
   /** The validated request body. */
   body?: unknown;
-  upstream: { calls: number; latencyMs: number; cacheHits: number };
+  /** Paid calls and their time; lookups the caches answered are counted in `cache` (see `cacheHits`). */
+  upstream: { calls: number; latencyMs: number };
   /** Created on the first cache lookup; absent when the request never reached one. */
   cache?: CacheActivity;
   status?: number;
@@ -39,12 +44,17 @@ export function cacheActivity(state: RequestState): CacheActivity {
   return state.cache;
 }
 
+/** Lookups a cache answered, either level: derived from the counts per level, so the two cannot disagree. */
+export function cacheHits(activity: CacheActivity | undefined): number {
+  return (activity?.memoryHits ?? 0) + (activity?.tableHits ?? 0);
+}
+
 /**
  * The X-Cache header: `hit` when every lookup was answered by a cache, `miss` when none was (or the
  * endpoint looked nothing up), else `partial; hits=3; misses=2` (a citation search with some papers known).
  */
 export function xCacheHeader(activity: CacheActivity | undefined): string {
-  const hits = (activity?.memoryHits ?? 0) + (activity?.tableHits ?? 0);
+  const hits = cacheHits(activity);
   const misses = activity?.misses ?? 0;
   if (hits === 0) return 'miss';
   if (misses === 0) return 'hit';

@@ -8,7 +8,7 @@ export interface Route {
   /** The handler's file in functions/, without extension. */
   name: string;
   summary: string;
-  tag: 'Web search' | 'Alpha services' | 'Citation search';
+  tag: 'Web search' | 'Alpha services' | 'Citation search' | 'Usage';
 }
 
 export const ROUTES: readonly Route[] = [
@@ -33,4 +33,5 @@ export const ROUTES: readonly Route[] = [
   { path: '/v1/alpha/trends', name: 'alpha-trends', summary: 'Search interest over time and by region', tag: 'Alpha services' },
   { path: '/v1/alpha/news', name: 'alpha-news', summary: 'News search', tag: 'Alpha services' },
   { path: '/v1/alpha/images', name: 'alpha-images', summary: 'Image search', tag: 'Alpha services' },
+  { path: '/v1/usage', name: 'usage', summary: "The search budget: this hour, this month, the caller's day", tag: 'Usage' },
 ];

@@ -11,9 +11,18 @@ import { GOOGLE_LANGUAGES, GOOGLE_LANGUAGES_PATTERN } from './upstream/serpapi-o
 
 // ASCII control characters (C0 and DEL): never meaningful in a search term, and a classic injection vector.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-// In a pattern (read with the `u` flag, as JSON Schema's ECMA-262 dialect does): a control character, or
-// half of a surrogate pair (a lone surrogate is not text; a whole pair is one code point and passes).
-const NOT_TEXT = '\\u0000-\\u001f\\u007f\\ud800-\\udfff';
+// In a pattern: a control character. Lone surrogates are refused too, but by a check of their own, not in
+// the pattern: a `\ud800-\udfff` range compiles only in JavaScript, and the document's patterns must compile
+// in other languages' engines (Rust regex, RE2, Python re) too (docs/decisions.md §12).
+const NOT_TEXT = '\\x00-\\x1f\\x7f';
+
+// What String.prototype.trim (and so z.trim) removes, which is what JavaScript's `\s` matches, spelt out:
+// other engines read `\s` differently (Rust's and Python's add U+0085 and leave out U+FEFF). ASCII as `\x`
+// escapes, the rest as the characters themselves, the one spelling every engine reads.
+const SPACE = '\\t\\n\\x0b\\x0c\\r \\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+
+/** The rule the patterns leave out, said once in the document's description (lib/openapi.ts). */
+export const WELL_FORMED_RULE = 'a lone surrogate (half of a UTF-16 surrogate pair: not text)';
 
 const QUERY_MAX = 2048;
 
@@ -56,8 +65,8 @@ export function encodedBytes(value: string): number {
  */
 export function textPattern(required: boolean, options: Pick<TextOptions, 'format' | 'forbid'>): RegExp {
   const forbidden = `${NOT_TEXT}${options.forbid?.characters ?? ''}`;
-  const inner = options.format?.pattern ?? `[^\\s${forbidden}](?:[^${forbidden}]*[^\\s${forbidden}])?`;
-  return new RegExp(`^\\s*(?:${inner})${required ? '' : '?'}\\s*$`, 'u');
+  const inner = options.format?.pattern ?? `[^${SPACE}${forbidden}](?:[^${forbidden}]*[^${SPACE}${forbidden}])?`;
+  return new RegExp(`^[${SPACE}]*(?:${inner})${required ? '' : '?'}[${SPACE}]*$`, 'u');
 }
 
 /** Why a value failed its pattern, in the words of the rule it broke. */
@@ -79,6 +88,7 @@ function textChecks(required: boolean, options: TextOptions) {
     // Implied by the pattern when required; stated so that a reader of the document sees it at once.
     ...(required ? [z.minLength(1, { error: 'must not be empty' })] : []),
     z.regex(textPattern(required, options), { error: (issue) => explain(issue.input, required, options), abort: true }),
+    z.refine<string>((s) => s.isWellFormed(), { error: 'must be valid Unicode text (no lone surrogates)', abort: true }),
     z.trim(),
     ...(format?.valid
       ? [z.refine<string>((s) => s === '' || (format.valid?.(s) ?? true), { error: `must be ${format.hint}` })]
@@ -144,7 +154,7 @@ export function integer(options: IntegerOptions): z.ZodMiniType {
   return describe(z._default(base, options.default), options.description);
 }
 
-/** The last page a request may ask for (decisions.md §4: page is 0–99). */
+/** The last page a request may ask for (docs/decisions.md §4: page is 0–99). */
 export const LAST_PAGE = 99;
 
 /** The page field every paged endpoint shares: 0–99, default 0. */
@@ -157,52 +167,12 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
   return describe(z.optional(z.enum(values, { error: `must be one of: ${values.join(', ')}` })), description);
 }
 
-// Outside a character class and with the `u` flag, `-` must not be escaped; these must.
-const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-
-/** A pattern matching exactly these values in any letter case, as a trie so that long lists stay short. */
-export function anyCasePattern(values: readonly string[]): string {
-  interface Node {
-    end: boolean;
-    next: Map<string, Node>;
-  }
-  const root: Node = { end: false, next: new Map() };
-  for (const value of values) {
-    let node = root;
-    for (const char of value.toLowerCase()) {
-      let child = node.next.get(char);
-      if (!child) {
-        child = { end: false, next: new Map() };
-        node.next.set(char, child);
-      }
-      node = child;
-    }
-    node.end = true;
-  }
-  const atom = (char: string) => (char.toUpperCase() !== char ? `[${char}${char.toUpperCase()}]` : escapeRegExp(char));
-  const classOf = (chars: string[]) => {
-    const members = chars.map((char) => (char.toUpperCase() !== char ? `${char}${char.toUpperCase()}` : escapeRegExp(char)));
-    return chars.length === 1 ? atom(chars[0] ?? '') : `[${members.join('')}]`;
-  };
-  const render = (node: Node): string => {
-    // Characters that end a value with nothing after them share one character class.
-    const leaves = [...node.next].filter(([, child]) => child.next.size === 0).map(([char]) => char);
-    const branches = [
-      ...(leaves.length > 0 ? [classOf(leaves)] : []),
-      ...[...node.next].filter(([, child]) => child.next.size > 0).map(([char, child]) => atom(char) + render(child)),
-    ];
-    if (branches.length === 0) return '';
-    const body = branches.length === 1 && !node.end ? (branches[0] ?? '') : `(?:${branches.join('|')})`;
-    return node.end ? (branches.length === 1 ? `(?:${branches[0]})?` : `${body}?`) : body;
-  };
-  return render(root);
-}
-
 /**
  * The values of one of the upstream's `select` parameters as a format: accepted in any letter case and
- * sent as the upstream lists them (`hl=zh-cn`, `cc=US`).
+ * sent as the upstream lists them (`hl=zh-cn`, `cc=US`). `pattern` is the list's any-case pattern, built
+ * when lib/upstream/serpapi-options.ts is written (its `…_PATTERN` constants), not at every cold start.
  */
-export function upstreamOptions(values: readonly string[], hint: string, pattern = anyCasePattern(values)): TextFormat {
+export function upstreamOptions(values: readonly string[], hint: string, pattern: string): TextFormat {
   const canonical = new Map(values.map((value) => [value.toLowerCase(), value]));
   return {
     pattern,

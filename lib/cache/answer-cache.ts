@@ -57,7 +57,6 @@ const HAS_RESULTS: Record<UpstreamEngine, (json: SerpApiJson) => boolean> = {
     nonEmpty(json.compared_breakdown_by_region),
   scholar: (json) => nonEmpty(json.organic_results),
   scholarCite: (json) => nonEmpty(json.citations),
-  scholarProfiles: (json) => nonEmpty(json.profiles),
   // An author's page (its articles) or one article's citation view (view_op=view_citation).
   scholarAuthor: (json) => nonEmpty(json.articles) || isRecord(json.citation),
 };

@@ -19,8 +19,6 @@ export interface CacheScope {
   fresh: boolean;
   activity: CacheActivity;
   requestId?: string;
-  /** Called once per lookup answered by either level. */
-  onHit?: () => void;
 }
 
 export interface SharedCacheOptions {
@@ -91,7 +89,6 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
     if (!counted) return;
     if (level === 'memory') scope.activity.memoryHits += 1;
     else scope.activity.tableHits += 1;
-    scope.onHit?.();
   };
   const miss = (scope: CacheScope, count: number) => {
     if (counted) scope.activity.misses += count;
@@ -112,93 +109,82 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
     );
   };
 
-  return {
-    memory,
-    async remember(key, load, rememberOptions = {}) {
-      const ttlSeconds = ttlOf(rememberOptions.ttlSeconds);
-      if (ttlSeconds <= 0) return load();
-      const scope = scopeOf(rememberOptions as SharedRememberOptions<unknown>);
-      if (!scope.fresh) {
-        const remembered = memory.get(key);
+  const rememberMany: SharedCache<V>['rememberMany'] = async <T>(
+    items: readonly T[],
+    keyOf: (item: T) => string,
+    loadMissing: (items: T[]) => Promise<PromiseSettledResult<V>[]>,
+    rememberOptions: SharedRememberOptions<V> = {},
+  ) => {
+    const ttlSeconds = ttlOf(rememberOptions.ttlSeconds);
+    if (ttlSeconds <= 0) return loadMissing([...items]);
+    const scope = scopeOf(rememberOptions as SharedRememberOptions<unknown>);
+    const keys = items.map(keyOf);
+    const known = new Array<V | undefined>(items.length);
+    if (!scope.fresh) {
+      keys.forEach((key, i) => {
+        const remembered = key ? memory.get(key) : undefined;
         if (remembered !== undefined) {
+          known[i] = remembered;
           hit(scope, 'memory');
-          return remembered;
-        }
-        if (table) {
-          const itemKey = tableKey(options.name, key);
-          const found = await table.getMany([itemKey], { activity: scope.activity, requestId: scope.requestId });
-          const stored = found.get(itemKey);
-          if (stored !== undefined) {
-            hit(scope, 'table');
-            copyToMemory(key, stored, ttlSeconds);
-            return stored.value as V;
-          }
-        }
-      }
-      miss(scope, 1);
-      const value = await load();
-      if (rememberOptions.store?.(value) ?? true) keep(scope, [{ key, value }], ttlSeconds);
-      return value;
-    },
-
-    async rememberMany<T>(
-      items: readonly T[],
-      keyOf: (item: T) => string,
-      loadMissing: (items: T[]) => Promise<PromiseSettledResult<V>[]>,
-      rememberOptions: SharedRememberOptions<V> = {},
-    ) {
-      const ttlSeconds = ttlOf(rememberOptions.ttlSeconds);
-      if (ttlSeconds <= 0) return loadMissing([...items]);
-      const scope = scopeOf(rememberOptions as SharedRememberOptions<unknown>);
-      const keys = items.map(keyOf);
-      const known = new Array<V | undefined>(items.length);
-      if (!scope.fresh) {
-        keys.forEach((key, i) => {
-          const remembered = key ? memory.get(key) : undefined;
-          if (remembered !== undefined) {
-            known[i] = remembered;
-            hit(scope, 'memory');
-          }
-        });
-        const itemKeys = keys.map((key) => (key ? tableKey(options.name, key) : ''));
-        const wanted = itemKeys.filter((itemKey, i) => itemKey && known[i] === undefined);
-        if (table && wanted.length > 0) {
-          const found = await table.getMany(wanted, { activity: scope.activity, requestId: scope.requestId });
-          keys.forEach((key, i) => {
-            if (!key || known[i] !== undefined) return;
-            const stored = found.get(itemKeys[i] as string);
-            if (stored === undefined) return;
-            known[i] = stored.value as V;
-            hit(scope, 'table');
-            copyToMemory(key, stored, ttlSeconds);
-          });
-        }
-      }
-      const missing = items.flatMap((_, i) => (known[i] === undefined ? [i] : []));
-      miss(scope, missing.length);
-      const loaded = missing.length > 0 ? await loadMissing(missing.map((i) => items[i] as T)) : [];
-      const outcomes = known.map((value): PromiseSettledResult<V> | undefined =>
-        value === undefined ? undefined : { status: 'fulfilled', value },
-      );
-      const fresh = new Map<string, V>();
-      missing.forEach((i, j) => {
-        const outcome = loaded[j] ?? { status: 'rejected', reason: new Error('the loader gave no outcome for this item') };
-        outcomes[i] = outcome;
-        const key = keys[i];
-        if (key && outcome.status === 'fulfilled' && (rememberOptions.store?.(outcome.value) ?? true)) {
-          fresh.set(key, outcome.value);
         }
       });
-      // One write for the whole batch, started at once; the answer waits for it only at the very end.
-      keep(
-        scope,
-        [...fresh].map(([key, value]) => ({ key, value })),
-        ttlSeconds,
+      const itemKeys = keys.map((key) => (key ? tableKey(options.name, key) : ''));
+      const wanted = itemKeys.filter((itemKey, i) => itemKey && known[i] === undefined);
+      if (table && wanted.length > 0) {
+        const found = await table.getMany(wanted, { activity: scope.activity, requestId: scope.requestId });
+        keys.forEach((key, i) => {
+          if (!key || known[i] !== undefined) return;
+          const stored = found.get(itemKeys[i] as string);
+          if (stored === undefined) return;
+          known[i] = stored.value as V;
+          hit(scope, 'table');
+          copyToMemory(key, stored, ttlSeconds);
+        });
+      }
+    }
+    const missing = items.flatMap((_, i) => (known[i] === undefined ? [i] : []));
+    miss(scope, missing.length);
+    const loaded = missing.length > 0 ? await loadMissing(missing.map((i) => items[i] as T)) : [];
+    const outcomes = known.map((value): PromiseSettledResult<V> | undefined =>
+      value === undefined ? undefined : { status: 'fulfilled', value },
+    );
+    const fresh = new Map<string, V>();
+    missing.forEach((i, j) => {
+      const outcome = loaded[j] ?? { status: 'rejected', reason: new Error('the loader gave no outcome for this item') };
+      outcomes[i] = outcome;
+      const key = keys[i];
+      if (key && outcome.status === 'fulfilled' && (rememberOptions.store?.(outcome.value) ?? true)) {
+        fresh.set(key, outcome.value);
+      }
+    });
+    // One write for the whole batch, started at once; the answer waits for it only at the very end.
+    keep(
+      scope,
+      [...fresh].map(([key, value]) => ({ key, value })),
+      ttlSeconds,
+    );
+    return outcomes as PromiseSettledResult<V>[];
+  };
+
+  return {
+    memory,
+    rememberMany,
+    // One key is a batch of one: the same lookups, counters and writes, with load()'s error thrown as is.
+    async remember(key, load, rememberOptions = {}) {
+      const [outcome] = await rememberMany(
+        [key],
+        (k) => k,
+        async () => [await load().then(fulfilled, rejected)],
+        rememberOptions,
       );
-      return outcomes as PromiseSettledResult<V>[];
+      if (outcome?.status === 'fulfilled') return outcome.value;
+      throw outcome?.reason;
     },
   };
 }
+
+const fulfilled = <V>(value: V): PromiseSettledResult<V> => ({ status: 'fulfilled', value });
+const rejected = (reason: unknown): PromiseRejectedResult => ({ status: 'rejected', reason });
 
 /** The cache scope of one request: `no_cache` from its validated body, its counters and its request id. */
 export function cacheScope(state: RequestState): CacheScope {
@@ -210,9 +196,6 @@ export function cacheScope(state: RequestState): CacheScope {
       return cacheActivity(state);
     },
     requestId: state.requestId,
-    onHit: () => {
-      state.upstream.cacheHits += 1;
-    },
   };
 }
 

@@ -1,4 +1,4 @@
-/** The `data` of a successful POST /v1/alpha/trends (spec §2.7, decisions §6). */
+/** The `data` of a successful POST /v1/alpha/trends (spec §2.7, docs/decisions.md §6). */
 import * as z from 'zod/mini';
 import { unavailableSchema } from './alpha-parts.js';
 
@@ -22,8 +22,19 @@ export const regionSchema = z.strictObject({
   values: z.array(termValueSchema).check(z.describe('One value per search term, in the order of `queries`')),
 });
 
+export const GRANULARITIES = ['minute', 'hour', 'day', 'week', 'month', 'year'] as const;
+
 export const responseSchema = z.strictObject({
   interest_over_time: z.strictObject({
+    granularity: z.nullable(
+      z
+        .enum(GRANULARITIES)
+        .check(
+          z.describe(
+            "How long each time slot is, read from the spacing of the points (or, with fewer than two, from the timeframe): Google Trends picks it from the range's length, e.g. day up to about 9 months, week up to about 5 years, month beyond, and year once a range exceeds 8,216 days (so `all` answers yearly points). Null when neither tells",
+          ),
+        ),
+    ),
     timeline_data: z.array(timelinePointSchema),
     averages: z
       .array(z.strictObject({ query: z.string(), value: z.nullable(z.int()) }))

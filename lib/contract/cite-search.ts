@@ -1,4 +1,4 @@
-/** The `data` of a successful POST /v1/cite/search (spec §2.10, decisions §5). */
+/** The `data` of a successful POST /v1/cite/search (spec §2.10, docs/decisions.md §5). */
 import * as z from 'zod/mini';
 
 /** The five formats the spec names, in the order Google Scholar shows them. */
@@ -15,7 +15,15 @@ export const citationsSchema = z
     Harvard: formattedText('Harvard'),
     Vancouver: formattedText('Vancouver'),
   })
-  .check(z.describe('The formatted references the upstream gave for this paper, by format; {} when its citation lookup failed'));
+  .check(
+    z.describe(
+      "The paper's formatted references, by format: rendered from its Crossref record in the five styles, or as the index's cite answer gave them (citations_source says which); {} when neither was available",
+    ),
+  );
+
+/** Where a request's citations come from: `auto` renders them from Crossref where it can, `index` never. */
+export const CITATION_SOURCES = ['auto', 'index'] as const;
+export type CitationSource = (typeof CITATION_SOURCES)[number];
 
 /** Reference-manager formats a request may ask for with `export`. */
 export const EXPORT_FORMATS = ['csl-json', 'bibtex', 'ris'] as const;
@@ -70,6 +78,15 @@ export const paperSchema = z.strictObject({
   publication: z.nullable(z.string().check(z.describe('Authors, venue, year and site as the index summarises them'))),
   snippet: z.nullable(z.string()),
   citations: citationsSchema,
+  citations_source: z.nullable(
+    z
+      .enum(['crossref', 'index'])
+      .check(
+        z.describe(
+          'Where citations come from: "crossref", rendered by this service from the paper\'s Crossref record (no paid call); "index", the index\'s own cite answer (one paid call, unless cached); null when the paper has none (citation_details[].error says why)',
+        ),
+      ),
+  ),
   doi: z.optional(
     z.nullable(
       z
@@ -89,11 +106,26 @@ export const citationDetailSchema = z.strictObject({
   scholar_id: z.string(),
   formats: z
     .array(z.strictObject({ name: z.string(), text: z.string() }))
-    .check(z.describe('Every formatted reference the upstream gave, including formats beyond the five')),
+    .check(
+      z.describe(
+        "Every formatted reference: the index's, including formats beyond the five, or the five rendered from the Crossref record",
+      ),
+    ),
   links: z
     .array(z.strictObject({ name: z.string(), url: z.string() }))
-    .check(z.describe('Export links the upstream gave: BibTeX, EndNote, RefMan, RefWorks…')),
+    .check(
+      z.describe('Export links the index gave: BibTeX, EndNote, RefMan, RefWorks…; [] when the citations come from Crossref'),
+    ),
   error: z.nullable(z.string().check(z.describe('Why this paper has no citations; null when it has some'))),
+  crossref_fallback: z.nullable(
+    z
+      .string()
+      .check(
+        z.describe(
+          'Why the citations do not come from the paper\'s Crossref record: no confident match, a lookup that failed, was refused (429) or was too slow, or "citation_source": "index" in the request; null when they do',
+        ),
+      ),
+  ),
 });
 
 export const responseSchema = z.strictObject({

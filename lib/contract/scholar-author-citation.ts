@@ -1,4 +1,4 @@
-/** The `data` of a successful POST /v1/alpha/scholar/author-citation (spec §2.6, decisions §6). */
+/** The `data` of a successful POST /v1/alpha/scholar/author-citation (spec §2.6, docs/decisions.md §6). */
 import * as z from 'zod/mini';
 import { citationCountSchema, unavailableSchema } from './alpha-parts.js';
 

@@ -1,4 +1,4 @@
-/** The `data` of a successful POST /v1/alpha/scholar/profiles (spec §2.4, decisions §5). */
+/** The `data` of a successful POST /v1/alpha/scholar/profiles (spec §2.4, docs/decisions.md §5). */
 import * as z from 'zod/mini';
 import { interestSchema } from './alpha-parts.js';
 

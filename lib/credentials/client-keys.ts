@@ -1,6 +1,7 @@
 /**
  * The client API keys, as SHA-256 digests. Plain keys are never kept where deployed: the secret holds
- * `{"keys":[{"name","sha256"}]}`. Locally `API_KEYS` (plain, comma-separated) stands in and is hashed once.
+ * `{"keys":[{"name","sha256","dailySearches"?}]}`. Locally `API_KEYS` (comma-separated plain keys, or
+ * `name:key[:daily=N]`) stands in and is hashed once.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.js';
@@ -9,16 +10,40 @@ import { jsonKind, readSecret, SecretShapeError } from './secrets.js';
 export interface ClientKey {
   name: string;
   digest: Buffer;
+  /** The key's own limit of paid searches per UTC day; unset: only the deployment's budget applies. */
+  dailySearches?: number;
 }
 
 export function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-const localKeys: ClientKey[] | undefined = config.API_KEYS?.split(',')
-  .map((key) => key.trim())
-  .filter(Boolean)
-  .map((key, i) => ({ name: `local-${i + 1}`, digest: sha256(key) }));
+// `name:key` or `name:key:daily=N`; anything else is a plain key (so plain keys must not hold a colon).
+const NAMED_ENTRY = /^([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([^:\s]+)(?::daily=(\d{1,9}))?$/;
+
+/**
+ * The local `API_KEYS` form: comma-separated entries, each a plain key (named `local-1`, `local-2`, … by
+ * position), `name:key`, or `name:key:daily=N` for a key with its own daily search limit.
+ */
+export function parseLocalKeys(text: string): ClientKey[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry, i) => {
+      const named = NAMED_ENTRY.exec(entry);
+      if (!named) return { name: `local-${i + 1}`, digest: sha256(entry) };
+      const [, name, key, daily] = named as unknown as [string, string, string, string | undefined];
+      return { name, digest: sha256(key), ...(daily === undefined ? {} : { dailySearches: Number(daily) }) };
+    });
+}
+
+/** The plain key of an `API_KEYS` entry (for the start banner's curl line). */
+export function localKeyOf(entry: string): string {
+  return NAMED_ENTRY.exec(entry.trim())?.[2] ?? entry.trim();
+}
+
+const localKeys: ClientKey[] | undefined = config.API_KEYS === undefined ? undefined : parseLocalKeys(config.API_KEYS);
 
 /**
  * What a key kept in the client key secret looks like: 16 to 512 characters of the bearer token alphabet
@@ -41,9 +66,14 @@ export function parseClientKeySecret(value: unknown): ClientKey[] {
     throw new SecretShapeError(`the client key secret's "keys" is ${jsonKind(entries)}, not an array`);
   }
   return entries.map((entry: unknown, i) => {
-    const { name, sha256: digest } = (typeof entry === 'object' && entry !== null ? entry : {}) as {
+    const {
+      name,
+      sha256: digest,
+      dailySearches,
+    } = (typeof entry === 'object' && entry !== null ? entry : {}) as {
       name?: unknown;
       sha256?: unknown;
+      dailySearches?: unknown;
     };
     // By its index only: a field put in the wrong place (a key as the name) must not reach the log.
     const which = `keys[${i}]`;
@@ -55,7 +85,14 @@ export function parseClientKeySecret(value: unknown): ClientKey[] {
         `${which} has ${typeof digest === 'string' ? 'a "sha256" that is not' : 'no "sha256" of'} 64 hex digits`,
       );
     }
-    return { name: typeof name === 'string' ? name : 'unnamed', digest: Buffer.from(digest, 'hex') };
+    if (dailySearches !== undefined && !(Number.isInteger(dailySearches) && (dailySearches as number) >= 0)) {
+      throw new SecretShapeError(`${which} has a "dailySearches" that is not a whole number`);
+    }
+    return {
+      name: typeof name === 'string' ? name : 'unnamed',
+      digest: Buffer.from(digest, 'hex'),
+      ...(dailySearches === undefined ? {} : { dailySearches: dailySearches as number }),
+    };
   });
 }
 
@@ -68,10 +105,10 @@ function clientKeys(deadline?: number): Promise<ClientKey[]> {
 /** The keys of the last successful read: while the secret cannot be read, they tell a client from a stranger. */
 let lastReadKeys: readonly ClientKey[] = [];
 
-function matchOf(digest: Buffer, keys: readonly ClientKey[]): string | undefined {
-  let match: string | undefined;
+function matchOf(digest: Buffer, keys: readonly ClientKey[]): ClientKey | undefined {
+  let match: ClientKey | undefined;
   for (const key of keys) {
-    if (timingSafeEqual(digest, key.digest) && match === undefined) match = key.name;
+    if (timingSafeEqual(digest, key.digest) && match === undefined) match = key;
   }
   return match;
 }
@@ -87,6 +124,11 @@ function matchOf(digest: Buffer, keys: readonly ClientKey[]): string | undefined
  * stored key never reads the secret. `deadline` is the request's (epoch ms).
  */
 export async function findClient(presentedKey: string, deadline?: number): Promise<string | undefined> {
+  return (await findClientKey(presentedKey, deadline))?.name;
+}
+
+/** As {@link findClient}, with the key's own settings (its daily limit). */
+export async function findClientKey(presentedKey: string, deadline?: number): Promise<ClientKey | undefined> {
   if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
   const digest = sha256(presentedKey);
   let keys: readonly ClientKey[];

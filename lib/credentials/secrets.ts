@@ -20,6 +20,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '../config.js';
 import { credentialsUnreadable } from '../errors.js';
 import { logger } from '../logger.js';
+import { isRealSerpApi } from './sources.js';
 
 interface Sdk {
   client: SecretsManagerClient;
@@ -178,14 +179,22 @@ function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : typeof error;
 }
 
-// Said once per cold start, where deployed too: which source each credential comes from, and whether the
-// searches are paid ones. Both sources of one credential at once is refused by lib/config.ts.
-const upstreamHost = new URL(config.SERPAPI_BASE_URL).hostname;
-const realUpstream = upstreamHost === 'serpapi.com' || upstreamHost.endsWith('.serpapi.com');
-logger.info('credential sources', {
-  clientKeys: config.CLIENT_KEYS_SECRET_ID ? `secret ${config.CLIENT_KEYS_SECRET_ID}` : 'API_KEYS',
-  upstreamKey: config.SERPAPI_SECRET_ID ? `secret ${config.SERPAPI_SECRET_ID}` : 'SERPAPI_API_KEY',
-  upstream: realUpstream
-    ? `${config.SERPAPI_BASE_URL}: the real SerpApi, every search is paid for by the key's account`
-    : config.SERPAPI_BASE_URL,
-});
+let sourcesLogged = false;
+
+/**
+ * Says once per container, on its first invocation (lib/middleware/request-id.ts), which source each
+ * credential comes from and whether the searches are paid ones. Not at import: importing a handler (the
+ * document writer, the type generator, a test) is no start of the service and must log nothing. Both
+ * sources of one credential at once is refused by lib/config.ts.
+ */
+export function logCredentialSources(): void {
+  if (sourcesLogged) return;
+  sourcesLogged = true;
+  logger.info('credential sources', {
+    clientKeys: config.CLIENT_KEYS_SECRET_ID ? `secret ${config.CLIENT_KEYS_SECRET_ID}` : 'API_KEYS',
+    upstreamKey: config.SERPAPI_SECRET_ID ? `secret ${config.SERPAPI_SECRET_ID}` : 'SERPAPI_API_KEY',
+    upstream: isRealSerpApi(config.SERPAPI_BASE_URL)
+      ? `${config.SERPAPI_BASE_URL}: the real SerpApi, every search is paid for by the key's account`
+      : config.SERPAPI_BASE_URL,
+  });
+}

@@ -2,8 +2,11 @@
  * The Crossref REST API client: one GET /works per paper over node:http(s) (as the SerpApi client, for
  * the same measured reasons), with its own short timeout inside the request's deadline and no retry. Crossref
  * is free and needs no key; a `mailto` from configuration puts the calls in its "polite" pool, whose
- * limits are per contact address. A failure only costs the paper its DOI, so nothing here waits long.
+ * limits are per contact address. A failure only costs the paper its DOI and its locally rendered
+ * citations (the index's cite call then gives them), so nothing here waits long.
  */
+import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config.js';
 import { AppError } from '../errors.js';
 import { httpGet } from '../http-get.js';
@@ -46,12 +49,80 @@ export function worksQuery(record: ScholarRecord, mailto = config.CROSSREF_MAILT
   return query;
 }
 
+/**
+ * Crossref's pace, as its answers state it (its etiquette since the limits tightened in December 2025):
+ * every answer carries `x-rate-limit-limit` requests per `x-rate-limit-interval` (e.g. 50 per "1s"), and
+ * this container spaces its lookups to stay within that; a 429 pauses every lookup for `Retry-After`, else
+ * for one interval. A lookup that would have to wait past its deadline, or that falls in a pause, is not
+ * sent: the paper goes without its record (and its citations come from the index) rather than pressing.
+ */
+export const crossrefPace = {
+  /** Least time between two lookups' starts, from the last answer's headers; 0 until one states it. */
+  gapMs: 0,
+  /** When the next lookup may start. */
+  nextStart: 0,
+  /** Until when Crossref asked for a pause (429). */
+  pausedUntil: 0,
+  /** Forgets what Crossref said (the tests, which play several Crossrefs in one process). */
+  reset(): void {
+    this.gapMs = 0;
+    this.nextStart = 0;
+    this.pausedUntil = 0;
+  },
+};
+
+/** "1s", "60s", "1m", "500ms" → milliseconds; undefined for anything else. */
+export function intervalMs(value: string | undefined): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(value ?? '');
+  if (!match) return undefined;
+  const unit = (match[2] ?? 's').toLowerCase();
+  return Number(match[1]) * (unit === 'ms' ? 1 : unit === 'm' ? 60_000 : 1_000);
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Learns the pace from an answer's headers, and pauses on a 429. */
+export function notePace(status: number, headers: IncomingHttpHeaders, now = Date.now()): void {
+  const limit = Number(header(headers, 'x-rate-limit-limit'));
+  const interval = intervalMs(header(headers, 'x-rate-limit-interval'));
+  if (Number.isFinite(limit) && limit > 0 && interval !== undefined) crossrefPace.gapMs = interval / limit;
+  if (status === 429) {
+    const retryAfter = Number(header(headers, 'retry-after'));
+    const pause = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1_000 : (interval ?? 1_000);
+    crossrefPace.pausedUntil = Math.max(crossrefPace.pausedUntil, now + pause);
+  }
+}
+
+/** When this lookup may start (and the slot is taken), or why it must not be sent. */
+function slot(deadline: number, now: number): { startAt: number } | { refused: AppError } {
+  if (now < crossrefPace.pausedUntil) {
+    return {
+      refused: new AppError('UPSTREAM_QUOTA_EXCEEDED', {
+        details: 'Crossref asked for a pause (HTTP 429); the paper was not looked up',
+      }),
+    };
+  }
+  const startAt = Math.max(now, crossrefPace.nextStart);
+  if (startAt >= deadline) return { refused: timeoutError() };
+  crossrefPace.nextStart = startAt + crossrefPace.gapMs;
+  return { startAt };
+}
+
 /** Crossref's candidates for the paper, best first by its own ranking; rejects with an AppError. */
-export function searchWorks(record: ScholarRecord, options: { deadline: number; timeoutMs?: number }): Promise<CrossrefWork[]> {
+export async function searchWorks(
+  record: ScholarRecord,
+  options: { deadline: number; timeoutMs?: number },
+): Promise<CrossrefWork[]> {
+  const turn = slot(options.deadline, Date.now());
+  if ('refused' in turn) throw turn.refused;
+  if (turn.startAt > Date.now()) await sleep(turn.startAt - Date.now());
   const remaining = options.deadline - Date.now();
-  if (remaining <= 0) return Promise.reject(timeoutError());
+  if (remaining <= 0) throw timeoutError();
   const url = `${config.CROSSREF_BASE_URL.replace(/\/+$/, '')}/works?${worksQuery(record)}`;
-  return getJson(url, Math.min(options.timeoutMs ?? config.CROSSREF_TIMEOUT_MS, remaining)).then(worksOf);
+  return worksOf(await getJson(url, Math.min(options.timeoutMs ?? config.CROSSREF_TIMEOUT_MS, remaining)));
 }
 
 function worksOf(json: unknown): CrossrefWork[] {
@@ -78,6 +149,7 @@ async function getJson(url: string, timeoutMs: number): Promise<unknown> {
     // A refusal's body says nothing the status does not; it is drained unread, so the refusal is answered at once.
     readBody: (status) => status === 200,
   });
+  if (outcome.ok) notePace(outcome.status, outcome.headers);
   if (!outcome.ok) {
     if (outcome.reason === 'timeout') throw timeoutError();
     if (outcome.reason === 'too-large') {

@@ -31,22 +31,85 @@ const CSL_TYPES: Record<string, string> = {
   dataset: 'dataset',
   report: 'report',
   dissertation: 'thesis',
-  'reference-entry': 'entry',
+  // An entry in a reference work (encyclopedia, dictionary): CSL's plain `entry` has no container in
+  // BibTeX or RIS, and the work it is in is how it is found.
+  'reference-entry': 'entry-encyclopedia',
   standard: 'standard',
 };
 
+// Markup inside a word: chemical formulas (H<sub>2</sub>O), exponents, and MathML's token elements.
+const IN_WORD_TAGS = /^(?:sub|sup|mml:mi|mml:mn|mml:mo|mml:msub|mml:msup|mml:mrow|mml:mtext|mi|mn|mo|msub|msup|mrow|mtext)$/i;
+
 /**
- * Crossref titles may carry JATS markup (<scp>, <i>) and line breaks; reference managers want plain text.
- * Unicode hyphens (U+2010, U+2011; Wiley writes "life‐history") become ASCII ones: citation-js's BibTeX
- * output drops them, and "lifehistory" is not the title.
+ * Crossref titles may carry JATS markup (<i>, <scp>, <sub>, MathML) and line breaks; reference managers
+ * want plain text. Publishers often leave no space at a tag ("of<i>Salmonella enterica</i>from"): a tag
+ * between two letters stands for a word boundary, except inside a word: MathML tokens, sub- and
+ * superscripts unless a lower-case word follows, and a small-capital initial that starts a word
+ * ("<scp>T</scp>reebase").
  */
-function plain(text: string | undefined): string | undefined {
+export function plainText(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
   const cleaned = text
-    ?.replace(/<[^>]*>/g, '')
-    .replace(/[\u2010\u2011]/g, '-')
+    .replace(/<(\/?)([\w:.-]+)[^>]*>/g, (tag, closing: string, name: string, offset: number, whole: string) => {
+      const before = whole.slice(0, offset);
+      const after = whole.slice(offset + tag.length);
+      if (!/\p{L}$/u.test(before.replace(/<[^>]*>/g, '')) || !/^(?:<[^>]*>)*\p{L}/u.test(after)) return '';
+      // A subscript ends a word when a lower-case word follows ("NO<sub>x</sub>and"), not in "H<sub>2</sub>O".
+      if (/^(?:sub|sup)$/i.test(name)) return closing && /^(?:<[^>]*>)*\p{Ll}/u.test(after) ? ' ' : '';
+      if (IN_WORD_TAGS.test(name)) return '';
+      // A small-capital initial: "<scp>T</scp>reebase" at a word's start, one capital inside the element.
+      if (closing && /^scp$/i.test(name) && /(?:^|[^\p{L}])<scp[^>]*>\p{Lu}$/u.test(before)) return '';
+      return ' ';
+    })
     .replace(/\s+/g, ' ')
     .trim();
   return cleaned || undefined;
+}
+
+const plain = plainText;
+
+/**
+ * Crossref's `subtitle` is not always a subtitle: Wiley deposits the running title there (a short form
+ * of the title), others a translation of the title or the title of a reviewed book. It is added to the
+ * title only when it is neither already in it nor mostly made of the title's words, and is written in
+ * the same script.
+ */
+export function withSubtitle(title: string | undefined, subtitle: string | undefined): string | undefined {
+  if (!title || !subtitle) return title;
+  const titleWords = new Set(normalizeText(title).split(' '));
+  const subtitleWords = normalizeText(subtitle).split(' ').filter(Boolean);
+  if (subtitleWords.length === 0 || normalizeText(title).includes(normalizeText(subtitle))) return title;
+  const shared = subtitleWords.filter((word) => titleWords.has(word)).length;
+  if (shared / subtitleWords.length >= 0.6) return title;
+  if (scriptOf(title) !== scriptOf(subtitle)) return title;
+  return `${title}: ${subtitle}`;
+}
+
+/** The script most of a text's letters are in, as far as telling a translation apart needs. */
+function scriptOf(text: string): string {
+  const scripts = [
+    'Latin',
+    'Cyrillic',
+    'Greek',
+    'Arabic',
+    'Hebrew',
+    'Han',
+    'Hiragana',
+    'Katakana',
+    'Hangul',
+    'Devanagari',
+    'Thai',
+  ];
+  let best = 'other';
+  let most = 0;
+  for (const script of scripts) {
+    const count = text.match(new RegExp(`\\p{Script=${script}}`, 'gu'))?.length ?? 0;
+    if (count > most) {
+      best = script === 'Hiragana' || script === 'Katakana' ? 'Han' : script;
+      most = count;
+    }
+  }
+  return best;
 }
 
 function cslPeople(people: CrossrefPerson[] | undefined): Record<string, string>[] | undefined {
@@ -65,15 +128,18 @@ function withoutEmpty(item: Record<string, unknown>): Record<string, unknown> {
 export function cslFromCrossref(work: CrossrefWork): CslItem {
   const title = plain(work.title?.[0]);
   const subtitle = plain(work.subtitle?.[0]);
+  const containers = (work['container-title'] ?? []).map(plain).filter((name): name is string => name !== undefined);
   const dateParts = work.issued?.['date-parts']?.[0]?.filter((part): part is number => typeof part === 'number');
   return withoutEmpty({
     id: work.DOI,
     type: CSL_TYPES[work.type ?? ''] ?? 'document',
-    title: title && subtitle ? `${title}: ${subtitle}` : title,
+    title: withSubtitle(title, subtitle),
     author: cslPeople(work.author),
     editor: cslPeople(work.editor),
     issued: dateParts?.length ? { 'date-parts': [dateParts] } : undefined,
-    'container-title': plain(work['container-title']?.[0]),
+    'container-title': containers[0],
+    // A chapter's second container is the series its book is in ("Lecture Notes in Computer Science").
+    'collection-title': work.type?.startsWith('book') && containers[1] !== containers[0] ? containers[1] : undefined,
     volume: work.volume,
     issue: work.issue,
     page: work.page,
@@ -117,6 +183,13 @@ export function loadCitationJs(): Promise<CiteConstructor> {
     const { Cite } = await import('@citation-js/core');
     // The plugins register themselves with core when imported.
     await Promise.all([import('@citation-js/plugin-bibtex'), import('@citation-js/plugin-ris')]);
+    const { plugins } = (await import('@citation-js/core')) as unknown as {
+      plugins: { config: { get(name: string): unknown } };
+    };
+    // UTF-8 BibTeX, which biber and BibTeX since 0.99 read: the ASCII-only default writes LaTeX escapes
+    // for Latin letters and silently drops every other character (an Arabic name, a Chinese title, the
+    // U+2010 hyphen of "Cavaco‐Paulo").
+    (plugins.config.get('@bibtex') as { format: { asciiOnly: boolean } }).format.asciiOnly = false;
     return Cite;
   })().catch((error: unknown) => {
     citationJs = undefined;
@@ -126,6 +199,36 @@ export function loadCitationJs(): Promise<CiteConstructor> {
 }
 
 type RisEntry = Record<string, string | number | (string | number)[]>;
+
+/**
+ * citation-js's RIS records, put where RIS readers look: dates as RIS writes them (`YYYY/MM/DD/`, zero
+ * padded: "2011/3/22/" is read as no date by some), a journal's name also in `JF` (its full name; `T2`
+ * alone is read as an abbreviation by bibutils), and a corporate author with the trailing comma that
+ * marks a name not to be split into family and given names.
+ */
+function risFixed(entry: RisEntry, csl: CslItem): RisEntry {
+  const fixed: RisEntry = { ...entry };
+  const date = typeof entry.DA === 'string' ? /^(\d{4})\/(\d{0,2})\/(\d{0,2})\/?(.*)$/.exec(entry.DA) : null;
+  if (date) {
+    const pad = (part: string | undefined) => (part ? part.padStart(2, '0') : '');
+    fixed.DA = `${date[1]}/${pad(date[2])}/${pad(date[3])}/${date[4] ?? ''}`;
+  }
+  const container = typeof csl['container-title'] === 'string' ? csl['container-title'] : undefined;
+  if (entry.TY === 'JOUR' && container && fixed.JF === undefined) fixed.JF = container;
+  // A dataset's repository, which citation-js leaves out: RIS's secondary title.
+  if (container && [fixed.T2, fixed.JF, fixed.C3, fixed.BT].every((value) => value === undefined)) fixed.T2 = container;
+  const literals = new Set(
+    [csl.author, csl.editor]
+      .flatMap((people) => (Array.isArray(people) ? people : []))
+      .flatMap((person) => (typeof person?.literal === 'string' ? [person.literal] : [])),
+  );
+  for (const tag of ['AU', 'A2', 'ED'] as const) {
+    const names = entry[tag];
+    if (names === undefined) continue;
+    fixed[tag] = [names].flat().map((name) => (typeof name === 'string' && literals.has(name) ? `${name},` : name));
+  }
+  return fixed;
+}
 
 /**
  * RIS text from citation-js's RIS records. Its own text output breaks every value after 70 characters,
@@ -168,11 +271,29 @@ export function citationKey(text: string): string {
 const BIBTEX_BREAKERS = /[{}\\]/g;
 const PERCENT_ENCODED: Record<string, string> = { '{': '%7B', '}': '%7D', '\\': '%5C' };
 
+/**
+ * In UTF-8 output citation-js escapes nothing (its ASCII mode did), and LaTeX reads `& % $ # _` as
+ * commands: a title with "R&D" or "50%" would break the document that cites it. They are escaped as
+ * LaTeX and every BibTeX reader writes them; braces and backslashes as the text commands that print
+ * them, so that they stay letters and every brace in the file is one of a pair.
+ */
+function latexEscaped(text: string): string {
+  return text.replace(/[\\{}&%$#_~^]/g, (char) => {
+    if (char === '\\') return '\\textbackslash{}';
+    if (char === '~') return '\\textasciitilde{}';
+    if (char === '^') return '\\textasciicircum{}';
+    // BibTeX counts escaped braces too: a lone "\{" would still end the entry early.
+    if (char === '{') return '\\textbraceleft{}';
+    if (char === '}') return '\\textbraceright{}';
+    return `\\${char}`;
+  });
+}
+
 function bibtexSafePerson(person: unknown): unknown {
   if (typeof person !== 'object' || person === null) return person;
   const parts = Object.entries(person).map(([part, value]) => [
     part,
-    typeof value === 'string' ? value.replace(BIBTEX_BREAKERS, '').trim() : value,
+    typeof value === 'string' ? latexEscaped(value.replace(BIBTEX_BREAKERS, '').trim()) : value,
   ]);
   const kept = parts.filter(([, value]) => value !== '');
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
@@ -181,9 +302,15 @@ function bibtexSafePerson(person: unknown): unknown {
 /** The item as citation-js should see it to write a BibTeX entry that any reader imports whole, keyed `key`. */
 function bibtexSafe(csl: CslItem, key: string): CslItem {
   const item: Record<string, unknown> = { ...structuredClone(csl), 'citation-key': key };
+  // BibTeX has no day: citation-js would write `month = {mar 22}`, which biber rejects as a month.
+  const issued = item.issued as { 'date-parts'?: unknown[][] } | undefined;
+  const parts = issued?.['date-parts']?.[0];
+  if (Array.isArray(parts) && parts.length > 2) item.issued = { 'date-parts': [parts.slice(0, 2)] };
   for (const [field, value] of Object.entries(item)) {
     if (field === 'DOI' || field === 'URL') {
       if (typeof value === 'string') item[field] = value.replace(BIBTEX_BREAKERS, (char) => PERCENT_ENCODED[char] ?? '');
+    } else if (typeof value === 'string' && field !== 'id' && field !== 'citation-key' && field !== 'type') {
+      item[field] = latexEscaped(value);
     } else if (Array.isArray(value) && value.some((person) => typeof person === 'object' && person !== null)) {
       // The name lists (author, editor, …): CSL's only arrays of objects besides dates, which are objects.
       const people = value.map(bibtexSafePerson).filter((person) => person !== undefined);
@@ -191,6 +318,17 @@ function bibtexSafe(csl: CslItem, key: string): CslItem {
     }
   }
   return withoutEmpty(item) as CslItem;
+}
+
+/**
+ * An entry citation-js writes as `@misc` (a dataset, a generic document) has no field for the container
+ * (a dataset's repository, "CRAN contributed packages"), and citation-js leaves it out: it goes in
+ * `howpublished`, where BibTeX styles print it for `@misc`.
+ */
+function withContainer(bibtex: string, csl: CslItem): string {
+  const container = csl['container-title'];
+  if (typeof container !== 'string' || /^\s*(journal|booktitle|howpublished) = /m.test(bibtex)) return bibtex;
+  return bibtex.replace(/\n}$/, `\n\thowpublished = {${latexEscaped(container)}},\n}`);
 }
 
 type Rendered = Pick<PaperExports, 'csl_json' | 'bibtex' | 'ris' | 'render_error'>;
@@ -201,11 +339,20 @@ const EXPORT_RENDERERS: {
   name: string;
   render: (Cite: CiteConstructor, csl: CslItem, key: string) => string;
 }[] = [
-  { format: 'bibtex', name: 'BibTeX', render: (Cite, csl, key) => new Cite(bibtexSafe(csl, key)).format('bibtex').trim() },
+  {
+    format: 'bibtex',
+    name: 'BibTeX',
+    render: (Cite, csl, key) => withContainer(new Cite(bibtexSafe(csl, key)).format('bibtex').trim(), csl),
+  },
   {
     format: 'ris',
     name: 'RIS',
-    render: (Cite, csl) => risText(new Cite(structuredClone(csl)).format('ris', { format: 'object' }) as unknown as RisEntry[]),
+    render: (Cite, csl) =>
+      risText(
+        (new Cite(structuredClone(csl)).format('ris', { format: 'object' }) as unknown as RisEntry[]).map((entry) =>
+          risFixed(entry, csl),
+        ),
+      ),
   },
 ];
 

@@ -2,8 +2,10 @@
  * Which Crossref work, if any, is the paper the scholarly index found. Pure functions, tested on recorded
  * Crossref answers. A wrong DOI is worse than none: a reference manager would file the paper under
  * another paper's identity, and the user would not notice. So a work is accepted only when its title is
- * nearly the same as the paper's, the paper's first author is among its authors, and its year is within
- * one of the paper's. Crossref's own relevance `score` is not used: it is relative to each query (the
+ * nearly the same as the paper's (with the same numbers), the paper's first author is among its authors,
+ * and its year is within one of the paper's; notices about a paper, generic titles in another venue and
+ * ties between DOIs are refused (bestMatch). test/unit/lib/crossref-labelled.test.ts holds the rules to
+ * 0 wrong DOIs on a labelled set of recorded answers and traps. Crossref's own relevance `score` is not used: it is relative to each query (the
  * recorded answers range from 0 to 35, and an author-only query ranks unrelated works first at 9.5), so
  * no fixed cut-off on it means "the same paper".
  */
@@ -135,27 +137,104 @@ export interface Match {
 const PREPRINT_TYPES = new Set(['posted-content']);
 
 /**
- * The work that is this paper, or undefined. Of several that pass, the most similar title wins, then the
- * year nearest the paper's, then a published version over a preprint, then Crossref's order.
+ * Crossref types that are never the paper itself: a dataset deposited with it ("Data from: …"), a
+ * figure or supplement (`component`), its peer reviews. They carry the paper's title and authors.
+ */
+const NOTICE_TYPES = new Set(['dataset', 'component', 'peer-review']);
+
+/**
+ * Titles of works that are about another work and carry its title and authors: errata and corrections,
+ * retractions and expressions of concern, replies and comments, the yearly thanks to reviewers, peer
+ * review reports and decision letters, deposited data. Matched at the start of the title (with an
+ * optional "Re:"), where publishers put the notice's kind.
+ */
+const NOTICE_TITLE =
+  /^(?:re\s*:\s*)?(?:(?:author|publisher|editorial)?\s*(?:erratum|errata|corrigendum|corrigenda|correction|retraction|retracted|withdrawn|expression of concern|addendum)\b|(?:reply|response|rejoinder|comments?|commentary)\s+(?:to|on)\b|(?:authors?\s+)?(?:reply|response)\s*:|acknowledge?ments?\s+to\s+(?:the\s+)?(?:reviewers|referees)|(?:peer\s+)?review\s+(?:report|of)\b|decision\s+letter|author\s+response|data\s+from\s*:|supplementa(?:l|ry)\s+(?:material|information|data)\b)/i;
+
+/** Whether a work is a notice about a paper, or a record deposited beside it, rather than a paper. */
+export function isNotice(title: string, type?: string): boolean {
+  return NOTICE_TYPES.has(type ?? '') || NOTICE_TITLE.test(title.replace(/<[^>]*>/g, '').trim());
+}
+
+/**
+ * Titles that many unrelated works share: a journal's "Editorial" every issue, a book's "Introduction".
+ * Title, author and year do not single one out; the venue has to agree too.
+ */
+const GENERIC_TITLE =
+  /^(?:introduction|general introduction|editorial|guest editorial|editorial comment|editor s note|editors note|preface|foreword|afterword|prologue|epilogue|conclusion|conclusions|book reviews?|reviews?|letters?|letter to the editor|in this issue|news|commentary|abstracts?|index|contents|table of contents|front matter|back matter|obituary|announcements?|medical news|correspondence|discussion|overview|summary|appendix)(?: \d+)?$/;
+
+export function isGenericTitle(title: string): boolean {
+  return GENERIC_TITLE.test(normalizeText(title));
+}
+
+/**
+ * The numbers a title holds, in order: years, editions, volumes, parts. "Report 2015" and "Report 2013"
+ * differ in one number and nearly no letters, and are different works. A title the index cut short is
+ * compared only on as many words as it shows.
+ */
+export function titleNumbers(title: string, words?: number): string[] {
+  const text = normalizeText(title)
+    .split(' ')
+    .slice(0, words ?? Number.POSITIVE_INFINITY)
+    .join(' ');
+  return (text.match(/\d+/g) ?? []).map((n) => n.replace(/^0+(?=\d)/, ''));
+}
+
+function sameNumbers(scholarTitle: string, crossrefTitle: string): boolean {
+  const cut = /(…|\.\.\.)\s*$/.exec(scholarTitle);
+  const shown = cut ? scholarTitle.slice(0, cut.index) : scholarTitle;
+  const shownWords = cut ? normalizeText(shown).split(' ').length : undefined;
+  const mine = titleNumbers(shown);
+  // The last word of a cut title may itself be cut ("20…" of "2015"): it is not compared.
+  const theirs = titleNumbers(crossrefTitle, shownWords);
+  if (cut && /\d$/.test(normalizeText(shown))) return mine.slice(0, -1).join(' ') === theirs.slice(0, mine.length - 1).join(' ');
+  return mine.join(' ') === theirs.join(' ');
+}
+
+/** Whether the index's venue and the work's container name one journal, book or proceedings. */
+function sameVenue(record: ScholarRecord, work: CrossrefWork): boolean {
+  const venue = record.venue ? normalizeText(record.venue) : '';
+  if (!venue) return false;
+  return (work['container-title'] ?? []).some((container) => {
+    const name = normalizeText(container);
+    if (!name) return false;
+    // As nearly the same name as titles need: "Nature" is not "Nature Communications".
+    return name === venue || titleSimilarity(record.venue ?? '', container) >= TITLE_SIMILARITY_THRESHOLD;
+  });
+}
+
+/**
+ * The work that is this paper, or undefined. A work passes when its title is nearly the paper's (the
+ * same numbers in it), the paper's first author is among its authors, and its year is within one of the
+ * paper's; a notice about a paper passes only for a paper whose title is a notice; a generic title only
+ * with the same venue. Of several that pass, the most similar title wins, then the year nearest the
+ * paper's, then a published version over a preprint. Works of different DOIs still tied after that (a
+ * conference paper and its journal version of one title and year; one report deposited twice) give no
+ * DOI: Crossref's order is no reason to pick one.
  */
 export function bestMatch(record: ScholarRecord, works: readonly CrossrefWork[]): Match | undefined {
-  const accepted = works.flatMap((work, order) => {
-    const similarity = Math.max(0, ...workTitles(work).map((title) => titleSimilarity(record.title, title)));
+  const paperIsNotice = isNotice(record.title);
+  const generic = isGenericTitle(record.title.replace(/(…|\.\.\.)\s*$/, ''));
+  const accepted = works.flatMap((work) => {
+    const titles = workTitles(work).filter((title) => sameNumbers(record.title, title));
+    const similarity = Math.max(0, ...titles.map((title) => titleSimilarity(record.title, title)));
     if (similarity < TITLE_SIMILARITY_THRESHOLD || !sameFirstAuthor(record, work)) return [];
+    if (!paperIsNotice && isNotice(work.title?.[0] ?? '', work.type)) return [];
+    if (generic && !sameVenue(record, work)) return [];
     const year = workYear(work);
     const yearsApart = record.year !== null && year !== null ? Math.abs(record.year - year) : 0;
     if (yearsApart > 1) return [];
-    return [{ work, similarity, yearsApart, preprint: PREPRINT_TYPES.has(work.type ?? '') ? 1 : 0, order }];
+    const preprint = PREPRINT_TYPES.has(work.type ?? '') ? 1 : 0;
+    // Compared in hundredths: what separates two renderings of one title is noise, not a preference.
+    return [{ work, similarity, score: Math.round(similarity * 100), yearsApart, preprint }];
   });
-  accepted.sort(
-    (a, b) =>
-      Math.round(b.similarity * 100) - Math.round(a.similarity * 100) ||
-      a.yearsApart - b.yearsApart ||
-      a.preprint - b.preprint ||
-      a.order - b.order,
-  );
-  const best = accepted[0];
-  return best && { work: best.work, similarity: best.similarity };
+  const rank = (a: (typeof accepted)[number], b: (typeof accepted)[number]) =>
+    b.score - a.score || a.yearsApart - b.yearsApart || a.preprint - b.preprint;
+  accepted.sort(rank);
+  const [best, next] = accepted;
+  if (!best) return undefined;
+  if (next && rank(best, next) === 0 && next.work.DOI.toLowerCase() !== best.work.DOI.toLowerCase()) return undefined;
+  return { work: best.work, similarity: best.similarity };
 }
 
 const INITIALS = /^\p{Lu}{1,4}$/u;

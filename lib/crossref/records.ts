@@ -1,24 +1,33 @@
 /**
- * Step 2b of citation search, when a request asks for exports: each paper's Crossref record, looked up
- * beside its citations (bounded concurrency, each lookup with its own timeout, all within the request's
- * deadline). A matched record never changes, so it is cached per scholar result id like the citations;
- * a miss or a failure is not, so that a later request may find it.
+ * Step 2 of citation search: each paper's Crossref record (bounded concurrency, each lookup with its own
+ * timeout, all within the request's deadline and CROSSREF_BUDGET_MS), and for a matched record its five
+ * citations rendered locally (render.ts). A matched record never changes, so it is cached per scholar
+ * result id with its rendered citations, in memory and in the shared table: a repeated paper costs
+ * neither a lookup nor a render. A miss or a failure is not cached, so that a later request may find it.
  */
 
 import { type CacheScope, createSharedCache } from '../cache/shared.js';
 import { mapSettled } from '../concurrency.js';
 import { config } from '../config.js';
+import type { Citations } from '../contract/cite-search.js';
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
 import type { FoundPaper } from '../reshape/citations.js';
 import { searchWorks } from './client.js';
-import { cslFromCrossref, type PaperRecord } from './exports.js';
+import { type CslItem, cslFromCrossref, type PaperRecord } from './exports.js';
 import { bestMatch, parseScholarSummary, type ScholarRecord } from './match.js';
+import type { CitationRenderer } from './render.js';
+
+/**
+ * What the lookup found for one paper, as cached: the matched work's record and, once rendered, its
+ * citations in the five formats; `render_error` says why a matched record has none.
+ */
+export type CitedRecord = PaperRecord & { citations?: Citations; render_error?: string };
 
 /** One paper's lookup: what the index said about it, parsed, and what Crossref gave for it. */
 export interface PaperLookup {
   scholar: ScholarRecord;
-  record: PaperRecord;
+  record: CitedRecord;
 }
 
 const NO_MATCH = 'Crossref has no work whose title, first author and year match this paper closely enough';
@@ -27,22 +36,54 @@ const NO_MATCH = 'Crossref has no work whose title, first author and year match 
 // Their lookups stay out of the request's hit/miss counts (X-Cache, cache metrics): those tell what the
 // search provider was spared, and a paper Crossref cannot match, never stored, would count a miss on
 // every repeat of a search otherwise answered entirely from the cache.
-const matchedRecords = createSharedCache<PaperRecord>({
-  name: 'crossref-v1',
+const matchedRecords = createSharedCache<CitedRecord>({
+  name: 'crossref-v2',
   ttlSeconds: config.CROSSREF_CACHE_TTL_SECONDS,
   memoryMax: config.CROSSREF_CACHE_MAX,
   countsLookups: false,
 });
 
-async function lookUp(scholar: ScholarRecord, deadline: number): Promise<PaperRecord> {
+async function lookUp(scholar: ScholarRecord, deadline: number): Promise<CitedRecord> {
   if (!scholar.title || scholar.authors.length === 0) {
     return { doi: null, reason: 'The index gave no title and author to look the paper up by' };
   }
   const match = bestMatch(scholar, await searchWorks(scholar, { deadline }));
-  return match ? { doi: match.work.DOI, csl: cslFromCrossref(match.work) } : { doi: null, reason: NO_MATCH };
+  if (!match) return { doi: null, reason: NO_MATCH };
+  return { doi: match.work.DOI, csl: cslFromCrossref(match.work) };
 }
 
-function recordOf(outcome: PromiseSettledResult<PaperRecord> | undefined, requestId?: string): PaperRecord {
+/** A renderer that could not be built: every record it is asked for goes without citations, and says why. */
+function rendererFailure(error: unknown): CitationRenderer {
+  logger.error('citation styles could not be loaded', { error: error as Error });
+  return {
+    render: () => {
+      throw new Error('The citation styles could not be loaded');
+    },
+  };
+}
+
+/**
+ * What a citation style needs that the export keeps differently: Crossref's `editor` of a journal article
+ * is the journal's handling editor, whom no style names ("edited by …" in MLA, Harvard and Vancouver
+ * would credit them with the paper); the editors of a book or proceedings are kept.
+ */
+export function citableItem(csl: CslItem): CslItem {
+  if (csl.type !== 'article-journal' && csl.type !== 'article') return csl;
+  const { editor: _handlingEditor, ...rest } = csl;
+  return rest as CslItem;
+}
+
+function withCitations(record: CitedRecord, renderer: CitationRenderer): CitedRecord {
+  if (record.doi === null) return record;
+  try {
+    return { ...record, citations: renderer.render(citableItem(record.csl)), render_error: undefined };
+  } catch (error) {
+    logger.warn('citations not rendered', { doi: record.doi, error: error as Error });
+    return { ...record, render_error: 'The citations could not be rendered from the Crossref record' };
+  }
+}
+
+function recordOf(outcome: PromiseSettledResult<CitedRecord> | undefined, requestId?: string): CitedRecord {
   if (outcome?.status === 'fulfilled') return outcome.value;
   const reason: unknown = outcome?.reason;
   if (reason instanceof AppError) {
@@ -54,21 +95,45 @@ function recordOf(outcome: PromiseSettledResult<PaperRecord> | undefined, reques
 }
 
 /**
- * Every paper's Crossref record, in paper order, within `deadline` and CROSSREF_BUDGET_MS. Never rejects: a failed lookup is a
- * record without a DOI that says why. Only matched records are cached; `scope` is the request's cache
- * scope (its `no_cache`, its table counters and pending writes).
+ * Every paper's Crossref record, in paper order, within `deadline` and CROSSREF_BUDGET_MS. Never rejects:
+ * a failed lookup is a record without a DOI that says why. With a `renderer`, every matched record also
+ * carries its citations (rendered once, then cached with it). Only matched records are cached, and when
+ * citations were asked for only those that have them; `scope` is the request's cache scope (its
+ * `no_cache`, its table counters and pending writes).
  */
 export async function lookUpRecords(
   papers: readonly FoundPaper[],
-  options: { deadline: number; scope?: CacheScope },
+  options: { deadline: number; scope?: CacheScope; renderer?: Promise<CitationRenderer> },
 ): Promise<PaperLookup[]> {
+  const { renderer } = options;
   const scholar = papers.map((paper) => parseScholarSummary(paper.title, paper.publication));
-  const deadline = Math.min(options.deadline, Date.now() + config.CROSSREF_BUDGET_MS);
   const outcomes = await matchedRecords.rememberMany(
     papers.map((paper, i) => ({ id: paper.scholar_id, scholar: scholar[i] as ScholarRecord })),
     (paper) => paper.id,
-    (missing) => mapSettled(missing, config.CROSSREF_CONCURRENCY, (paper) => lookUp(paper.scholar, deadline)),
-    { scope: options.scope, store: (record) => record.doi !== null },
+    async (missing) => {
+      // The styles finish building before a lookup starts: a build holds the event loop for up to a second
+      // per large style, and a lookup's timer that fired late would fail a lookup that had answered. Papers
+      // all found in the cache never wait for it.
+      await renderer?.catch(() => undefined);
+      // The lookups' budget starts when they do, not while the styles were being built.
+      const deadline = Math.min(options.deadline, Date.now() + config.CROSSREF_BUDGET_MS);
+      const outcomes = await mapSettled(missing, config.CROSSREF_CONCURRENCY, (paper) => lookUp(paper.scholar, deadline));
+      if (!renderer) return outcomes;
+      // Rendered once every lookup has settled, for the same reason: rendering holds the event loop too.
+      const ready = await renderer.catch(rendererFailure);
+      return outcomes.map((outcome) =>
+        outcome.status === 'fulfilled' ? { status: 'fulfilled', value: withCitations(outcome.value, ready) } : outcome,
+      );
+    },
+    { scope: options.scope, store: (record) => record.doi !== null && (!renderer || record.citations !== undefined) },
   );
-  return scholar.map((parsed, i) => ({ scholar: parsed, record: recordOf(outcomes[i], options.scope?.requestId) }));
+  const records = outcomes.map((outcome) => recordOf(outcome, options.scope?.requestId));
+  // A record cached by a request that asked for exports only has no citations yet: rendered here, once.
+  if (renderer && records.some((record) => record.doi !== null && !record.citations)) {
+    const ready = await renderer.catch(rendererFailure);
+    records.forEach((record, i) => {
+      if (record.doi !== null && !record.citations) records[i] = withCitations(record, ready);
+    });
+  }
+  return scholar.map((parsed, i) => ({ scholar: parsed, record: records[i] as CitedRecord }));
 }

@@ -2,15 +2,17 @@
  * `npm start`: the local server. With no SERPAPI_API_KEY it first starts the demo upstream, which
  * answers from recorded samples, so the service runs on a fresh machine with no key and no network.
  */
+import { isRealSerpApi, SERPAPI_URL } from '../credentials/sources.js';
 import { maskKey } from './mask-key.js';
 import { startReplayCrossref } from './replay-crossref.js';
 import { startReplayUpstream } from './replay-upstream.js';
 
 const env = process.env;
 const upstreamKeySource = env.SERPAPI_SECRET_ID ? `the key from secret ${env.SERPAPI_SECRET_ID}` : 'SERPAPI_API_KEY';
-let upstreamLine = env.SERPAPI_BASE_URL
-  ? `SerpApi at ${env.SERPAPI_BASE_URL}, with ${upstreamKeySource}`
-  : `the real SerpApi at https://serpapi.com, with ${upstreamKeySource}: every search is paid for`;
+const upstreamUrl = env.SERPAPI_BASE_URL || SERPAPI_URL;
+let upstreamLine = isRealSerpApi(upstreamUrl)
+  ? `the real SerpApi at ${upstreamUrl}, with ${upstreamKeySource}: every search is paid for`
+  : `SerpApi at ${upstreamUrl}, with ${upstreamKeySource}`;
 if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) {
   const replay = await startReplayUpstream();
   env.SERPAPI_BASE_URL = replay.url;
@@ -26,7 +28,9 @@ if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) {
 const demoKey = !env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID;
 if (demoKey) env.API_KEYS = 'demo-key';
 // The demo key is shown in full; an operator's own key only masked, as this banner often ends up in logs.
-const firstKey = env.API_KEYS?.split(',')[0]?.trim() ?? '';
+// An entry may be `name:key:daily=N`: the key is its middle part (same rule as lib/credentials/client-keys.ts).
+const firstEntry = env.API_KEYS?.split(',')[0]?.trim() ?? '';
+const firstKey = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}:([^:\s]+)(?::daily=\d{1,9})?$/.exec(firstEntry)?.[1] ?? firstEntry;
 const shownKey = demoKey ? firstKey : maskKey(firstKey);
 const clientKey = demoKey ? firstKey : '<your key>';
 
@@ -46,10 +50,11 @@ console.log(
     `Upstream: ${upstreamLine}`,
     `API key:  ${env.API_KEYS ? shownKey : `(one whose digest is in secret ${env.CLIENT_KEYS_SECRET_ID})`}`,
     `Docs:     ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
+    `Budget:   ${env.SEARCHES_PER_HOUR ?? '250'} paid searches an hour, counted ${env.BUDGET_TABLE_NAME ? `in table ${env.BUDGET_TABLE_NAME}` : 'in this process'} (POST /v1/usage shows where it stands)`,
     '',
     'Try it:',
     `  curl -s -X POST ${url}/v1/web-search/alpha -H 'Authorization: Bearer ${clientKey}' -H 'Content-Type: application/json' -d '{"q":"coffee"}'`,
-    `  curl -s -X POST ${url}/v1/cite/search -H 'Authorization: Bearer ${clientKey}' -H 'Content-Type: application/json' -d '{"query":"bananas","export":["bibtex","ris"]}'`,
+    `  curl -s -X POST ${url}/v1/cite/search -H 'Authorization: Bearer ${clientKey}' -H 'Content-Type: application/json' -d '{"query":"Boettiger ecology","results":3,"export":["bibtex"]}'`,
     '',
   ].join('\n'),
 );

@@ -3,14 +3,10 @@
  * A test fails while the committed file differs from what this writes.
  */
 import { writeFileSync } from 'node:fs';
+import { settleDocumentEnvironment } from './document-env.js';
 
-// Handlers read the service's configuration when they load. The document needs none of it, so when no
-// configuration is given, placeholders satisfy the check; they are never used to call anything.
-const env = process.env;
-if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) env.SERPAPI_API_KEY = 'unused-by-the-document';
-if (!env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID) env.API_KEYS = 'unused-by-the-document';
-// No start-up log line: nothing here calls anything, paid or not.
-env.POWERTOOLS_LOG_LEVEL ||= 'WARN';
+// Before the handlers load: they read the service's configuration, which the document needs none of.
+settleDocumentEnvironment();
 
 const { buildOpenApiDocument, OPENAPI_FILE, renderOpenApi } = await import('../openapi.js');
 const document = await buildOpenApiDocument();

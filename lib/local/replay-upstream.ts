@@ -4,7 +4,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sampleFor, sampleText } from './samples.js';
+import { citeReplay } from './replay-cite.js';
+import { demoAnswer } from './samples.js';
 
 export interface ReplayUpstream {
   url: string;
@@ -20,9 +21,11 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
     };
     if (url.pathname !== '/search.json') return send(404, JSON.stringify({ error: 'Unknown path' }));
     if (!url.searchParams.get('api_key')) return send(401, JSON.stringify({ error: 'Invalid API key.' }));
-    const name = sampleFor(url.searchParams);
-    if (!name) return send(400, JSON.stringify({ error: `Unsupported engine: ${url.searchParams.get('engine')}` }));
-    send(200, sampleText(name));
+    // Citation search: each paper's own citation only, and a page Crossref knows (replay-cite.ts).
+    const answer = citeReplay(url.searchParams) ?? demoAnswer(url.searchParams);
+    if (answer === undefined)
+      return send(400, JSON.stringify({ error: `Unsupported engine: ${url.searchParams.get('engine')}` }));
+    send(200, answer);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,6 +1,7 @@
 /**
- * The local server: every POST path of the route table on loopback, each request turned into the API
- * Gateway proxy event production sends and given to the same handler export that Lambda runs.
+ * The local server: every POST path of the route table and the MCP endpoint on loopback, each request
+ * turned into the API Gateway proxy event production sends and given to the same handler export that
+ * Lambda runs.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -17,6 +18,9 @@ import { lambdaContext, toApiGatewayEvent } from './apigw-event.js';
 // 1 MiB, far above the functions' own 16 KiB limit, so that a huge upload is never held in memory.
 const GATEWAY_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Where the MCP endpoint (functions/mcp.ts) is served, locally as in the stack. */
+export const MCP_PATH = '/mcp';
+
 export interface LocalServer {
   url: string;
   server: Server;
@@ -32,6 +36,9 @@ async function loadHandlers(): Promise<Map<string, { name: string; handler: Lamb
     const module = (await import(`../../functions/${route.name}.ts`)) as { handler: LambdaHandler };
     handlers.set(route.path, { name: route.name, handler: module.handler });
   }
+  // The MCP endpoint: not a route of the table (it is no tool of itself), but served the same way.
+  const mcp = (await import('../../functions/mcp.ts')) as { handler: LambdaHandler };
+  handlers.set(MCP_PATH, { name: 'mcp', handler: mcp.handler });
   return handlers;
 }
 

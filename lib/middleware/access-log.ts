@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { logger } from '../logger.js';
-import type { ApiContext } from '../request-state.js';
+import { type ApiContext, cacheHits } from '../request-state.js';
 
 /**
  * One structured line per request, after everything else has run. It holds only what the service itself
@@ -20,7 +20,7 @@ export function accessLog(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxy
       errorCode: state.errorCode,
       upstreamCalls: state.upstream.calls,
       upstreamLatencyMs: Math.round(state.upstream.latencyMs),
-      cacheHits: state.upstream.cacheHits,
+      cacheHits: cacheHits(state.cache),
       latencyMs: Math.round(Date.now() - state.startedAt),
     });
   };

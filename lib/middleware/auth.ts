@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { findClient } from '../credentials/client-keys.js';
+import { findClientKey } from '../credentials/client-keys.js';
 import { AppError } from '../errors.js';
 import { header } from '../http.js';
 import type { ApiContext } from '../request-state.js';
@@ -25,14 +25,16 @@ export function auth(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResul
   return {
     before: async ({ event, context }) => {
       const token = bearerToken(header(event, 'authorization'));
-      const client = token === undefined ? undefined : await findClient(token, context.api.deadline);
+      const client = token === undefined ? undefined : await findClientKey(token, context.api.deadline);
       if (client === undefined) {
         throw new AppError('UNAUTHORIZED', {
           details: 'Send the header "Authorization: Bearer <API key>" with a valid key',
           headers: { 'WWW-Authenticate': 'Bearer' },
         });
       }
-      context.api.client = client;
+      // Only now, with the caller known, can anything reach the budget's counter: a stranger never spends it.
+      context.api.client = client.name;
+      context.api.clientDailySearches = client.dailySearches;
     },
   };
 }

@@ -8,7 +8,10 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { refreshPlanNumbers } from '../budget/account.js';
+import { prepareBudgetCounter } from '../budget/budget.js';
 import { withAnswerCache } from '../cache/answer-cache.js';
+import { sharedCacheTable } from '../cache/dynamo-table.js';
 import { type CacheScope, cacheScope, settleCacheWrites } from '../cache/shared.js';
 import type { HandlerResult } from '../envelope.js';
 import type { ApiContext } from '../request-state.js';
@@ -30,7 +33,17 @@ export interface HandlerInput<Body> {
   requestId: string;
   /** This request's cache scope, for a handler that caches in a form of its own (citations). */
   cache: CacheScope;
+  /** The authenticated caller: its key's name and own daily limit (the budget, /v1/usage). */
+  client: { name: string; dailySearches?: number };
 }
+
+/**
+ * At cold start, outside every request's budget: the shared tables' SDK client is made and its first
+ * connection opened (a fresh container's first table read would otherwise pay for both and miss the
+ * cache's 150 ms read budget), and the plan's numbers are asked for in the background.
+ */
+refreshPlanNumbers();
+await Promise.all([sharedCacheTable()?.prepare?.(), prepareBudgetCounter()]);
 
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -41,7 +54,10 @@ export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
         const { api: state } = context as ApiContext;
         const cache = cacheScope(state);
         const upstream = withAnswerCache(upstreamFor(state), state.path, cache);
-        const result = await main({ body: state.body as z.output<Schema>, upstream, requestId: state.requestId, cache });
+        const client = { name: state.client ?? 'unknown', dailySearches: state.clientDailySearches };
+        const result = await main({ body: state.body as z.output<Schema>, upstream, requestId: state.requestId, cache, client });
+        // The plan's numbers, read in the background when stale; never awaited by a request.
+        refreshPlanNumbers();
         // A Lambda container freezes once it answers: new answers reach the shared table first (bounded).
         await settleCacheWrites(state);
         return result;

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { CLIENT_DIMENSION, METRIC } from '../metric-names.js';
-import { type ApiContext, cacheMetricValues } from '../request-state.js';
+import { type ApiContext, cacheHits, cacheMetricValues } from '../request-state.js';
 import { ROUTES } from '../routes.js';
 
 // The values Powertools itself reads as true in POWERTOOLS_METRICS_DISABLED.
@@ -57,14 +57,14 @@ export function metrics(
     try {
       // Everything below is synchronous, so concurrent requests in one process never mix their records.
       const endpoint = ENDPOINTS.get(state.path) ?? 'unknown';
-      const { calls, latencyMs, cacheHits } = state.upstream;
+      const { calls, latencyMs } = state.upstream;
       emf.addDimension('endpoint', endpoint);
       emf.addMetadata('requestId', state.requestId);
       emf.addMetric(METRIC.requests, MetricUnit.Count, 1);
       emf.addMetric(METRIC.errors, MetricUnit.Count, state.errorCode ? 1 : 0);
       emf.addMetric(METRIC.upstreamCalls, MetricUnit.Count, calls);
       if (calls > 0) emf.addMetric(METRIC.upstreamLatency, MetricUnit.Milliseconds, Math.round(latencyMs));
-      emf.addMetric(METRIC.cacheHits, MetricUnit.Count, cacheHits);
+      emf.addMetric(METRIC.cacheHits, MetricUnit.Count, cacheHits(state.cache));
       for (const [name, count] of cacheMetricValues(state.cache)) emf.addMetric(name, MetricUnit.Count, count);
       emf.addMetric(METRIC.latency, MetricUnit.Milliseconds, Math.round(Date.now() - state.startedAt));
       emf.publishStoredMetrics();
@@ -85,6 +85,8 @@ export function metrics(
       usage.addMetadata('requestId', state.requestId);
       usage.addMetric(METRIC.requests, MetricUnit.Count, 1);
       usage.addMetric(METRIC.upstreamCalls, MetricUnit.Count, calls);
+      // The budget's fail-open alarm reads the total (dimension service alone).
+      if (state.budgetCounterErrors) usage.addMetric(METRIC.budgetCounterErrors, MetricUnit.Count, state.budgetCounterErrors);
       usage.publishStoredMetrics();
     } catch (error) {
       // A lost data point must never turn an answer into an error.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../config.js';
+import { logCredentialSources } from '../credentials/secrets.js';
 import type { ApiContext } from '../request-state.js';
 
 // Leave the function a moment after the deadline to answer with an envelope of its own.
@@ -14,6 +15,8 @@ const ANSWER_MARGIN_MS = 500;
 export function requestId(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   return {
     before: (request) => {
+      // Once per container: which credentials and which upstream this container uses.
+      logCredentialSources();
       const { event, context } = request;
       const now = Date.now();
       const remaining = context.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
@@ -22,7 +25,7 @@ export function requestId(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxy
         path: event.resource || event.path,
         startedAt: now,
         deadline: now + Math.min(config.REQUEST_DEADLINE_MS, remaining - ANSWER_MARGIN_MS),
-        upstream: { calls: 0, latencyMs: 0, cacheHits: 0 },
+        upstream: { calls: 0, latencyMs: 0 },
       };
     },
     after: (request) => tagResponse(request.response, request.context),

@@ -1,6 +1,6 @@
 /**
  * Reshaping for citation search: the scholarly search page, one paper's cite answer, and the response
- * that joins them (spec §2.10, decisions.md §5). Pure functions, tested on the recorded samples.
+ * that joins them (spec §2.10, docs/decisions.md §5). Pure functions, tested on the recorded samples.
  */
 import { mapSettled } from '../concurrency.js';
 import { config } from '../config.js';
@@ -28,7 +28,7 @@ export interface CitePageRequest {
 }
 
 /** A paper as the search found it, before its citations: what the search-page cache keeps. */
-export type FoundPaper = Omit<Paper, 'index' | 'citations'>;
+export type FoundPaper = Omit<Paper, 'index' | 'citations' | 'citations_source'>;
 export interface ScholarPage {
   papers: FoundPaper[];
   total_results: number | null;
@@ -36,6 +36,25 @@ export interface ScholarPage {
 }
 /** One paper's citation answer: what the cite cache keeps. */
 export type CiteAnswer = Pick<CitationDetail, 'formats' | 'links'> & { citations: Citations };
+
+/** Where one paper's citation outcome comes from, and why not from Crossref when it does not. */
+export interface CitationOrigin {
+  source: 'crossref' | 'index';
+  /** Why the paper's Crossref record gave no citations; null when it gave them. */
+  crossrefFallback: string | null;
+}
+
+/** The origin of every paper's citations in a request that asked only the index. */
+export const INDEX_ONLY: CitationOrigin = {
+  source: 'index',
+  crossrefFallback: 'The request asked for the index\'s citations ("citation_source": "index")',
+};
+
+/** Citations rendered from a Crossref record, as a cite answer: the five formats, no export links. */
+export function renderedAnswer(citations: Citations): CiteAnswer {
+  const formats = CITATION_FORMATS.flatMap((name) => (citations[name] ? [{ name, text: citations[name] }] : []));
+  return { citations, formats, links: [] };
+}
 
 export function reshapeScholarPage(json: SerpApiJson, request: CitePageRequest): ScholarPage {
   const papers = list(json.organic_results)
@@ -99,10 +118,15 @@ function failureReason(reason: unknown): string {
   return 'Unexpected error while fetching the citations';
 }
 
+/**
+ * The response: every paper with its citations. `origins` says, per paper, whether its outcome in `cited`
+ * was rendered from Crossref or asked of the index (default: the index, for every paper).
+ */
 export function assemble(
   request: CitePageRequest,
   found: ScholarPage,
   cited: PromiseSettledResult<CiteAnswer>[],
+  origins: readonly CitationOrigin[] = [],
 ): CiteSearchData {
   const offset = request.page * request.results;
   const papers: Paper[] = [];
@@ -111,13 +135,17 @@ export function assemble(
     const outcome = cited[i];
     const answer = outcome?.status === 'fulfilled' ? outcome.value : undefined;
     const index = offset + i + 1;
-    papers.push({ index, ...paper, citations: { ...answer?.citations } });
+    const origin = origins[i] ?? INDEX_ONLY;
+    const citations = { ...answer?.citations };
+    const has = Object.keys(citations).length > 0;
+    papers.push({ index, ...paper, citations, citations_source: has ? origin.source : null });
     citation_details.push({
       index,
       scholar_id: paper.scholar_id,
       formats: answer?.formats ?? [],
       links: answer?.links ?? [],
       error: outcome?.status === 'rejected' ? failureReason(outcome.reason) : answer?.formats.length ? null : NO_CITATIONS,
+      crossref_fallback: origin.source === 'crossref' ? null : origin.crossrefFallback,
     });
   });
   const reference_list = papers.flatMap((p) =>
@@ -154,6 +182,14 @@ export function noteFor(
   }
   const of = found.total_results === null ? '' : ` of about ${groupThousands(found.total_results)}`;
   const sentences = [`Papers ${first.index}–${last.index}${of}; reference_list holds ${references} in ${request.format} style.`];
+  const rendered = papers.filter((p) => p.citations_source === 'crossref').length;
+  if (rendered > 0) {
+    sentences.push(
+      rendered === papers.length
+        ? "Every citation is rendered from the paper's Crossref record."
+        : `Citations of ${rendered} of ${papers.length} papers are rendered from their Crossref records; the others come from the index (citations_source says which).`,
+    );
+  }
   if (lacking > 0) {
     sentences.push(
       `${lacking} of ${papers.length} ${papers.length === 1 ? 'paper lacks' : 'papers lack'} citations because the lookup failed or found none; failures are not cached, so repeating the request retries them.`,

@@ -186,3 +186,104 @@ export function reshapeCitingArticles(json: Record<string, unknown>): CitingArti
     cited_by: reshapeCitationCount(record(item.inline_links).cited_by),
   }));
 }
+
+const WHOLE_AUTHOR_ID = new RegExp(`^${AUTHOR_ID.pattern}$`);
+
+/** An author that scholarly search results link to, before its profile page is read. */
+export interface DiscoveredAuthor {
+  author_id: string;
+  /** The name as the results print it, often initials and surname ("GD Rey"). */
+  name: string;
+  link: string | null;
+  /** How many results link this author. */
+  results: number;
+  /** How well the name matches the query's words (0 for a research-tag query). */
+  match: number;
+  /** Position of the first result that links the author: the search engine's own relevance. */
+  first: number;
+}
+
+function words(value: string): string[] {
+  return value
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+/**
+ * How well a printed name ("GD Rey", "Geoffrey Hinton") fits the words of a name query: 2 for each query
+ * word equal to one of the name's words (the surname, usually), 1 for a query word whose initial is among
+ * the name's initials ("Gunter" against "GD"). Results print first names as initials, so only the surname
+ * can match exactly.
+ */
+export function nameMatch(name: string, nameWords: readonly string[]): number {
+  const parts = words(name);
+  // Initials are printed in capitals ("GD"); a short surname such as "Rey" or "Lee" is not initials.
+  const initials = new Set(
+    name
+      .split(/\s+/)
+      .filter((part) => /^\p{Lu}{1,3}$/u.test(part))
+      .flatMap((part) => [...part.toLowerCase()]),
+  );
+  let score = 0;
+  for (const word of nameWords) {
+    if (parts.includes(word)) score += 2;
+    else if (initials.has(word[0] as string)) score += 1;
+  }
+  return score;
+}
+
+/**
+ * The distinct authors a `google_scholar` answer links (`organic_results[].publication_info.authors[]`
+ * with an `author_id`), best first: by how well the name matches `nameQuery` (when the query is a name),
+ * then by how many results link the author, then by where the author first appears.
+ */
+export function discoverAuthors(json: Record<string, unknown>, nameQuery: string | null): DiscoveredAuthor[] {
+  const nameWords = nameQuery ? words(nameQuery) : [];
+  const found = new Map<string, DiscoveredAuthor>();
+  list(json.organic_results).forEach((result, position) => {
+    for (const author of list(record(result.publication_info).authors)) {
+      const id = text(author.author_id);
+      if (!id || !WHOLE_AUTHOR_ID.test(id)) continue;
+      const seen = found.get(id);
+      if (seen) {
+        seen.results += 1;
+        continue;
+      }
+      const name = textOrEmpty(author.name);
+      found.set(id, {
+        author_id: id,
+        name,
+        link: text(author.link),
+        results: 1,
+        match: nameWords.length > 0 ? nameMatch(name, nameWords) : 0,
+        first: position,
+      });
+    }
+  });
+  return [...found.values()].sort((a, b) => b.match - a.match || b.results - a.results || a.first - b.first);
+}
+
+/** A discovered author as a profile: only what the results say; the rest is the documented empty value. */
+export function profileFromDiscovery(author: DiscoveredAuthor): Profile {
+  return reshapeProfile({ name: author.name, author_id: author.author_id, link: author.link });
+}
+
+/** A discovered author filled from its `google_scholar_author` page (name, affiliation, citations, interests). */
+export function profileFromAuthorPage(author: DiscoveredAuthor, json: Record<string, unknown>): Profile {
+  const page = record(json.author);
+  const citations = record(list(record(json.cited_by).table).find((row) => isRecord(row.citations))?.citations);
+  return reshapeProfile({
+    name: text(page.name) ?? author.name,
+    author_id: author.author_id,
+    affiliations: page.affiliations,
+    email: page.email,
+    cited_by: citations.all,
+    interests: page.interests,
+    // The profile's own address, without the search-result tracking parameter (oi=sra).
+    link: `https://scholar.google.com/citations?user=${author.author_id}`,
+    thumbnail: page.thumbnail,
+  });
+}

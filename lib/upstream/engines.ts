@@ -12,7 +12,6 @@ export const SERPAPI_ENGINES = {
   trends: 'google_trends',
   scholar: 'google_scholar',
   scholarCite: 'google_scholar_cite',
-  scholarProfiles: 'google_scholar_profiles',
   scholarAuthor: 'google_scholar_author',
 } as const;
 

@@ -6,7 +6,6 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { anyCasePattern } from '../schema.js';
 
 /** One engine's metadata file as SerpApi publishes it. */
 export interface EngineMetadata {
@@ -21,6 +20,47 @@ export interface ParamMetadata {
   /** A value, or [value, label]. */
   options?: (string | number | [string | number, string])[];
   description?: string;
+}
+
+// Outside a character class and with the `u` flag, `-` must not be escaped; these must.
+const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
+/** A pattern matching exactly these values in any letter case, as a trie so that long lists stay short. */
+export function anyCasePattern(values: readonly string[]): string {
+  interface Node {
+    end: boolean;
+    next: Map<string, Node>;
+  }
+  const root: Node = { end: false, next: new Map() };
+  for (const value of values) {
+    let node = root;
+    for (const char of value.toLowerCase()) {
+      let child = node.next.get(char);
+      if (!child) {
+        child = { end: false, next: new Map() };
+        node.next.set(char, child);
+      }
+      node = child;
+    }
+    node.end = true;
+  }
+  const atom = (char: string) => (char.toUpperCase() !== char ? `[${char}${char.toUpperCase()}]` : escapeRegExp(char));
+  const classOf = (chars: string[]) => {
+    const members = chars.map((char) => (char.toUpperCase() !== char ? `${char}${char.toUpperCase()}` : escapeRegExp(char)));
+    return chars.length === 1 ? atom(chars[0] ?? '') : `[${members.join('')}]`;
+  };
+  const render = (node: Node): string => {
+    // Characters that end a value with nothing after them share one character class.
+    const leaves = [...node.next].filter(([, child]) => child.next.size === 0).map(([char]) => char);
+    const branches = [
+      ...(leaves.length > 0 ? [classOf(leaves)] : []),
+      ...[...node.next].filter(([, child]) => child.next.size > 0).map(([char, child]) => atom(char) + render(child)),
+    ];
+    if (branches.length === 0) return '';
+    const body = branches.length === 1 && !node.end ? (branches[0] ?? '') : `(?:${branches.join('|')})`;
+    return node.end ? (branches.length === 1 ? `(?:${branches[0]})?` : `${body}?`) : body;
+  };
+  return render(root);
 }
 
 export const METADATA_DIR = new URL('./serpapi-params/', import.meta.url);
@@ -56,8 +96,8 @@ export function renderUpstreamOptions(): string {
     const literal = 'numeric' in list ? values.map(Number).join(',') : values.map((value) => JSON.stringify(value)).join(',');
     const declaration = `/** ${list.note}: ${values.length} values, from serpapi-params/${list.file}.json. */\n// biome-ignore format: generated data\nexport const ${list.name} = [${literal}] as const;\n`;
     if ('numeric' in list) return declaration;
-    // The validation pattern of the list (lib/schema.ts), built here once rather than at every cold start.
-    const pattern = `/** ${list.name} as one any-case pattern (anyCasePattern in lib/schema.ts). */\n// biome-ignore format: generated data\nexport const ${list.name}_PATTERN = ${JSON.stringify(anyCasePattern(values))};\n`;
+    // The validation pattern of the list (lib/schema.ts `upstreamOptions`), built here once rather than at every cold start.
+    const pattern = `/** ${list.name} as one any-case pattern (anyCasePattern in lib/upstream/options-write.ts). */\n// biome-ignore format: generated data\nexport const ${list.name}_PATTERN = ${JSON.stringify(anyCasePattern(values))};\n`;
     return `${declaration}\n${pattern}`;
   });
   return [

@@ -1,7 +1,7 @@
 /**
  * What an endpoint does with a failed upstream call when failing the whole request is not the best
  * answer: keep going without it (`settle`), pick the error that tells the client most (`mostInformative`),
- * or say plainly that the upstream engine behind it is discontinued (`explainDiscontinued`).
+ * or recognise the provider's answer for an engine it has retired (`asRetiredEngine`).
  */
 import { AppError, type ErrorCode } from '../errors.js';
 
@@ -40,17 +40,24 @@ export function mostInformative(errors: readonly [AppError, ...AppError[]]): App
 }
 
 /**
- * For `.catch()` on a call to an engine the provider has marked discontinued: an UPSTREAM_ERROR is
- * rethrown with details that say so, so that the client does not take it for a passing fault; other
- * errors (timeout, quota, configuration) are rethrown unchanged.
+ * SerpApi's answer when an engine is retired. Its exact words are not published: the roadmap
+ * (serpapi/public-roadmap#2787, done June 2025 for Google Scholar Profiles) describes "a deprecation
+ * message" saying the engine is discontinued or no longer accessible, as its documentation page now says.
+ * So this matches those words, not one sentence: `discontinued`, `deprecated`, `no longer available /
+ * accessible / supported`, or `retired`, in the error text SerpApi sends.
  */
-export function explainDiscontinued(engine: string, why: string) {
-  return (error: unknown): never => {
-    if (!(error instanceof AppError) || error.code !== 'UPSTREAM_ERROR') throw error;
-    throw new AppError('UPSTREAM_ERROR', {
-      details: `${engine} is discontinued by the search provider (${why}), and the provider failed this search: ${error.details}`,
-      headers: error.headers,
-      cause: error,
-    });
-  };
+export const RETIRED_ENGINE_MESSAGE = /\b(?:discontinued|deprecated|retired|no longer (?:available|accessible|supported))\b/i;
+
+/**
+ * An UPSTREAM_ERROR whose text is SerpApi's deprecation message becomes UPSTREAM_ENGINE_RETIRED: retrying
+ * cannot help, and the client should stop using the endpoint rather than read it as a passing fault.
+ * Other errors pass unchanged.
+ */
+export function asRetiredEngine(error: AppError): AppError {
+  if (error.code !== 'UPSTREAM_ERROR' || !RETIRED_ENGINE_MESSAGE.test(error.details)) return error;
+  return new AppError('UPSTREAM_ENGINE_RETIRED', {
+    details: `The search provider has retired the engine this endpoint uses (${error.details})`,
+    headers: error.headers,
+    cause: error,
+  });
 }

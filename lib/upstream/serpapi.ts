@@ -5,6 +5,7 @@
  * to a public error code. The key travels only in the URL it is sent with: no error, detail or log line
  * holds the URL, and upstream messages are redacted before they are passed on.
  */
+import { type BudgetScope, reserveSearches } from '../budget/budget.js';
 import { config } from '../config.js';
 import { forgetSerpApiKey, serpApiKey } from '../credentials/upstream-key.js';
 import { AppError } from '../errors.js';
@@ -12,6 +13,7 @@ import { httpGet } from '../http-get.js';
 import { logger } from '../logger.js';
 import type { RequestState } from '../request-state.js';
 import { SERPAPI_ENGINES, type UpstreamEngine } from './engines.js';
+import { asRetiredEngine } from './outcomes.js';
 
 export type SerpApiParams = Record<string, string | number | boolean | undefined | null>;
 export type SerpApiJson = Record<string, unknown>;
@@ -27,6 +29,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Retries after the first attempt; defaults to UPSTREAM_RETRIES. */
   retries?: number;
+  /** Whose budget each attempt is counted in (lib/budget/budget.ts); no scope: the deployment's only. */
+  budget?: BudgetScope;
 }
 
 // An answer larger than this is not a search result page; refuse it rather than hold it in memory.
@@ -80,6 +84,9 @@ export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParam
   for (let attempt = 0; ; attempt++) {
     const remaining = options.deadline - Date.now();
     if (remaining <= 0) throw timeoutError();
+    // Every attempt may be billed, so every attempt is reserved first: after every cache has missed
+    // (the answer cache wraps this client), right before the paid call.
+    await reserveSearches(options.budget ?? {});
     const outcome = await attemptOnce(url, Math.min(timeoutMs, remaining), key, options.stats);
     if (outcome.kind === 'json') return outcome.json;
     logger.warn('upstream attempt failed', {
@@ -90,7 +97,7 @@ export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParam
       details: outcome.error.details,
     });
     if (outcome.error.code === 'SERVICE_MISCONFIGURED') forgetSerpApiKey();
-    if (outcome.kind === 'final' || attempt >= retries) throw asClientError(outcome.error, params);
+    if (outcome.kind === 'final' || attempt >= retries) throw asRetiredEngine(asClientError(outcome.error, params));
 
     const retryAfter = outcome.retryAfterMs;
     if (retryAfter !== undefined && retryAfter > config.MAX_RETRY_AFTER_MS) throw outcome.error;
@@ -169,7 +176,7 @@ function upstreamMessage(text: string, key: string): string | undefined {
   }
 }
 
-/** Maps one upstream answer to a result or to the error code decisions.md §2 names for it. */
+/** Maps one upstream answer to a result or to the error code docs/decisions.md §2 names for it. */
 export function classify(status: number, retryAfterHeader: string | null, text: string, key: string): Attempt {
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(retryAfterHeader);
@@ -255,17 +262,25 @@ export interface Upstream {
   search(engine: UpstreamEngine, params: SerpApiParams, options?: SearchOptions): Promise<SerpApiJson>;
   /** Epoch ms by which everything must be over. */
   readonly deadline: number;
-  /** Counts a lookup answered from a cache instead of the upstream. */
-  cacheHit(): void;
 }
 
 export function upstreamFor(state: RequestState): Upstream {
   return {
     deadline: state.deadline,
     search: (engine, params, options) =>
-      serpApiSearch(engine, params, { deadline: state.deadline, stats: state.upstream, requestId: state.requestId, ...options }),
-    cacheHit: () => {
-      state.upstream.cacheHits += 1;
-    },
+      serpApiSearch(engine, params, {
+        deadline: state.deadline,
+        stats: state.upstream,
+        requestId: state.requestId,
+        budget: {
+          client: state.client,
+          dailySearches: state.clientDailySearches,
+          requestId: state.requestId,
+          onCounterError: () => {
+            state.budgetCounterErrors = (state.budgetCounterErrors ?? 0) + 1;
+          },
+        },
+        ...options,
+      }),
   };
 }

@@ -15,7 +15,7 @@ export interface paths {
     put?: never;
     /**
      * Web search on engine alpha
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['webSearchAlpha'];
     delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
     put?: never;
     /**
      * Web search on engine bravo
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['webSearchBravo'];
     delete?: never;
@@ -55,7 +55,7 @@ export interface paths {
     put?: never;
     /**
      * Web search on engine charlie
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['webSearchCharlie'];
     delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
     put?: never;
     /**
      * Web search on engine delta (Chinese-language queries)
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['webSearchDelta'];
     delete?: never;
@@ -95,7 +95,7 @@ export interface paths {
     put?: never;
     /**
      * Papers with formatted citations
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['citeSearch'];
     delete?: never;
@@ -115,7 +115,7 @@ export interface paths {
     put?: never;
     /**
      * Scholar profiles by name
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['scholarProfiles'];
     delete?: never;
@@ -135,7 +135,7 @@ export interface paths {
     put?: never;
     /**
      * One scholar and their articles
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['scholarAuthor'];
     delete?: never;
@@ -155,7 +155,7 @@ export interface paths {
     put?: never;
     /**
      * One article of a scholar's page with the documents citing it
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['scholarAuthorCitation'];
     delete?: never;
@@ -175,7 +175,7 @@ export interface paths {
     put?: never;
     /**
      * Search interest over time and by region
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['alphaTrends'];
     delete?: never;
@@ -195,7 +195,7 @@ export interface paths {
     put?: never;
     /**
      * News search
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['alphaNews'];
     delete?: never;
@@ -215,9 +215,29 @@ export interface paths {
     put?: never;
     /**
      * Image search
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
      */
     post: operations['alphaImages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The search budget: this hour, this month, the caller's day
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     */
+    post: operations['usage'];
     delete?: never;
     options?: never;
     head?: never;
@@ -241,8 +261,11 @@ export interface components {
       | 'PAYLOAD_TOO_LARGE'
       | 'UNSUPPORTED_MEDIA_TYPE'
       | 'RATE_LIMITED'
+      | 'BUDGET_EXHAUSTED'
+      | 'BUDGET_UNAVAILABLE'
       | 'UPSTREAM_QUOTA_EXCEEDED'
       | 'UPSTREAM_ERROR'
+      | 'UPSTREAM_ENGINE_RETIRED'
       | 'UPSTREAM_TIMEOUT'
       | 'SERVICE_MISCONFIGURED'
       | 'INTERNAL_ERROR';
@@ -545,11 +568,22 @@ export interface components {
        */
       page?: number;
       /**
+       * @description Two-letter country code (any letter case). Accepted for compatibility; it has no effect: the scholarly index takes no country
+       * @default us
+       */
+      country?: string;
+      /**
        * @description Citation format of reference_list; papers[].citations holds every format the upstream gave
        * @default MLA
        * @enum {string}
        */
       format?: 'MLA' | 'APA' | 'Chicago' | 'Harvard' | 'Vancouver';
+      /**
+       * @description Where citations come from. "auto": rendered here from each paper's Crossref record (free) when one matches it confidently, else the index's cite call (one paid call per such paper); "index": the index's cite call for every paper
+       * @default auto
+       * @enum {string}
+       */
+      citation_source?: 'auto' | 'index';
       /**
        * @description Reference-manager records to add to each paper: any of csl-json, bibtex, ris. Each paper then also gets its DOI from Crossref (free, no key; looked up beside the citations). Default none: no Crossref call
        * @default []
@@ -588,7 +622,7 @@ export interface components {
         cited_by: string;
         publication: string | null;
         snippet: string | null;
-        /** @description The formatted references the upstream gave for this paper, by format; {} when its citation lookup failed */
+        /** @description The paper's formatted references, by format: rendered from its Crossref record in the five styles, or as the index's cite answer gave them (citations_source says which); {} when neither was available */
         citations: {
           /** @description The reference in MLA style */
           MLA?: string;
@@ -601,6 +635,7 @@ export interface components {
           /** @description The reference in Vancouver style */
           Vancouver?: string;
         };
+        citations_source: ('crossref' | 'index') | null;
         doi?: string | null;
         /** @description The paper as reference managers import it; present only when the request asked for an export */
         exports?: {
@@ -627,17 +662,18 @@ export interface components {
         /** @description The index of the paper these details belong to */
         index: number;
         scholar_id: string;
-        /** @description Every formatted reference the upstream gave, including formats beyond the five */
+        /** @description Every formatted reference: the index's, including formats beyond the five, or the five rendered from the Crossref record */
         formats: {
           name: string;
           text: string;
         }[];
-        /** @description Export links the upstream gave: BibTeX, EndNote, RefMan, RefWorks… */
+        /** @description Export links the index gave: BibTeX, EndNote, RefMan, RefWorks…; [] when the citations come from Crossref */
         links: {
           name: string;
           url: string;
         }[];
         error: string | null;
+        crossref_fallback: string | null;
       }[];
       page: number;
       /** @description Whether the index reports a next page (never past page 99) */
@@ -655,8 +691,25 @@ export interface components {
       data: components['schemas']['CiteSearchData'];
     };
     ScholarProfilesRequest: {
-      /** @description Author name, or a research tag such as label:machine_learning; at most 4096 bytes once URL-encoded (a Chinese character takes 9) */
+      /** @description Author name (searched as author:"…"), or a research tag such as label:machine_learning (searched as its words); at most 4096 bytes once URL-encoded (a Chinese character takes 9) */
       query: string;
+      /** @description Two-letter country code (any letter case). Accepted for compatibility; it has no effect: the scholarly index takes no country */
+      country?: string;
+      /**
+       * @description Profiles per page, from the authors the search discovered
+       * @default 10
+       */
+      num?: number;
+      /**
+       * @description Page number, starting at 0
+       * @default 0
+       */
+      page?: number;
+      /**
+       * @description How many of the page's profiles, from the top, are filled from their profile page (affiliation, citations, interests): one paid upstream call each, on top of the one search call. The others carry only name, author_id and link, with the empty values. At most 10
+       * @default 5
+       */
+      enrich?: number;
       /**
        * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
        * @default false
@@ -880,8 +933,11 @@ export interface components {
           | 'PAYLOAD_TOO_LARGE'
           | 'UNSUPPORTED_MEDIA_TYPE'
           | 'RATE_LIMITED'
+          | 'BUDGET_EXHAUSTED'
+          | 'BUDGET_UNAVAILABLE'
           | 'UPSTREAM_QUOTA_EXCEEDED'
           | 'UPSTREAM_ERROR'
+          | 'UPSTREAM_ENGINE_RETIRED'
           | 'UPSTREAM_TIMEOUT'
           | 'SERVICE_MISCONFIGURED'
           | 'INTERNAL_ERROR';
@@ -2048,6 +2104,7 @@ export interface components {
     };
     AlphaTrendsData: {
       interest_over_time: {
+        granularity: ('minute' | 'hour' | 'day' | 'week' | 'month' | 'year') | null;
         timeline_data: {
           /** @description The time slot as Google Trends labels it, e.g. "May 1, 2025" */
           date: string;
@@ -2102,8 +2159,11 @@ export interface components {
           | 'PAYLOAD_TOO_LARGE'
           | 'UNSUPPORTED_MEDIA_TYPE'
           | 'RATE_LIMITED'
+          | 'BUDGET_EXHAUSTED'
+          | 'BUDGET_UNAVAILABLE'
           | 'UPSTREAM_QUOTA_EXCEEDED'
           | 'UPSTREAM_ERROR'
+          | 'UPSTREAM_ENGINE_RETIRED'
           | 'UPSTREAM_TIMEOUT'
           | 'SERVICE_MISCONFIGURED'
           | 'INTERNAL_ERROR';
@@ -2257,6 +2317,69 @@ export interface components {
       message: string;
       data: components['schemas']['AlphaImagesData'];
     };
+    UsageRequest: {
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    };
+    UsageData: {
+      /** @description The deployment's searches this hour (UTC), every client together */
+      hour: {
+        /** @description Most paid searches this window allows */
+        limit: number;
+        /** @description Paid searches counted in this window so far (answers from the cache are free) */
+        used: number;
+        /** @description Searches left in this window */
+        left: number;
+        /** @description When the window resets (ISO 8601, UTC) */
+        resets_at: string;
+      };
+      /** @description The deployment's searches this calendar month (UTC); null: no monthly cap */
+      month: {
+        /** @description Most paid searches this window allows */
+        limit: number;
+        /** @description Paid searches counted in this window so far (answers from the cache are free) */
+        used: number;
+        /** @description Searches left in this window */
+        left: number;
+        /** @description When the window resets (ISO 8601, UTC) */
+        resets_at: string;
+      } | null;
+      client: {
+        /** @description The calling key's name */
+        name: string;
+        today: {
+          /** @description The key's own daily limit; null: none (only the deployment's budget) */
+          limit: number | null;
+          /** @description Paid searches this key caused today (UTC) */
+          used: number;
+          /** @description Searches left today under the key’s own limit; null: no limit */
+          left: number | null;
+          /** @description When the day resets (ISO 8601, UTC) */
+          resets_at: string;
+        };
+      };
+      /** @description The search provider's own account numbers, as last read from its free Account API (kept a few minutes); null when not read yet */
+      plan: {
+        plan_name: string | null;
+        searches_per_month: number | null;
+        plan_searches_left: number | null;
+        this_month_usage: number | null;
+        this_hour_searches: number | null;
+        account_rate_limit_per_hour: number | null;
+        /** @description When the search provider said so (ISO 8601) */
+        read_at: string;
+      } | null;
+    };
+    UsageSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['UsageData'];
+    };
   };
   responses: {
     /**
@@ -2397,7 +2520,11 @@ export interface components {
         };
       };
     };
-    /** @description `RATE_LIMITED`: This service’s own throttle (the API stage’s or the key’s usage limits) refused the request. Retry later. */
+    /**
+     * @description `RATE_LIMITED`: The gateway’s flood guard (one rate for the whole API stage) or, where deployed with it, WAF’s per-IP rule refused the request. Retry after `Retry-After`. The spending budget answers `BUDGET_EXHAUSTED` instead.
+     *
+     *     `BUDGET_EXHAUSTED`: The team’s search budget ran out before this request’s next paid search: the deployment’s searches this hour or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until that window resets. Answers from the cache are never counted. `POST /v1/usage` shows where the budget stands.
+     */
     Error429: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2413,7 +2540,7 @@ export interface components {
           data: null;
           error: {
             /** @enum {string} */
-            code: 'RATE_LIMITED';
+            code: 'RATE_LIMITED' | 'BUDGET_EXHAUSTED';
             /** @description The reason, written for a person; names every offending field. Never a secret. */
             details: string;
           };
@@ -2446,7 +2573,11 @@ export interface components {
         };
       };
     };
-    /** @description `UPSTREAM_ERROR`: The search provider failed: a 5xx, an answer that is not JSON or is malformed, or no connection, after retries; or it reported an error for this query. A search that simply finds nothing is a success with empty arrays. */
+    /**
+     * @description `UPSTREAM_ERROR`: The search provider failed: a 5xx, an answer that is not JSON or is malformed, or no connection, after retries; or it reported an error for this query. A search that simply finds nothing is a success with empty arrays.
+     *
+     *     `UPSTREAM_ENGINE_RETIRED`: The search provider answered that it has retired (discontinued, deprecated) the engine behind this endpoint. Retrying cannot help: stop calling the endpoint until the service is updated. `details` quotes the provider.
+     */
     Error502: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2461,14 +2592,18 @@ export interface components {
           data: null;
           error: {
             /** @enum {string} */
-            code: 'UPSTREAM_ERROR';
+            code: 'UPSTREAM_ERROR' | 'UPSTREAM_ENGINE_RETIRED';
             /** @description The reason, written for a person; names every offending field. Never a secret. */
             details: string;
           };
         };
       };
     };
-    /** @description `UPSTREAM_QUOTA_EXCEEDED`: The search provider refused for rate, after retries (`Retry-After` when the provider said when), or because the service’s plan there is used up: answered at once, without retries, and `details` says so. */
+    /**
+     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached and the deployment is set to refuse rather than search uncounted (`budgetFailClosed`). By default a deployment searches on, within a per-container ceiling. Retry shortly.
+     *
+     *     `UPSTREAM_QUOTA_EXCEEDED`: The search provider refused for rate, after retries (`Retry-After` when the provider said when), or because the service’s plan there is used up: answered at once, without retries, and `details` says so.
+     */
     Error503: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2484,7 +2619,7 @@ export interface components {
           data: null;
           error: {
             /** @enum {string} */
-            code: 'UPSTREAM_QUOTA_EXCEEDED';
+            code: 'BUDGET_UNAVAILABLE' | 'UPSTREAM_QUOTA_EXCEEDED';
             /** @description The reason, written for a person; names every offending field. Never a secret. */
             details: string;
           };
@@ -2912,6 +3047,42 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AlphaImagesSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      405: components['responses']['Error405'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  usage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 16 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UsageRequest'];
+      };
+    };
+    responses: {
+      /** @description Success: the envelope with this endpoint’s data. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageSuccess'];
         };
       };
       400: components['responses']['Error400'];

@@ -27,11 +27,10 @@ export async function clientTypes(document: Record<string, unknown>): Promise<st
 
 // Run as a script (not imported by a test): write the file.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  // Handlers read the service's configuration when they load; the document needs none of it.
-  process.env.SERPAPI_API_KEY ||= 'unused-by-the-document';
-  process.env.API_KEYS ||= 'unused-by-the-document';
-  // No start-up log line: nothing here calls anything, paid or not.
-  process.env.POWERTOOLS_LOG_LEVEL ||= 'WARN';
+  // Before the handlers load: they read the service's configuration, which the document needs none of
+  // (the same placeholders as `npm run openapi`, so a secret id in the shell does not make this fail).
+  const { settleDocumentEnvironment } = await import('../../lib/local/document-env.js');
+  settleDocumentEnvironment();
   const { buildOpenApiDocument } = await import('../../lib/openapi.js');
   writeFileSync(CLIENT_TYPES_FILE, await clientTypes(await buildOpenApiDocument()));
   console.log('Wrote test/client/api.d.ts');

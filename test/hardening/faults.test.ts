@@ -4,6 +4,7 @@
  * endpoint's calls by script while all of them run together.
  */
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../lib/errors.js';
 import { sample, sampleFor } from '../../lib/local/samples.js';
@@ -11,13 +12,29 @@ import { capturedLogLines } from '../support/capture-logs.js';
 import { type FakeSerpApi, type Fault, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type Reply, type Service, seenBodies, startService, TEST_CLIENT_KEY, TEST_UPSTREAM_KEY } from '../support/service.js';
 import { type CoveredRoute, everyRoute, routesWithoutFacts } from './facts.js';
-import { countLeaks, expectClean, expectFailure, expectNoKeyIn, expectSuccess, FaultScripts, reportSummary } from './support.js';
+import {
+  countLeaks,
+  expectClean,
+  expectFailure,
+  expectNoKeyIn,
+  expectSuccess,
+  FaultScripts,
+  reportSummary,
+  watchTimerLag,
+} from './support.js';
 
 const SECRETS = [TEST_UPSTREAM_KEY, TEST_CLIENT_KEY, createHash('sha256').update(TEST_CLIENT_KEY).digest('hex')];
 const UPSTREAM_TIMEOUT_MS = 1000;
 const REQUEST_DEADLINE_MS = 1500;
-// The deadline is the contract: an answer must come by then, plus room for a busy test machine.
-const ANSWER_BY_MS = REQUEST_DEADLINE_MS + 1500;
+/**
+ * The deadline is the contract: an answer must come by then, plus what the machine itself needs to
+ * answer, measured just before each faulted round as the slowest of the same requests answered normally
+ * (three times it, at least 1.5 s): a busy machine gets the room it shows it needs, and a service that
+ * ignores its deadline (answering at the 28 s cap) still fails.
+ */
+function answerBy(normalMs: number): number {
+  return REQUEST_DEADLINE_MS + Math.max(1500, 3 * normalMs);
+}
 
 let upstream: FakeSerpApi;
 let service: Service;
@@ -39,7 +56,12 @@ beforeAll(async () => {
     CITE_CACHE_MAX: '0',
   });
   scripts = new FaultScripts(upstream);
-});
+  // The first answer of each endpoint loads its modules (citation styles take seconds on a busy machine):
+  // done here, so that no faulted round is timed against a cold start.
+  // Its answers are not judged: on a busy machine a cold first call may outlast the 1 s upstream timeout.
+  scripts.install();
+  await round({}, false);
+}, 120_000);
 
 beforeEach(() => {
   upstream.reset();
@@ -63,19 +85,39 @@ interface Outcome {
   token: string;
   reply: Reply;
   elapsedMs: number;
+  /** The latest the answer may come, from the normal round measured before. */
+  answerByMs: number;
 }
 
-/** Sends one request per endpoint at once, each with its own token scripted as given. */
-async function onEveryEndpoint(script: { faults?: Fault[]; always?: Fault }): Promise<Outcome[]> {
-  return Promise.all(
-    everyRoute().map(async (covered) => {
-      const token = scripts.token(script);
-      const { facts, route } = covered;
-      const started = Date.now();
-      const reply = await service.post(route.path, facts.text.set(facts.body, facts.text.withToken(token)));
-      return { covered, token, reply, elapsedMs: Date.now() - started };
-    }),
-  );
+/** One request per endpoint, each with its own token scripted as given, all at once or one by one. */
+async function round(script: { faults?: Fault[]; always?: Fault }, oneAtATime: boolean) {
+  const send = async (covered: CoveredRoute) => {
+    const token = scripts.token(script);
+    const { facts, route } = covered;
+    const started = performance.now();
+    const reply = await service.post(route.path, facts.text.set(facts.body, facts.text.withToken(token)));
+    return { covered, token, reply, elapsedMs: performance.now() - started };
+  };
+  if (!oneAtATime) return Promise.all(everyRoute().map(send));
+  const outcomes = [];
+  for (const covered of everyRoute()) outcomes.push(await send(covered));
+  return outcomes;
+}
+
+/**
+ * Sends one request per endpoint with its own token scripted as given, after the same requests answered
+ * normally, whose slowest sets how late the faulted answers may come.
+ */
+async function onEveryEndpoint(script: { faults?: Fault[]; always?: Fault }, oneAtATime = false): Promise<Outcome[]> {
+  // Only timed, not judged (the tests below judge answers): a normal call may time out on a busy machine.
+  const normal = await round({}, oneAtATime);
+  const allowed = answerBy(Math.max(...normal.map((outcome) => outcome.elapsedMs)));
+  // The service runs in this process: time this process was not run (its timers fired late) delayed the
+  // service's own deadline timer as much, so it is added to the allowance rather than held against it.
+  const lag = watchTimerLag();
+  const outcomes = await round(script, oneAtATime);
+  const lateMs = lag.stop().total;
+  return outcomes.map((outcome) => ({ ...outcome, answerByMs: allowed + lateMs }));
 }
 
 /** Runs `check` on each endpoint's outcome, counting the fault as survived only if every check passed. */
@@ -85,7 +127,7 @@ function each(outcomes: Outcome[], check: (outcome: Outcome, calls: number) => v
     const calls = scripts.callTimes(outcome.token).length;
     try {
       expectClean(outcome.reply.text, SECRETS);
-      expect(outcome.elapsedMs).toBeLessThan(ANSWER_BY_MS);
+      expect(outcome.elapsedMs, 'ms to answer').toBeLessThan(outcome.answerByMs);
       check(outcome, calls);
     } catch (error) {
       throw new Error(`${outcome.covered.route.path}: ${(error as Error).message}`, { cause: error });
@@ -112,7 +154,8 @@ describe('the route table', () => {
   });
 });
 
-describe('upstream faults on every endpoint', () => {
+// Each test makes two rounds of eleven requests, the slowest waiting out retries and the deadline.
+describe('upstream faults on every endpoint', { timeout: 60_000 }, () => {
   it('answers 504 UPSTREAM_TIMEOUT by the deadline when the upstream hangs', async () => {
     each(
       await onEveryEndpoint({ always: 'hang' }),
@@ -224,9 +267,16 @@ describe('upstream faults on every endpoint', () => {
   });
 
   it('refuses an answer larger than a result page can be, without holding it', async () => {
-    const huge: Fault = { status: 200, body: `{"organic_results":"${'x'.repeat(9 * 1024 * 1024)}"}` };
+    // 9 MiB once unpacked, 9 KiB gzipped and sent without a length: the service must count the bytes
+    // it unpacks. Sent to one endpoint at a time so that unpacking 8 MiB (tens of ms of CPU) fits the
+    // 1 s upstream timeout however busy the machine (eleven at once took over 1 s beside eight busy processes).
+    const huge: Fault = {
+      status: 200,
+      body: gzipSync(`{"organic_results":"${'x'.repeat(9 * 1024 * 1024)}"}`),
+      headers: { 'Content-Encoding': 'gzip' },
+    };
     each(
-      await onEveryEndpoint({ always: huge }),
+      await onEveryEndpoint({ always: huge }, true),
       failsWith('UPSTREAM_ERROR', (n) => n),
     );
   });

@@ -89,6 +89,19 @@ describe('npx tsx infra/create-client-key.ts', () => {
     });
   });
 
+  it('with --daily N, gives the entry its own daily search limit; refuses a --daily that is not a whole number', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', SCRIPT, 'team-h', '--daily', '50']);
+    expect(JSON.parse(stdout.match(/\{"name".*\}/)?.[0] ?? 'null')).toEqual({
+      name: 'team-h',
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      dailySearches: 50,
+    });
+    await expect(run(process.execPath, ['--import', 'tsx', SCRIPT, 'team-h', '--daily', 'lots'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--daily: must be a whole number'),
+    });
+  });
+
   it('exits non-zero with the usage when no name is given', async () => {
     await expect(run(process.execPath, ['--import', 'tsx', SCRIPT])).rejects.toMatchObject({
       code: 1,
@@ -219,13 +232,14 @@ describe('npm run create-key -- <name> --secret-id <id>, against Secrets Manager
 
 describe('a created key, deployed', () => {
   const created = createClientKey('team-e');
+  const limited = createClientKey('team-g', 1);
   let secrets: FakeSecretsManager;
   let upstream: FakeSerpApi;
   let handler: (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string }>;
 
   beforeAll(async () => {
     secrets = await startFakeSecretsManager({
-      'client-keys': mergeEntry('{"keys":[]}', created.entry),
+      'client-keys': mergeEntry(mergeEntry('{"keys":[]}', created.entry), limited.entry),
       'upstream-key': JSON.stringify({ serpapi_api_key: 'deployed-upstream-key' }),
     });
     upstream = await startFakeSerpApi();
@@ -248,7 +262,7 @@ describe('a created key, deployed', () => {
     await upstream.close();
   });
 
-  const call = (key: string) =>
+  const call = (key: string, body = '{"q":"coffee"}') =>
     handler(
       {
         resource: '/v1/web-search/alpha',
@@ -261,7 +275,7 @@ describe('a created key, deployed', () => {
         pathParameters: null,
         stageVariables: null,
         requestContext: { requestId: 'create-client-key-test' } as APIGatewayProxyEvent['requestContext'],
-        body: '{"q":"coffee"}',
+        body,
         isBase64Encoded: false,
       },
       { awsRequestId: 'create-client-key-test', getRemainingTimeInMillis: () => 28_000 } as Context,
@@ -269,6 +283,16 @@ describe('a created key, deployed', () => {
 
   it('is accepted by the function that reads the digests from the secret', async () => {
     expect((await call(created.key)).statusCode).toBe(200);
+  });
+
+  it('made with --daily 1, is refused its second paid search of the day with 429 BUDGET_EXHAUSTED', async () => {
+    expect((await call(limited.key, '{"q":"daily one"}')).statusCode).toBe(200);
+    const refused = await call(limited.key, '{"q":"daily two"}');
+    expect(refused.statusCode).toBe(429);
+    expect(JSON.parse(refused.body).error).toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+    expect(JSON.parse(refused.body).error.details).toMatch(/your key's own limit of 1 searches today/i);
+    // Another client's key goes on.
+    expect((await call(created.key, '{"q":"daily three"}')).statusCode).toBe(200);
   });
 
   it('is the only key accepted: its digest, a near miss or another new key are not', async () => {

@@ -8,13 +8,14 @@ import { Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CACHE_TABLE_ACTIONS } from '../../infra/api-function.js';
 import { createApp } from '../../infra/app.js';
-import { methodThrottles, PAID_CALLS_PER_REQUEST, paidCallsPerRequest, throttleCeiling } from '../../infra/budget.js';
+import { BUDGET_TABLE_ACTIONS, MIN_METHOD_BURST, MIN_METHOD_RATE, PAID_CALLS_PER_REQUEST } from '../../infra/budget.js';
+import { MCP_ROUTE } from '../../infra/mcp.js';
 import { API_5XX_THRESHOLD, RATE_LIMITED_PERCENT_THRESHOLD } from '../../infra/observability.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
-import { API_SECURITY_POLICY, type SearchCitationApiStack } from '../../infra/stack.js';
+import { API_SECURITY_POLICY, SECRET_CHANGE_ACTIONS, type SearchCitationApiStack } from '../../infra/stack.js';
 import { ERROR_CODES, type ErrorCode } from '../../lib/errors.js';
 import { ROUTES } from '../../lib/routes.js';
 
@@ -22,6 +23,10 @@ const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.met
   string,
   unknown
 >;
+
+// One function per route, and the MCP endpoint's (infra/mcp.ts; test/infra/mcp-stack.test.ts checks it).
+const FUNCTION_PATHS = [...ROUTES.map((route) => route.path), MCP_ROUTE.path];
+const FUNCTION_COUNT = FUNCTION_PATHS.length;
 
 // biome-ignore lint/suspicious/noExplicitAny: a synthesized template is arbitrary JSON, read by path
 type Json = any;
@@ -32,14 +37,19 @@ let assembly: CloudAssembly;
 let template: Template;
 let resources: Record<string, Resource>;
 
+// Synthesizing runs cdk-nag over the whole stack, synchronously: on a busy machine it takes minutes, so
+// these tests get limits that fit that work. The functions' bundles are not built here (bundling skipped):
+// test/infra/mcp-stack.test.ts synthesizes the stack as `cdk synth` does, bundles included, and checks them.
+vi.setConfig({ testTimeout: 300_000 });
+
 beforeAll(() => {
-  const built = createApp({ context: CDK_CONTEXT });
+  const built = createApp({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
   stack = built.stack;
   // Throws when cdk-nag reports an error nobody acknowledged, as `cdk synth` fails.
   assembly = built.app.synth();
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
-});
+}, 600_000);
 
 function ofType(type: string): Array<[string, Resource]> {
   return Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -88,15 +98,16 @@ function expectEnvelope(body: unknown, code: ErrorCode): void {
 }
 
 describe('functions', () => {
-  it('covers all eleven endpoints of the spec: one function and one POST method each', () => {
-    expect(ROUTES).toHaveLength(11);
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(11);
-    expect(methods('POST')).toHaveLength(11);
+  it('covers all eleven endpoints of the spec and /v1/usage: one function and one POST method each', () => {
+    expect(ROUTES).toHaveLength(12);
+    expect(ROUTES.map((r) => r.path)).toContain('/v1/usage');
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(12 + 1);
+    expect(methods('POST')).toHaveLength(12 + 1);
   });
 
   it('has one function per route, nodejs22.x on arm64, with the chosen memory and a timeout below the gateway 29 s', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(ROUTES.length);
+    expect(functions).toHaveLength(FUNCTION_COUNT);
     for (const [, fn] of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -109,7 +120,7 @@ describe('functions', () => {
     }
   });
 
-  it('gives every function the contract environment, with both secrets by id and the cache table by name', () => {
+  it('gives every function the contract environment: both secrets by id, both tables by name, the budget', () => {
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       expect(fn.Properties.Environment.Variables).toEqual({
         POWERTOOLS_SERVICE_NAME: 'search-citation-api',
@@ -117,41 +128,27 @@ describe('functions', () => {
         CLIENT_KEYS_SECRET_ID: { Ref: expect.stringMatching(/^ClientKeys/) },
         SERPAPI_SECRET_ID: { Ref: expect.stringMatching(/^UpstreamKey/) },
         CACHE_TABLE_NAME: { Ref: expect.stringMatching(/^CacheTable/) },
+        BUDGET_TABLE_NAME: { Ref: expect.stringMatching(/^BudgetTable/) },
+        SEARCHES_PER_HOUR: String(DEFAULT_SETTINGS.searchesPerHour),
+        SEARCHES_PER_MONTH: String(DEFAULT_SETTINGS.searchesPerMonth),
+        BUDGET_FAIL_CLOSED: 'false',
       });
       // No hard cap unless reservedConcurrency is set: new accounts have too little concurrency to reserve.
       expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
-  });
-
-  it('bundles each function into its own minified ESM asset with a source map', () => {
-    const assets = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8')).files as Record<
-      string,
-      { source: { path: string } }
-    >;
-    const bundles = ofType('AWS::Lambda::Function').map(([id, fn]) => {
-      const hash = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
-      const dir = join(assembly.directory, assets[hash]?.source.path ?? `missing asset for ${id}`);
-      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
-      expect(JSON.parse(readFileSync(join(dir, 'index.mjs.map'), 'utf8')).mappings.length).toBeGreaterThan(0);
-      // ESM (the createRequire banner is an import statement) and minified (lines run to thousands of characters).
-      expect(code.startsWith('import { createRequire as __createRequire }')).toBe(true);
-      expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
-      return code;
-    });
-    expect(new Set(bundles).size).toBe(ROUTES.length);
   });
 });
 
 describe('API', () => {
   it('has exactly one POST per route path, each a Lambda proxy to its own function', () => {
     const posts = methods('POST');
-    expect(posts.map((m) => m.path).sort()).toEqual(ROUTES.map((r) => r.path).sort());
+    expect(posts.map((m) => m.path).sort()).toEqual([...FUNCTION_PATHS].sort());
     for (const { props } of posts) {
       expect(props.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
       expect(props.AuthorizationType).toBe('NONE');
     }
     const targets = posts.map(({ props }) => integratedFunction(props));
-    expect(new Set(targets).size).toBe(ROUTES.length);
+    expect(new Set(targets).size).toBe(FUNCTION_COUNT);
     for (const target of targets) expect(resources[target]?.Type).toBe('AWS::Lambda::Function');
   });
 
@@ -160,7 +157,7 @@ describe('API', () => {
       if (method.Properties.Integration.Type === 'AWS_PROXY') expect(method.Properties.HttpMethod).toBe('POST');
     }
     const others = methods('ANY');
-    expect(others.map((m) => m.path).sort()).toEqual(ROUTES.map((r) => r.path).sort());
+    expect(others.map((m) => m.path).sort()).toEqual([...FUNCTION_PATHS].sort());
     for (const { props } of others) {
       expect(props.Integration.Type).toBe('MOCK');
       // No request template: the mock answers its default response whatever the Content-Type.
@@ -211,59 +208,114 @@ describe('API', () => {
   });
 });
 
-describe('spending budget', () => {
-  /** The stage's method settings for the POST methods, by API path. */
-  const postThrottles = (stageTemplate: Template) => {
-    const [stage] = Object.values(stageTemplate.findResources('AWS::ApiGateway::Stage')) as [Resource];
-    return new Map(
-      (stage.Properties.MethodSettings as Array<Record<string, Json>>)
-        .filter((m) => m.HttpMethod === 'POST')
-        .map((m) => [String(m.ResourcePath).replaceAll('~1', '/').slice(1), m]),
-    );
+describe('spending budget and flood guard', () => {
+  const stageOf = (stageTemplate: Template) =>
+    (Object.values(stageTemplate.findResources('AWS::ApiGateway::Stage')) as [Resource])[0];
+  /** The effective throttle of every method: its own setting, else the stage's. */
+  const methodThrottles = (stageTemplate: Template) => {
+    const stage = stageOf(stageTemplate);
+    const settings = (stage.Properties.MethodSettings ?? []) as Array<Record<string, Json>>;
+    const stageWide = settings.find((m) => m.ResourcePath === '/*' && m.HttpMethod === '*');
+    const own = settings.filter((m) => m !== stageWide);
+    return { stageWide, own };
   };
-  const paidCallsPerSecond = (throttles: Map<string, Record<string, Json>>) =>
-    ROUTES.reduce((sum, route) => sum + (throttles.get(route.path)?.ThrottlingRateLimit ?? 0) * paidCallsPerRequest(route), 0);
 
-  it('knows the most paid calls a request of every route can make; cite search is 1 + 20 papers', () => {
+  it('knows the most paid calls a request of every route can make (the cost table); cite search is 1 + 20 papers', () => {
     expect(Object.keys(PAID_CALLS_PER_REQUEST).sort()).toEqual(ROUTES.map((r) => r.name).sort());
     expect(PAID_CALLS_PER_REQUEST['cite-search']).toBe(21);
+    expect(PAID_CALLS_PER_REQUEST.usage).toBe(0);
   });
 
-  it('throttles every POST method on its own, and the methods together allow the budget of paid calls, no more', () => {
-    const throttles = postThrottles(template);
-    expect([...throttles.keys()].sort()).toEqual(ROUTES.map((r) => r.path).sort());
-    const total = paidCallsPerSecond(throttles);
-    expect(total).toBeLessThanOrEqual(DEFAULT_SETTINGS.upstreamCallsPerSecond);
-    // Rounded down to 4 decimals per method: at most 11 × 0.0001 × 21 below the budget.
-    expect(total).toBeGreaterThan(DEFAULT_SETTINGS.upstreamCallsPerSecond - 0.03);
-    for (const route of ROUTES) {
-      const method = throttles.get(route.path);
-      expect(method?.ThrottlingBurstLimit, route.path).toBeGreaterThanOrEqual(1);
-      expect(Number.isInteger(method?.ThrottlingBurstLimit)).toBe(true);
+  it('throttles at the gateway with one stage-wide flood guard only: no method below 1 request/s or a burst of 2', () => {
+    const { stageWide, own } = methodThrottles(template);
+    expect(own.filter((m) => m.ThrottlingRateLimit !== undefined || m.ThrottlingBurstLimit !== undefined)).toEqual([]);
+    expect(stageWide).toMatchObject({
+      ThrottlingRateLimit: DEFAULT_SETTINGS.floodRatePerSecond,
+      ThrottlingBurstLimit: DEFAULT_SETTINGS.floodBurst,
+    });
+    expect(stageWide?.ThrottlingRateLimit).toBeGreaterThanOrEqual(MIN_METHOD_RATE);
+    expect(stageWide?.ThrottlingBurstLimit).toBeGreaterThanOrEqual(MIN_METHOD_BURST);
+  });
+
+  it.each([
+    [1, 2],
+    [7, 20],
+  ])('takes the flood guard from context (rate %i, burst %i), never below the minimums', (rate, burst) => {
+    const custom = Template.fromStack(
+      createApp({
+        context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], floodRatePerSecond: String(rate), floodBurst: String(burst) },
+      }).stack,
+    );
+    expect(methodThrottles(custom).stageWide).toMatchObject({ ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst });
+    expect(() =>
+      settingsFromContext({ tryGetContext: (key: string) => (key === 'floodRatePerSecond' ? '0' : undefined) }),
+    ).toThrow(/floodRatePerSecond: must be a whole number from 1/);
+    expect(() => settingsFromContext({ tryGetContext: (key: string) => (key === 'floodBurst' ? '1' : undefined) })).toThrow(
+      /floodBurst: must be a whole number from 2/,
+    );
+  });
+
+  it('gives every function SEARCHES_PER_HOUR, SEARCHES_PER_MONTH and the fail-closed switch from context', () => {
+    const custom = Template.fromStack(
+      createApp({
+        context: {
+          ...CDK_CONTEXT,
+          'aws:cdk:bundling-stacks': [],
+          searchesPerHour: '40',
+          searchesPerMonth: '0',
+          budgetFailClosed: 'true',
+        },
+      }).stack,
+    );
+    const functions = Object.values(custom.findResources('AWS::Lambda::Function')) as Resource[];
+    expect(functions).toHaveLength(FUNCTION_COUNT);
+    for (const fn of functions) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        SEARCHES_PER_HOUR: '40',
+        SEARCHES_PER_MONTH: '0',
+        BUDGET_FAIL_CLOSED: 'true',
+      });
     }
   });
 
-  it('weights cite search by its fan-out: each method gets the same paid calls per second', () => {
-    const throttles = postThrottles(template);
-    const share = (path: string, name: string) =>
-      (throttles.get(path)?.ThrottlingRateLimit ?? 0) * (PAID_CALLS_PER_REQUEST[name] ?? Number.NaN);
-    const alpha = share('/v1/web-search/alpha', 'web-search-alpha');
-    expect(share('/v1/cite/search', 'cite-search')).toBeCloseTo(alpha, 2);
-    expect(share('/v1/alpha/trends', 'alpha-trends')).toBeCloseTo(alpha, 2);
-    expect(throttles.get('/v1/cite/search')?.ThrottlingRateLimit).toBeCloseTo(
-      DEFAULT_SETTINGS.upstreamCallsPerSecond / 11 / 21,
-      3,
+  it('counts in a table of its own, on demand, with TTL, that the functions may only UpdateItem', () => {
+    expect([...BUDGET_TABLE_ACTIONS]).toEqual(['dynamodb:UpdateItem']);
+    const [[tableId, table]] = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('BudgetTable')) as [
+      [string, Resource],
+    ];
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+    const grants = ofType('AWS::IAM::Policy').flatMap(([, p]) =>
+      (p.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((st) =>
+        JSON.stringify(st.Resource).includes(tableId),
+      ),
     );
+    expect(grants).toHaveLength(FUNCTION_COUNT);
+    for (const grant of grants) {
+      expect(grant).toEqual({
+        Sid: 'CountSearches',
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+      });
+    }
+    // Nothing can scan, query, read or manage it.
+    const anyOther = JSON.stringify(ofType('AWS::IAM::Policy'));
+    expect(anyOther).not.toMatch(/dynamodb:(Scan|Query|CreateTable|DeleteTable|UpdateTable|DescribeTable|\*)/);
   });
 
-  it.each([1, 7, 250])('derives the throttles from a budget of %i paid calls a second given in context', (budget) => {
-    const custom = Template.fromStack(
-      createApp({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], upstreamCallsPerSecond: String(budget) } }).stack,
-    );
-    const total = paidCallsPerSecond(postThrottles(custom));
-    expect(total).toBeLessThanOrEqual(budget);
-    expect(total).toBeGreaterThan(budget - 0.03);
-    expect(throttleCeiling(methodThrottles(budget, ROUTES)).steady).toBeCloseTo(total, 6);
+  it('alarms as soon as the counter fails (the fail-open rule)', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'SearchCitationApi',
+      MetricName: 'BudgetCounterErrors',
+      Dimensions: [{ Name: 'service', Value: 'search-citation-api' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
   });
 });
 
@@ -273,7 +325,6 @@ describe('gateway responses', () => {
     ['INVALID_SIGNATURE', 'NOT_FOUND'],
     ['RESOURCE_NOT_FOUND', 'NOT_FOUND'],
     ['THROTTLED', 'RATE_LIMITED'],
-    ['QUOTA_EXCEEDED', 'RATE_LIMITED'],
     ['REQUEST_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
     ['INTEGRATION_TIMEOUT', 'UPSTREAM_TIMEOUT'],
     ['DEFAULT_4XX', 'INVALID_REQUEST'],
@@ -292,6 +343,11 @@ describe('gateway responses', () => {
     // context mapping would fail the deploy. API Gateway's own x-amzn-RequestId header carries the id.
     for (const value of Object.values(props.ResponseParameters as Record<string, string>)) expect(value).toMatch(/^'.*'$/);
     expectEnvelope(render(props.ResponseTemplates['application/json']), code);
+  });
+
+  it('has no QUOTA_EXCEEDED response, which only usage plans (none here) could make fire', () => {
+    expect(ofType('AWS::ApiGateway::GatewayResponse').map(([, r]) => r.Properties.ResponseType)).not.toContain('QUOTA_EXCEEDED');
+    template.resourceCountIs('AWS::ApiGateway::UsagePlan', 0);
   });
 
   it('tells a throttled client when to retry', () => {
@@ -338,7 +394,7 @@ describe('secrets and IAM', () => {
     expect(shapes).toEqual({ ClientKeys: { keys: [] }, UpstreamKey: { serpapi_api_key: '' } });
   });
 
-  it("denies reading either secret to every principal but the function roles and the account's admins", () => {
+  it('denies reading either secret to all but the function roles and the admins, and changing it to all but the admins', () => {
     const policies = ofType('AWS::SecretsManager::ResourcePolicy');
     expect(policies.map(([, p]) => p.Properties.SecretId.Ref.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
       'ClientKeys',
@@ -347,22 +403,34 @@ describe('secrets and IAM', () => {
     const roles = ofType('AWS::IAM::Role')
       .filter(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'))
       .map(([id]) => id);
-    expect(roles).toHaveLength(ROUTES.length);
+    expect(roles).toHaveLength(FUNCTION_COUNT);
     for (const [, policy] of policies) {
-      const [statement, ...more] = policy.Properties.ResourcePolicy.Statement;
+      const [read, change, ...more] = policy.Properties.ResourcePolicy.Statement;
       expect(more).toEqual([]);
-      expect(statement).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 'secretsmanager:GetSecretValue' });
-      const allowed = JSON.stringify(statement.Condition.StringNotLike['aws:PrincipalArn']);
-      for (const role of roles) expect(allowed).toContain(`"Fn::GetAtt":["${role}","Arn"]`);
-      expect(allowed).toContain(':root');
-      expect(allowed).toContain('AWSReservedSSO_AdministratorAccess_');
+      expect(read).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 'secretsmanager:GetSecretValue' });
+      // Exact principals: no pattern, so no role whose name merely looks like an admin's is exempt.
+      expect(Object.keys(read.Condition)).toEqual(['StringNotEquals']);
+      const readers = JSON.stringify(read.Condition.StringNotEquals['aws:PrincipalArn']);
+      for (const role of roles) expect(readers).toContain(`"Fn::GetAtt":["${role}","Arn"]`);
+      expect(readers).toContain(':root');
+      expect(readers).not.toContain('*');
+      expect(readers).not.toContain('AWSReservedSSO');
+      expect(change).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' } });
+      expect([...change.Action].sort()).toEqual([...SECRET_CHANGE_ACTIONS].sort());
+      expect(Object.keys(change.Condition)).toEqual(['StringNotEquals']);
+      const changers = JSON.stringify(change.Condition.StringNotEquals['aws:PrincipalArn']);
+      expect(changers).toContain(':root');
+      // The deployment's own CloudFormation role updates the policy; the functions may change nothing.
+      expect(changers).toContain('cfn-exec-role');
+      for (const role of roles) expect(changers).not.toContain(`"Fn::GetAtt":["${role}","Arn"]`);
+      expect(changers).not.toContain('*');
       expect(policy.Properties.BlockPublicPolicy ?? true).toBe(true);
     }
   });
 
   it('lets each function read exactly the two secrets with secretsmanager:GetSecretValue, nothing more', () => {
     const secretStatements = statements().filter((s) => JSON.stringify(s).match(/secretsmanager|ClientKeys|UpstreamKey/));
-    expect(secretStatements).toHaveLength(ROUTES.length);
+    expect(secretStatements).toHaveLength(FUNCTION_COUNT);
     for (const statement of secretStatements) {
       expect(statement.Effect).toBe('Allow');
       expect(statement.Action).toBe('secretsmanager:GetSecretValue');
@@ -380,12 +448,12 @@ describe('secrets and IAM', () => {
       'dynamodb:PutItem',
       'dynamodb:BatchWriteItem',
     ]);
-    const [[tableId]] = ofType('AWS::DynamoDB::Table') as [[string, Resource]];
+    const [[tableId]] = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('CacheTable')) as [[string, Resource]];
     const functionPolicies = ofType('AWS::IAM::Policy');
-    expect(functionPolicies).toHaveLength(ROUTES.length);
+    expect(functionPolicies).toHaveLength(FUNCTION_COUNT);
     for (const [id, policy] of functionPolicies) {
       const tableStatements = (policy.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((s) =>
-        JSON.stringify(s).includes('dynamodb'),
+        JSON.stringify(s.Resource).includes(tableId),
       );
       expect(tableStatements, id).toEqual([
         {
@@ -400,7 +468,7 @@ describe('secrets and IAM', () => {
     }
     // Each policy belongs to one function's role, so the grant is per function.
     const attached = functionPolicies.flatMap(([, p]) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref));
-    expect(new Set(attached).size).toBe(ROUTES.length);
+    expect(new Set(attached).size).toBe(FUNCTION_COUNT);
   });
 
   it('grants no wildcard action or resource and attaches no managed policy to function roles', () => {
@@ -418,7 +486,7 @@ describe('secrets and IAM', () => {
 
 describe('cache table', () => {
   it('is on demand, keyed by the string pk alone, with TTL on expires_at', () => {
-    const tables = ofType('AWS::DynamoDB::Table');
+    const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('CacheTable'));
     expect(tables).toHaveLength(1);
     const [[, table]] = tables as [[string, Resource]];
     expect(table.Properties).toMatchObject({
@@ -437,10 +505,10 @@ describe('logs, alarms, dashboard', () => {
   it('sets a retention on every log group and gives each function its own', () => {
     const groups = ofType('AWS::Logs::LogGroup');
     // One per function, the access log and the execution log.
-    expect(groups).toHaveLength(ROUTES.length + 2);
+    expect(groups).toHaveLength(FUNCTION_COUNT + 2);
     for (const [, group] of groups) expect(group.Properties.RetentionInDays).toBe(DEFAULT_SETTINGS.logRetentionDays);
     const used = ofType('AWS::Lambda::Function').map(([, fn]) => fn.Properties.LoggingConfig.LogGroup.Ref);
-    expect(new Set(used).size).toBe(ROUTES.length);
+    expect(new Set(used).size).toBe(FUNCTION_COUNT);
   });
 
   it('creates the execution log group under the name API Gateway writes to, before the stage', () => {
@@ -452,7 +520,7 @@ describe('logs, alarms, dashboard', () => {
     expect(stage.DependsOn).toContain(id);
   });
 
-  it('alarms on 5XX answers and on every function error', () => {
+  it("alarms on 5XX answers and on every function error, the MCP server's included", () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/ApiGateway',
       MetricName: '5XXError',
@@ -461,7 +529,7 @@ describe('logs, alarms, dashboard', () => {
     const functionAlarms = ofType('AWS::CloudWatch::Alarm').filter(
       ([, a]) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Errors',
     );
-    expect(functionAlarms).toHaveLength(ROUTES.length);
+    expect(functionAlarms).toHaveLength(FUNCTION_COUNT);
   });
 
   it('alarms on upstream spend per hour, on the share of 429 answers and on every function being throttled', () => {
@@ -492,9 +560,9 @@ describe('logs, alarms, dashboard', () => {
     const throttleAlarms = ofType('AWS::CloudWatch::Alarm').filter(
       ([, a]) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Throttles',
     );
-    expect(throttleAlarms).toHaveLength(ROUTES.length);
-    // 5XX, spend, 429 share, and errors and throttles per function.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(3 + 2 * ROUTES.length);
+    expect(throttleAlarms).toHaveLength(FUNCTION_COUNT);
+    // 5XX, spend, budget counter, 429 share, and errors and throttles per function.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(4 + 2 * FUNCTION_COUNT);
   });
 
   it('gives every alarm an action and an OK action on the alarm topic the stack creates', () => {
@@ -585,12 +653,40 @@ describe('context settings', () => {
     custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
   });
 
-  it('adds the readers named in context to the secrets’ resource policies', () => {
-    const reader = 'arn:aws:iam::123456789012:role/KeyAdmins';
-    const custom = synthWith({ secretReaderArns: `${reader}, arn:aws:iam::123456789012:user/ops-*` });
-    const policies = JSON.stringify(custom.findResources('AWS::SecretsManager::ResourcePolicy'));
-    expect(policies).toContain(reader);
-    expect(policies).toContain('arn:aws:iam::123456789012:user/ops-*');
+  it('adds the exact readers and admins named in context to the secrets’ resource policies', () => {
+    const reader = 'arn:aws:iam::123456789012:role/KeyReaders';
+    const admin = 'arn:aws:iam::123456789012:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_AdministratorAccess_0123abcd';
+    const custom = synthWith({ secretReaderArns: reader, secretAdminArns: admin });
+    const [policy] = Object.values(custom.findResources('AWS::SecretsManager::ResourcePolicy')) as Resource[];
+    const [read, change] = policy?.Properties.ResourcePolicy.Statement ?? [];
+    expect(read.Condition.StringNotEquals['aws:PrincipalArn']).toEqual(expect.arrayContaining([reader, admin]));
+    expect(change.Condition.StringNotEquals['aws:PrincipalArn']).toEqual(expect.arrayContaining([admin]));
+    expect(change.Condition.StringNotEquals['aws:PrincipalArn']).not.toContain(reader);
+  });
+
+  it.each(['arn:aws:iam::*:role/*', 'arn:aws:iam::123456789012:role/*', 'arn:aws:iam::123456789012:user/ops-?'])(
+    'refuses the wildcard principal %s at synth: it would cancel the deny',
+    (wildcard) => {
+      for (const key of ['secretReaderArns', 'secretAdminArns']) {
+        expect(() => settingsFromContext({ tryGetContext: (k: string) => (k === key ? wildcard : undefined) })).toThrow(
+          new RegExp(`${key}: each entry must be one exact IAM principal ARN, no wildcards`),
+        );
+      }
+    },
+  );
+
+  it('sets the account-wide API Gateway logging role only in the first copy, and keeps it on delete', () => {
+    template.resourceCountIs('AWS::ApiGateway::Account', 1);
+    const [[roleId]] = ofType('AWS::IAM::Role').filter(([, r]) =>
+      JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('apigateway.amazonaws.com'),
+    ) as [[string, Resource]];
+    expect(template.toJSON().Resources[roleId].DeletionPolicy).toBe('Retain');
+    const copy = synthWith({ stackName: 'SearchCitationApiStaging' });
+    copy.resourceCountIs('AWS::ApiGateway::Account', 0);
+    synthWith({ stackName: 'SearchCitationApiStaging', apiGatewayCloudWatchRole: 'true' }).resourceCountIs(
+      'AWS::ApiGateway::Account',
+      1,
+    );
   });
 
   it('notifies an existing topic instead of creating one, and subscribes the e-mail given', () => {
@@ -603,7 +699,7 @@ describe('context settings', () => {
       TopicArn: topicArn,
     });
     const alarms = Object.values(custom.findResources('AWS::CloudWatch::Alarm')) as Resource[];
-    expect(alarms).toHaveLength(3 + 2 * ROUTES.length);
+    expect(alarms).toHaveLength(4 + 2 * FUNCTION_COUNT);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
       expect(alarm.Properties.OKActions).toEqual([topicArn]);
@@ -615,6 +711,12 @@ describe('context settings', () => {
       TopicArn: { Ref: Match.stringLikeRegexp('^AlarmTopic') },
     });
     created.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'UpstreamCalls', Threshold: 250 });
+    // Unset, it follows the hourly budget: four fifths of it, so it warns before the budget refuses.
+    synthWith({ searchesPerHour: '1000' }).hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'UpstreamCalls',
+      Threshold: 800,
+    });
+    expect(DEFAULT_SETTINGS.spendAlarmCallsPerHour).toBe((DEFAULT_SETTINGS.searchesPerHour * 4) / 5);
   });
 
   it('passes the cache lifetimes given to every function, 0 included (that cache off)', () => {
@@ -695,6 +797,7 @@ describe('context settings', () => {
   it('refuses bad context values, naming each key, and the throttle keys the budget replaced', () => {
     const context = {
       throttleRateLimit: '50',
+      searchesPerHour: 'lots',
       upstreamCallsPerSecond: 'lots',
       logRetentionDays: 42,
       tracing: 'yes',
@@ -704,7 +807,7 @@ describe('context settings', () => {
       secretReaderArns: 'everyone',
     };
     expect(() => settingsFromContext({ tryGetContext: (key: string) => context[key as keyof typeof context] })).toThrow(
-      /throttleRateLimit: replaced by upstreamCallsPerSecond.*; stackName: .*upstreamCallsPerSecond: .*tracing: .*upstreamKeySecret: .*secretReaderArns: .*alarmEmail: .*logRetentionDays: must be one of/,
+      /throttleRateLimit: replaced by floodRatePerSecond.*; upstreamCallsPerSecond: replaced by searchesPerHour.*; stackName: .*searchesPerHour: .*tracing: .*upstreamKeySecret: .*secretReaderArns: .*alarmEmail: .*logRetentionDays: must be one of/,
     );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The six alpha-services endpoints over real HTTP against the fake upstream: the exact upstream query of
  * each, every spec field and its type, one validation failure per rule (with no upstream call), and the
- * partial-failure rules of trends and author-citation and the discontinued profiles engine.
+ * partial-failure rules of trends, author-citation and profile enrichment.
  */
 import { describe, expect, it } from 'vitest';
 import { responseSchema as imagesContract } from '../../lib/contract/alpha-images.js';
@@ -37,59 +37,66 @@ function expectFailure(reply: Reply, status: number, code: string) {
 
 describe('POST /v1/alpha/scholar/profiles', () => {
   const PATH = '/v1/alpha/scholar/profiles';
+  const used = async () => (await harness.service.post('/v1/usage', {})).json.data.hour.used as number;
 
-  it('sends query as mauthors to engine google_scholar_profiles, and nothing else', async () => {
-    const reply = await harness.service.post(PATH, { query: ' Mike ' });
+  it('discovers authors with one google_scholar author: search, enriches 5 by default, and never calls the retired engine', async () => {
+    const reply = await harness.service.post(PATH, { query: ' Honglak Lee ', country: 'us' });
     expectSuccess(reply);
-    expect(queries('google_scholar_profiles')).toEqual([
-      { engine: 'google_scholar_profiles', mauthors: 'Mike', api_key: TEST_UPSTREAM_KEY },
+    expect(queries('google_scholar')).toEqual([
+      { engine: 'google_scholar', q: 'author:"Honglak Lee"', num: '20', api_key: TEST_UPSTREAM_KEY },
     ]);
-  });
-
-  it('answers profiles with title and name, affiliations and affiliation, an integer cited_by and interest objects', async () => {
-    const reply = await harness.service.post(PATH, { query: 'Mike' });
-    expectSuccess(reply);
-    expect(reply.json.message).toBe('1 profile');
+    expect(harness.upstream.calls('google_scholar_profiles')).toBe(0);
+    const authorCalls = queries('google_scholar_author');
+    expect(authorCalls).toHaveLength(5);
+    const { profiles } = reply.json.data;
     expect(() => profilesContract.parse(reply.json.data)).not.toThrow();
-    const [profile] = reply.json.data.profiles;
-    expect(profile).toMatchObject({
-      title: 'Mike Robb',
-      name: 'Mike Robb',
-      author_id: 'kq0NYnMAAAAJ',
-      affiliations: 'Chemistry Department Imperial College',
-      affiliation: 'Chemistry Department Imperial College',
-      cited_by: 154267,
-    });
-    expect(Number.isInteger(profile.cited_by)).toBe(true);
-    expect(profile.interests[0]).toEqual({ title: 'Computational chemistry', link: expect.stringMatching(/^https:/) });
+    expect(profiles).toHaveLength(10);
+    expect(reply.json.message).toBe('10 profiles of 15 authors found');
+    // The name that matches the query ranks first, and the enriched ones are the top of the page.
+    expect(authorCalls.map((q) => q.author_id)).toEqual(profiles.slice(0, 5).map((p: { author_id: string }) => p.author_id));
+    expect(profiles[0]).toMatchObject({ author_id: 'fmSHtE8AAAAJ', cited_by: 38511 });
+    expect(profiles[0].interests[0]).toEqual({ title: expect.any(String), link: expect.stringMatching(/^https:/) });
+    expect(profiles[5]).toMatchObject({ affiliations: '', cited_by: 0, interests: [], email: null });
   });
 
-  it('answers 502 UPSTREAM_ERROR naming the discontinued engine when the upstream says it is discontinued', async () => {
-    harness.upstream.queue({ json: { error: 'Google Scholar Profiles API is discontinued.' } });
-    const reply = await harness.service.post(PATH, { query: 'Mike' });
-    expectFailure(reply, 502, 'UPSTREAM_ERROR');
-    expect(reply.json.error.details).toMatch(/^Google Scholar profile search is discontinued by the search provider/);
-    expect(reply.json.error.details).toContain('Google Scholar Profiles API is discontinued.');
+  it('counts each enrichment in the budget: one search call plus one per enriched profile', async () => {
+    const before = await used();
+    const reply = await harness.service.post(PATH, { query: 'Nebel', enrich: 3, no_cache: true });
+    expectSuccess(reply);
+    expect((await used()) - before).toBe(4);
+    expect(reply.json.data.profiles[0]).toMatchObject({ author_id: '_WTrwUwAAAAJ' });
   });
 
-  it('answers 502 UPSTREAM_ERROR naming the discontinued engine when the upstream refuses the engine with HTTP 400', async () => {
-    harness.upstream.queue({ status: 400, body: JSON.stringify({ error: 'Unsupported `google_scholar_profiles` engine.' }) });
-    const reply = await harness.service.post(PATH, { query: 'Mike' });
-    expectFailure(reply, 502, 'UPSTREAM_ERROR');
-    expect(reply.json.error.details).toContain('discontinued');
-    expect(reply.json.error.details).toContain('Unsupported `google_scholar_profiles` engine.');
+  it('pages over the discovered authors, and enrich 0 costs only the search', async () => {
+    const first = await harness.service.post(PATH, { query: 'Rey', num: 4, enrich: 0 });
+    const second = await harness.service.post(PATH, { query: 'Rey', num: 4, page: 1, enrich: 0 });
+    const last = await harness.service.post(PATH, { query: 'Rey', num: 4, page: 4, enrich: 0 });
+    expect(harness.upstream.calls('google_scholar_author')).toBe(0);
+    const ids = (reply: Reply) => reply.json.data.profiles.map((p: { author_id: string }) => p.author_id);
+    expect(ids(first)).toHaveLength(4);
+    expect(ids(second)).toHaveLength(4);
+    expect(new Set([...ids(first), ...ids(second)]).size).toBe(8);
+    expect(last.json).toMatchObject({ message: 'No results', data: { profiles: [] } });
   });
 
-  it('answers 502, not an empty success, when the upstream answers without profiles or a "no results" text', async () => {
-    harness.upstream.queue({
-      json: { search_metadata: { status: 'Success' }, search_parameters: { engine: 'google_scholar_profiles' } },
-    });
-    const reply = await harness.service.post(PATH, { query: 'Mike' });
-    expectFailure(reply, 502, 'UPSTREAM_ERROR');
-    expect(reply.json.error.details).toContain('discontinued');
+  it('keeps a profile whose enrichment failed, with the empty values, and says so', async () => {
+    harness.upstream.respond((q) => (q.get('author_id') === 'fmSHtE8AAAAJ' ? { status: 500, body: '{}' } : undefined));
+    const reply = await harness.service.post(PATH, { query: 'Lee', enrich: 2, no_cache: true });
+    harness.upstream.respond(undefined);
+    expectSuccess(reply);
+    expect(reply.json.message).toMatch(/1 could not be filled from their profile page/);
+    expect(reply.json.data.profiles[0]).toMatchObject({ author_id: 'fmSHtE8AAAAJ', affiliations: '', cited_by: 0 });
+    expect(reply.json.data.profiles[1].cited_by).toBe(38511);
   });
 
-  it('answers success with no profiles when the upstream found none', async () => {
+  it('answers 502 UPSTREAM_ENGINE_RETIRED when the provider answers with its deprecation message', async () => {
+    harness.upstream.queue({ json: { error: 'Google Scholar API is discontinued.' } });
+    const reply = await harness.service.post(PATH, { query: 'Mike', no_cache: true });
+    expectFailure(reply, 502, 'UPSTREAM_ENGINE_RETIRED');
+    expect(reply.json.error.details).toContain('Google Scholar API is discontinued.');
+  });
+
+  it('answers success with no profiles when the search found none', async () => {
     harness.upstream.queue('noResults');
     const reply = await harness.service.post(PATH, { query: 'Zzyzx Qwerty' });
     expectSuccess(reply);
@@ -293,7 +300,7 @@ describe('POST /v1/alpha/trends', () => {
     const reply = await harness.service.post(PATH, { queries: ['coffee'] });
     expectSuccess(reply);
     expect(reply.json.message).toMatch(/^0 time points, 3 regions; interest over time could not be fetched \(/);
-    expect(reply.json.data.interest_over_time).toEqual({ timeline_data: [], averages: [] });
+    expect(reply.json.data.interest_over_time).toEqual({ granularity: null, timeline_data: [], averages: [] });
     expect(reply.json.data.interest_by_region).toHaveLength(3);
     expect(reply.json.data.unavailable).toEqual([
       { part: 'interest_over_time', code: 'UPSTREAM_TIMEOUT', details: expect.any(String) },
@@ -417,8 +424,9 @@ describe('validation of the alpha services', () => {
       'query: must not contain control characters',
     ],
     // The engine has no country parameter (no gl), so the field went.
-    ['/v1/alpha/scholar/profiles', 'country', { query: 'Mike', country: 'us' }, 'country: unknown field'],
-    ['/v1/alpha/scholar/profiles', 'unknown field', { query: 'Mike', page: 1 }, 'page: unknown field'],
+    ['/v1/alpha/scholar/profiles', 'country not a code', { query: 'Mike', country: 'usa' }, 'country: must be a two-letter'],
+    ['/v1/alpha/scholar/profiles', 'enrich over 10', { query: 'Mike', enrich: 11 }, 'enrich: must be an integer from 0 to 10'],
+    ['/v1/alpha/scholar/profiles', 'unknown field', { query: 'Mike', mauthors: 'Mike' }, 'mauthors: unknown field'],
     // author
     ['/v1/alpha/scholar/author', 'author_id missing', {}, 'author_id: is required'],
     [

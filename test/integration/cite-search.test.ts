@@ -3,17 +3,23 @@
  * and the warm-container caches, counted at the upstream. Each test searches its own query for papers
  * with their own ids, so the caches of one test never answer another's.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { sample } from '../../lib/local/samples.js';
 import { capturedLogLines } from '../support/capture-logs.js';
+import { startFakeCrossref } from '../support/fake-crossref.js';
 import type { Fault } from '../support/fake-serpapi.js';
 import { type Reply, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
 const PATH = '/v1/cite/search';
 const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
 
+// Citations are rendered from Crossref records where it knows the paper; the fake Crossref knows none of
+// these papers (the recorded empty answer), so every paper here gets the index's cite call, as counted below.
+const crossref = await startFakeCrossref();
+afterAll(() => crossref.close());
 const harness = useService({
+  CROSSREF_BASE_URL: crossref.url,
   // A hanging cite call gives up after its own short timeout; were the search's long one used instead,
   // the hang test would run into the test timeout.
   CITE_TIMEOUT_MS: '300',
@@ -52,6 +58,13 @@ function serve(query: string, page: unknown, cite: (id: string) => Fault | undef
     return undefined;
   });
 }
+
+// The first citation search of a container builds the citation styles, seconds of CPU on a busy machine,
+// during which no timer fires on time; built here first, so that the 300 ms cite timeouts above measure
+// the fake upstream and not the build (which test/integration/cite-search-crossref.test.ts exercises).
+beforeAll(async () => {
+  await (await import('../../lib/crossref/render.js')).citationRenderer();
+}, 180_000);
 
 const citeIds = () => harness.upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
 
@@ -104,6 +117,7 @@ describe('POST /v1/cite/search', () => {
       publication: expect.any(String),
       snippet: expect.any(String),
       citations: Object.fromEntries(FIVE.map((format) => [format, expect.any(String)])),
+      citations_source: 'index',
     });
     expect(data.reference_list[1]).toBe(`[2] ${data.papers[1].citations.MLA}`);
     expect(data.url_list).toEqual([data.papers[0].source_url, data.papers[1].source_url]);

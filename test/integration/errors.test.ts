@@ -1,4 +1,4 @@
-/** Every error the middleware decides, over real HTTP, in the order decisions.md §1 fixes. */
+/** Every error the middleware decides, over real HTTP, in the order docs/decisions.md §1 fixes. */
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { type Reply, TEST_CLIENT_KEY, useService } from '../support/service.js';

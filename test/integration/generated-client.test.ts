@@ -44,6 +44,7 @@ const CALLS: Record<keyof paths, () => Promise<Answer>> = {
   '/v1/alpha/trends': () => answer(client().POST('/v1/alpha/trends', { body: { queries: ['coffee'] } })),
   '/v1/alpha/news': () => answer(client().POST('/v1/alpha/news', { body: { q: 'coffee' } })),
   '/v1/alpha/images': () => answer(client().POST('/v1/alpha/images', { body: { q: 'coffee', size: 'large' } })),
+  '/v1/usage': () => answer(client().POST('/v1/usage', { body: {} })),
 };
 
 describe('the client generated from the OpenAPI document', () => {

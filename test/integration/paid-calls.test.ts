@@ -1,8 +1,8 @@
 /**
- * The budget (infra/budget.ts) divides each method's throttle by the most paid upstream calls one of its
- * requests can make. This sends every endpoint its costliest request, caches bypassed, to a fake upstream
- * that answers with SerpApi's real page sizes, and counts the calls: a handler that came to make more
- * calls than its weight would let the stack spend past the budget, and fails here.
+ * The cost table (infra/budget.ts, README "Spending budget"): the most paid upstream calls one request of
+ * each endpoint can make. This sends every endpoint its costliest request, caches bypassed, to a fake
+ * upstream that answers with SerpApi's real page sizes, and counts the calls: a handler that came to
+ * make more calls than the table says would make the published costs wrong, and fails here.
  */
 import { describe, expect, it } from 'vitest';
 import { PAID_CALLS_PER_REQUEST } from '../../infra/budget.js';
@@ -20,7 +20,7 @@ const COSTLIEST: Readonly<Record<string, Record<string, unknown>>> = {
 };
 
 describe.each(ROUTES.map((route) => [route.name, route] as const))('%s', (name, route) => {
-  it('makes exactly the paid upstream calls the budget weighs it by, at most', async () => {
+  it('makes exactly the paid upstream calls the cost table gives it, at most', async () => {
     harness.upstream.respond(realPageSizes);
     const body = { ...((COSTLIEST[name] ?? SAMPLE_REQUESTS[name]) as Record<string, unknown>), no_cache: true };
     const reply = await harness.service.post(route.path, body);

@@ -84,6 +84,15 @@ describe('keys from Secrets Manager', () => {
     expect(secrets.calls).toBe(before + 1);
   });
 
+  it('says once which sources the credentials come from, on the first invocation, whatever its order in the file', async () => {
+    await search();
+    await search('some-other-key-0123456789');
+    const lines = logLines().filter((line) => line.message === 'credential sources');
+    expect(lines).toEqual([
+      expect.objectContaining({ clientKeys: `secret ${KEYS_SECRET}`, upstreamKey: `secret ${UPSTREAM_SECRET}` }),
+    ]);
+  });
+
   it('rejects a key whose digest is not in the secret', async () => {
     const reply = await search('some-other-key-0123456789');
     expect(reply.status).toBe(401);
@@ -292,15 +301,19 @@ describe('the start-up line', () => {
   const run = promisify(execFile);
 
   it('says which source each credential comes from, and that the real, paid SerpApi is called when no base URL is set', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', "await import('./lib/credentials/secrets.ts')"], {
+    // Logged when the first invocation asks for it (lib/middleware/request-id.ts), never at import.
+    const script =
+      "const m = await import('./lib/credentials/secrets.ts'); console.log(JSON.stringify({ message: 'imported' })); m.logCredentialSources();";
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', script], {
       cwd: new URL('../..', import.meta.url).pathname,
       env: { PATH: process.env.PATH, CLIENT_KEYS_SECRET_ID: KEYS_SECRET, SERPAPI_SECRET_ID: UPSTREAM_SECRET },
     });
-    const line = stdout
+    const entries = stdout
       .split('\n')
       .filter(Boolean)
-      .map((text) => JSON.parse(text))
-      .find((entry) => entry.message === 'credential sources');
+      .map((text) => JSON.parse(text));
+    expect(entries.map((entry) => entry.message)).toEqual(['imported', 'credential sources']);
+    const line = entries.find((entry) => entry.message === 'credential sources');
     expect(line).toMatchObject({
       level: 'INFO',
       clientKeys: `secret ${KEYS_SECRET}`,

@@ -12,6 +12,8 @@ import { type FakeSerpApi, type Fault, startFakeSerpApi } from '../support/fake-
 import { type Service, startService } from '../support/service.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
 
+// Every cite search here asks for the index's citations: these tests are about the per-paper cite cache.
+// Citations rendered from Crossref records, and their cache, are tested in cite-search-crossref.test.ts.
 const CITE = '/v1/cite/search';
 const WEB = '/v1/web-search/alpha';
 const TRENDS = '/v1/alpha/trends';
@@ -95,7 +97,7 @@ function citedPapers(reply: { status: number; json: { data: { papers: { citation
 describe('two containers sharing one table', () => {
   it('answers a cite search repeated from a second process with 0 upstream calls', async () => {
     serve({ shared: scholarPage('shared', ids('sh', 5)) });
-    const miss = await first.post(CITE, { query: 'shared', results: 5 });
+    const miss = await first.post(CITE, { citation_source: 'index', query: 'shared', results: 5 });
     expect(miss.status).toBe(200);
     expect(miss.headers.get('x-cache')).toBe('miss');
     expect(upstream.calls()).toBe(6);
@@ -107,7 +109,7 @@ describe('two containers sharing one table', () => {
 
     forgetCalls();
     table.resetLog();
-    const hit = await second.post(CITE, { query: 'shared', results: 5 });
+    const hit = await second.post(CITE, { citation_source: 'index', query: 'shared', results: 5 });
     expect(hit.status).toBe(200);
     expect(upstream.calls()).toBe(0);
     expect(hit.headers.get('x-cache')).toBe('hit');
@@ -121,9 +123,9 @@ describe('two containers sharing one table', () => {
       'overlap one': scholarPage('overlap one', ids('ov', 4)),
       'overlap two': scholarPage('overlap two', ids('ov', 6).slice(2)),
     });
-    expect((await first.post(CITE, { query: 'overlap one', results: 4 })).status).toBe(200);
+    expect((await first.post(CITE, { citation_source: 'index', query: 'overlap one', results: 4 })).status).toBe(200);
     forgetCalls();
-    const reply = await second.post(CITE, { query: 'overlap two', results: 4 });
+    const reply = await second.post(CITE, { citation_source: 'index', query: 'overlap two', results: 4 });
     expect(citedPapers(reply)).toBe(4);
     expect(citeCalls().sort()).toEqual(['ov-5', 'ov-6']);
     // The new search page and two papers missed; two papers were in the table.
@@ -132,10 +134,10 @@ describe('two containers sharing one table', () => {
 
   it('serves a repeat from memory without reading the table', async () => {
     serve({ memory: scholarPage('memory', ids('mem', 3)) });
-    await first.post(CITE, { query: 'memory', results: 3 });
+    await first.post(CITE, { citation_source: 'index', query: 'memory', results: 3 });
     table.resetLog();
     forgetCalls();
-    const reply = await first.post(CITE, { query: 'memory', results: 3 });
+    const reply = await first.post(CITE, { citation_source: 'index', query: 'memory', results: 3 });
     expect(reply.headers.get('x-cache')).toBe('hit');
     expect(upstream.calls()).toBe(0);
     expect(table.operations).toEqual([]);
@@ -154,7 +156,7 @@ describe('two containers sharing one table', () => {
 describe('no_cache', () => {
   it('bypasses both levels, asks the upstream again, and refreshes the table for every container', async () => {
     serve({ refresh: scholarPage('refresh', ids('rf', 2)) });
-    await first.post(CITE, { query: 'refresh', results: 2 });
+    await first.post(CITE, { citation_source: 'index', query: 'refresh', results: 2 });
     const changed = scholarPage('refresh', ids('rf', 2));
     changed.organic_results = changed.organic_results.map((paper, i) =>
       i === 0 ? { ...paper, title: 'A corrected title' } : paper,
@@ -162,7 +164,7 @@ describe('no_cache', () => {
     serve({ refresh: changed });
     forgetCalls();
 
-    const bypass = await first.post(CITE, { query: 'refresh', results: 2, no_cache: true });
+    const bypass = await first.post(CITE, { citation_source: 'index', query: 'refresh', results: 2, no_cache: true });
     expect(bypass.headers.get('x-cache')).toBe('miss');
     expect(upstream.calls()).toBe(3);
     // SerpApi's own cache (an hour) is skipped too, for the search page and every paper.
@@ -170,7 +172,7 @@ describe('no_cache', () => {
     expect(bypass.json.data.papers[0].title).toBe('A corrected title');
 
     forgetCalls();
-    const after = await second.post(CITE, { query: 'refresh', results: 2 });
+    const after = await second.post(CITE, { citation_source: 'index', query: 'refresh', results: 2 });
     expect(upstream.calls()).toBe(0);
     expect(after.json.data.papers[0].title).toBe('A corrected title');
   });
@@ -269,7 +271,7 @@ describe('what is never stored', () => {
     serve({ gaps: scholarPage('gaps', ids('gap', 3)) }, (id) =>
       id === 'gap-1' ? { json: { citations: [], links: [] } } : id === 'gap-2' ? 'invalidKey' : undefined,
     );
-    const reply = await first.post(CITE, { query: 'gaps', results: 3 });
+    const reply = await first.post(CITE, { citation_source: 'index', query: 'gaps', results: 3 });
     expect(citedPapers(reply)).toBe(1);
     const stored = (await table.items()).map((item) => item.pk);
     expect(stored).toContain('cite-v1#gap-3');
@@ -277,7 +279,7 @@ describe('what is never stored', () => {
     expect(stored).not.toContain('cite-v1#gap-2');
     forgetCalls();
     serve({ gaps: scholarPage('gaps', ids('gap', 3)) });
-    const again = await second.post(CITE, { query: 'gaps', results: 3 });
+    const again = await second.post(CITE, { citation_source: 'index', query: 'gaps', results: 3 });
     expect(citedPapers(again)).toBe(3);
     expect(citeCalls().sort()).toEqual(['gap-1', 'gap-2']);
   });
@@ -291,7 +293,9 @@ describe('a failing table is never worse than no table', () => {
     serve({ [query]: scholarPage(query, ids(query, 5)) });
     for (const service of [first, second]) {
       forgetCalls();
-      const { reply, ms } = await timed(() => service.post(CITE, { query, results: 5, no_cache: false }));
+      const { reply, ms } = await timed(() =>
+        service.post(CITE, { citation_source: 'index', query, results: 5, no_cache: false }),
+      );
       expect(citedPapers(reply as never)).toBe(5);
       expect(ms).toBeLessThan(WORST_MS);
     }
@@ -331,9 +335,9 @@ describe('a failing table is never worse than no table', () => {
 
   it('uses the table again once it is back', async () => {
     serve({ recovered: scholarPage('recovered', ids('rc', 2)) });
-    await first.post(CITE, { query: 'recovered', results: 2 });
+    await first.post(CITE, { citation_source: 'index', query: 'recovered', results: 2 });
     forgetCalls();
-    const reply = await second.post(CITE, { query: 'recovered', results: 2 });
+    const reply = await second.post(CITE, { citation_source: 'index', query: 'recovered', results: 2 });
     expect(reply.headers.get('x-cache')).toBe('hit');
     expect(upstream.calls()).toBe(0);
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { sample } from '../../lib/local/samples.js';
 import { TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
 const harness = useService();
+
+const RECORDED_DISPLAYED_LINKS = (sample('google') as { organic_results: { displayed_link?: string }[] }).organic_results.map(
+  (result) => result.displayed_link,
+);
 
 function lastQuery(): Record<string, string> {
   const query = harness.upstream.requests.at(-1);
@@ -43,7 +48,8 @@ describe('POST /v1/web-search/alpha', () => {
     data.organic_results.forEach((r: Record<string, unknown>, i: number) => {
       expect(r).toMatchObject({ rank: i + 1, position: i + 1 });
       for (const field of ['title', 'link', 'snippet']) expect(typeof r[field]).toBe('string');
-      expect(['string', 'object']).toContain(typeof r.displayed_link);
+      // The recorded page's own displayed link, passed on as it came (null only where the page has none).
+      expect(r.displayed_link).toBe(RECORDED_DISPLAYED_LINKS[i] ?? null);
     });
     expect(data.people_also_ask.length).toBeGreaterThan(0);
     expect(typeof data.people_also_ask[0].question).toBe('string');

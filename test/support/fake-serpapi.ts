@@ -19,7 +19,8 @@ export type Fault =
   | 'invalidKey'
   | 'errorBody'
   | 'gzip'
-  | { status: number; body: string; headers?: Record<string, string> }
+  // A Buffer body is sent as is (a gzip body with its Content-Encoding header, say).
+  | { status: number; body: string | Buffer; headers?: Record<string, string> }
   | { json: unknown };
 
 /** Decides how one query is answered; undefined means the next queued fault, else the sample. */
@@ -36,9 +37,29 @@ export interface FakeSerpApi {
   respond(responder: Responder | undefined): void;
   /** Delay every answer by this many ms (the benchmark's upstream latency). */
   latencyMs: number;
+  /** What GET /account.json (SerpApi's free Account API) answers; never counted in `requests`. */
+  account: { status: number; json: unknown };
+  /** Account API reads received. */
+  accountReads: number;
   reset(): void;
   close(): Promise<void>;
 }
+
+/** The Account API's answer, shaped as SerpApi's documented example (https://serpapi.com/account-api). */
+export const FAKE_ACCOUNT = {
+  account_id: '5ac54d6adefb2f1dba1663f5',
+  account_email: 'demo@serpapi.com',
+  plan_id: 'bigdata',
+  plan_name: 'Big Data Plan',
+  searches_per_month: 30000,
+  plan_searches_left: 5958,
+  extra_credits: 0,
+  total_searches_left: 5958,
+  this_month_usage: 24042,
+  this_hour_searches: 42,
+  last_hour_searches: 42,
+  account_rate_limit_per_hour: 6000,
+};
 
 export const NO_RESULTS_BODY = JSON.stringify({
   search_metadata: { status: 'Success' },
@@ -126,6 +147,8 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     url: '',
     requests,
     latencyMs: 0,
+    account: { status: 200, json: FAKE_ACCOUNT },
+    accountReads: 0,
     calls: (engine) => (engine ? requests.filter((q) => q.get('engine') === engine).length : requests.length),
     queue: (...faults) => {
       queued.push(...faults);
@@ -148,9 +171,16 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const query = url.searchParams;
+    if (url.pathname === '/account.json') {
+      // Free and not a search: kept out of `requests`, which count paid calls.
+      fake.accountReads += 1;
+      res.writeHead(fake.account.status, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(fake.account.json));
+      return;
+    }
     requests.push(query);
     const fault = responder?.(query) ?? queued.shift() ?? 'sample';
-    const json = (status: number, body: string, headers: Record<string, string> = {}) => {
+    const json = (status: number, body: string | Buffer, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
       res.end(body);
     };

@@ -24,6 +24,10 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       API_KEYS: TEST_CLIENT_KEY,
       SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
       RETRY_BASE_DELAY_MS: '5',
+      // Far above what a test makes; the budget's own tests set theirs.
+      SEARCHES_PER_HOUR: '10000000',
+      SEARCHES_PER_MONTH: '0',
+      ACCOUNT_API_TTL_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

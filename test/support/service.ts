@@ -25,6 +25,26 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/**
+ * The environment every test service starts with, in this process or in a process of its own
+ * (service-process.ts), before the test's own additions: one list, so that the two cannot drift apart.
+ */
+export const TEST_SERVICE_ENV: Readonly<Record<string, string>> = {
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+  API_KEYS: TEST_CLIENT_KEY,
+  SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
+  RETRY_BASE_DELAY_MS: '5',
+  // Upstream answers are cached for an hour by default; most tests count upstream calls request by
+  // request, so they run uncached unless their file turns the cache on.
+  ANSWER_CACHE_TTL_SECONDS: '0',
+  // The spending budget is far above what any test file makes; the budget's own tests set theirs.
+  SEARCHES_PER_HOUR: '10000000',
+  SEARCHES_PER_MONTH: '0',
+  ACCOUNT_API_TTL_SECONDS: '0',
+};
+
 /** Every response body the suite has seen, for the no-secret-leaks check. */
 export const seenBodies: string[] = [];
 
@@ -33,18 +53,7 @@ export async function startService(
   env: Record<string, string | undefined>,
   setup: { pages?: () => Promise<StaticPages> } = {},
 ): Promise<Service> {
-  Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-    API_KEYS: TEST_CLIENT_KEY,
-    SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
-    RETRY_BASE_DELAY_MS: '5',
-    // Upstream answers are cached for an hour by default; most tests count upstream calls request by
-    // request, so they run uncached unless their file turns the cache on.
-    ANSWER_CACHE_TTL_SECONDS: '0',
-    ...env,
-  });
+  Object.assign(process.env, { ...TEST_SERVICE_ENV, ...env });
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete process.env[name];
   const { startLocalServer } = (await import('../../lib/local/server.js')) as { startLocalServer: () => Promise<LocalServer> };
   const pages = await setup.pages?.();

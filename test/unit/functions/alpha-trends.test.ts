@@ -3,7 +3,14 @@ import { requestSchema, toSerpApiParams } from '../../../functions/alpha-trends.
 import { responseSchema } from '../../../lib/contract/alpha-trends.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';
-import { reshapeInterestByRegion, reshapeInterestOverTime, reshapeTrends, trendsMessage } from '../../../lib/reshape/trends.js';
+import {
+  granularityOfTimeframe,
+  granularityOfTimeline,
+  reshapeInterestByRegion,
+  reshapeInterestOverTime,
+  reshapeTrends,
+  trendsMessage,
+} from '../../../lib/reshape/trends.js';
 import { mostInformative, settle } from '../../../lib/upstream/outcomes.js';
 
 const ok = (value: Record<string, unknown>) => ({ ok: true as const, value });
@@ -153,6 +160,7 @@ describe('trends reshaping', () => {
     );
     expect(data).toEqual({
       interest_over_time: {
+        granularity: 'week',
         timeline_data: [
           { date: '', timestamp: null, partial: false, values: [{ query: '', value: null, formatted_value: null }] },
         ],
@@ -188,7 +196,7 @@ describe('trends partial failure', () => {
 
   it('returns interest by region and names interest over time as unavailable when the time series call failed', () => {
     const data = reshapeTrends(failed(reported), ok(sample('google_trends_geo')), ['coffee']);
-    expect(data.interest_over_time).toEqual({ timeline_data: [], averages: [] });
+    expect(data.interest_over_time).toEqual({ granularity: null, timeline_data: [], averages: [] });
     expect(data.interest_by_region).toHaveLength(3);
     expect(data.unavailable).toEqual([{ part: 'interest_over_time', code: 'UPSTREAM_ERROR', details: reported.details }]);
     expect(trendsMessage(data)).toMatch(
@@ -214,5 +222,44 @@ describe('trends partial failure', () => {
     await expect(settle(Promise.resolve(1))).resolves.toEqual({ ok: true, value: 1 });
     await expect(settle(Promise.reject(timeout))).resolves.toEqual({ ok: false, error: timeout });
     await expect(settle(Promise.reject(new TypeError('bug')))).rejects.toThrow(TypeError);
+  });
+});
+
+describe('granularity of the series', () => {
+  const DAY = 86_400;
+  const series = (start: number, step: number, n: number) => Array.from({ length: n }, (_, i) => start + i * step);
+
+  it('reads the slot length from the spacing of the points', () => {
+    expect(granularityOfTimeline(series(1_700_000_000, 8 * 60, 5))).toBe('minute');
+    expect(granularityOfTimeline(series(1_700_000_000, 3600, 5))).toBe('hour');
+    expect(granularityOfTimeline(series(1_700_000_000, DAY, 5))).toBe('day');
+    expect(granularityOfTimeline(series(1_700_000_000, 7 * DAY, 5))).toBe('week');
+    // Months are 28 to 31 days apart; years 365 or 366.
+    expect(granularityOfTimeline([Date.UTC(2024, 0, 1), Date.UTC(2024, 1, 1), Date.UTC(2024, 2, 1)].map((t) => t / 1000))).toBe(
+      'month',
+    );
+    expect(granularityOfTimeline([Date.UTC(2004, 0, 1), Date.UTC(2005, 0, 1), Date.UTC(2006, 0, 1)].map((t) => t / 1000))).toBe(
+      'year',
+    );
+    expect(granularityOfTimeline([1_700_000_000])).toBeNull();
+  });
+
+  it('falls back to the timeframe; `all` turns yearly once it spans more than 8,216 days (#4045)', () => {
+    const now = new Date(Date.UTC(2026, 10, 23));
+    expect(granularityOfTimeframe('now 1-H', now)).toBe('minute');
+    expect(granularityOfTimeframe('now 7-d', now)).toBe('hour');
+    expect(granularityOfTimeframe('today 3-m', now)).toBe('day');
+    expect(granularityOfTimeframe(undefined, now)).toBe('week');
+    expect(granularityOfTimeframe('today 5-y', now)).toBe('week');
+    expect(granularityOfTimeframe('2010-01-01 2020-01-01', now)).toBe('month');
+    expect(granularityOfTimeframe('all', new Date(Date.UTC(2026, 0, 1)))).toBe('month');
+    expect(granularityOfTimeframe('all', now)).toBe('year');
+    expect(granularityOfTimeframe('2004-01-01 2026-11-01', now)).toBe('year');
+  });
+
+  it('says the granularity in the answer: the recorded one-day range has one point, so the timeframe tells', () => {
+    const recorded = sample('google_trends_timeseries');
+    expect(reshapeInterestOverTime(recorded, '2025-05-01 2025-05-01').granularity).toBe('day');
+    expect(reshapeInterestOverTime({}, 'all').granularity).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import {
   type CiteAnswer,
   citeAll,
   groupThousands,
+  renderedAnswer,
   reshapeCite,
   reshapeScholarPage,
 } from '../../../lib/reshape/citations.js';
@@ -29,8 +30,21 @@ const ok = (value: CiteAnswer): PromiseSettledResult<CiteAnswer> => ({ status: '
 const failed = (reason: unknown): PromiseSettledResult<CiteAnswer> => ({ status: 'rejected', reason });
 
 describe('cite-search request', () => {
-  it('defaults results to 10, page to 0, format to MLA and no_cache to false', () => {
-    expect(request()).toMatchObject({ query: 'bananas', results: 10, page: 0, format: 'MLA', no_cache: false });
+  it('defaults results to 10, page to 0, format to MLA, country to us, citation_source to auto and no_cache to false', () => {
+    expect(request()).toMatchObject({
+      query: 'bananas',
+      results: 10,
+      page: 0,
+      format: 'MLA',
+      country: 'us',
+      citation_source: 'auto',
+      no_cache: false,
+    });
+  });
+
+  it('accepts a two-letter country in any case, and sends nothing for it (the scholarly search takes none)', () => {
+    expect(request({ country: 'GB' }).country).toBe('GB');
+    expect(toScholarParams(request({ country: 'de' }))).toEqual({ q: 'bananas', num: 10, start: 0 });
   });
 
   it('sends q, num = results and start = page × results, and no gl (the scholarly search has none)', () => {
@@ -43,7 +57,9 @@ describe('cite-search request', () => {
     [{ results: 21 }, 'results: must be an integer from 1 to 20'],
     [{ results: '5' }, 'results: must be an integer from 1 to 20'],
     [{ page: 100 }, 'page: must be an integer from 0 to 99'],
-    [{ country: 'us' }, 'country: unknown field'],
+    [{ country: 'usa' }, 'country: must be a two-letter country code, such as us or gb'],
+    [{ country: 7 }, 'country: must be a string'],
+    [{ citation_source: 'crossref' }, 'citation_source: must be one of: auto, index'],
     [{ format: 'apa' }, 'format: must be one of: MLA, APA, Chicago, Harvard, Vancouver'],
     [{ no_cache: 'yes' }, 'no_cache: must be true or false'],
     [{ num: 5 }, 'num: unknown field'],
@@ -154,7 +170,9 @@ describe('assemble', () => {
       formats: cite.formats,
       links: cite.links,
       error: null,
+      crossref_fallback: 'The request asked for the index\'s citations ("citation_source": "index")',
     });
+    expect(data.papers.map((p) => p.citations_source)).toEqual(['index', 'index']);
     expect(data.note).toBe(
       'Papers 1–2 of about 1,140,000; reference_list holds 2 in MLA style. For the next page, send the same request with "page": 1.',
     );
@@ -179,11 +197,42 @@ describe('assemble', () => {
       formats: [],
       links: [],
       error: 'The search provider did not answer within the deadline',
+      crossref_fallback: 'The request asked for the index\'s citations ("citation_source": "index")',
     });
+    expect(data.papers[0]?.citations_source).toBeNull();
     expect(data.citation_count).toBe(1);
     expect(data.reference_list).toEqual([`[2] ${cite.citations.MLA}`]);
     expect(data.total_found).toBe(2);
     expect(data.note).toContain('1 of 2 papers lack citations');
+  });
+
+  it("says per paper where its citations come from, and why not from Crossref, in the contract's shape", () => {
+    const rendered = renderedAnswer({ MLA: 'Boettiger, Carl. “The Forecast Trap.”', APA: 'Boettiger, C. (2022).' });
+    const data = assemble(
+      request(),
+      page,
+      [ok(rendered), ok(cite)],
+      [
+        { source: 'crossref', crossrefFallback: null },
+        { source: 'index', crossrefFallback: 'Crossref did not answer in time' },
+      ],
+    );
+    expect(responseSchema.parse(data)).toEqual(data);
+    expect(data.papers.map((p) => p.citations_source)).toEqual(['crossref', 'index']);
+    expect(data.citation_details[0]).toEqual({
+      index: 1,
+      scholar_id: 'dyZ4bDycdLQJ',
+      formats: [
+        { name: 'MLA', text: 'Boettiger, Carl. “The Forecast Trap.”' },
+        { name: 'APA', text: 'Boettiger, C. (2022).' },
+      ],
+      links: [],
+      error: null,
+      crossref_fallback: null,
+    });
+    expect(data.citation_details[1]?.crossref_fallback).toBe('Crossref did not answer in time');
+    expect(data.reference_list[0]).toBe('[1] Boettiger, Carl. “The Forecast Trap.”');
+    expect(data.note).toContain('Citations of 1 of 2 papers are rendered from their Crossref records');
   });
 
   it('does not reveal an unexpected error, and prefers the PDF link in url_list', () => {

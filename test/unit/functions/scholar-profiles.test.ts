@@ -1,127 +1,145 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkProfilesAnswer,
-  profilesDiscontinued,
-  requestSchema,
-  reshapeProfiles,
-  toSerpApiParams,
-} from '../../../functions/scholar-profiles.js';
+import { pageOfAuthors, requestSchema, researchTag, toSerpApiParams } from '../../../functions/scholar-profiles.js';
 import { responseSchema } from '../../../lib/contract/scholar-profiles.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';
+import { discoverAuthors, nameMatch, profileFromAuthorPage, profileFromDiscovery } from '../../../lib/reshape/scholar.js';
+import { SERPAPI_ENGINES } from '../../../lib/upstream/engines.js';
+import { asRetiredEngine } from '../../../lib/upstream/outcomes.js';
 
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected an AppError');
-}
+// A real recorded google_scholar page (q=minecraft) whose results link 15 distinct authors.
+const RECORDED = sample('google_scholar_authors');
 
 describe('scholar profiles request', () => {
-  it('sends query as mauthors', () => {
-    expect(toSerpApiParams(requestSchema.parse({ query: ' Mike ' }))).toEqual({ mauthors: 'Mike' });
-    expect(toSerpApiParams(requestSchema.parse({ query: 'label:chemistry' }))).toEqual({ mauthors: 'label:chemistry' });
+  it('searches a name with the author: operator, quoted, 20 results (the most one paid call reads)', () => {
+    expect(toSerpApiParams(requestSchema.parse({ query: ' Geoffrey Hinton ' }))).toEqual({
+      q: 'author:"Geoffrey Hinton"',
+      num: 20,
+    });
+    // A quote in the name would end the operator's phrase early.
+    expect(toSerpApiParams(requestSchema.parse({ query: 'O"Neil' }))).toEqual({ q: 'author:"ONeil"', num: 20 });
   });
 
-  it('has no country: the engine takes no gl, so a country would do nothing', () => {
-    expect(requestSchema.safeParse({ query: 'Mike', country: 'us' }).success).toBe(false);
+  it('searches a research tag as its words: label: works only in the retired profile search', () => {
+    expect(researchTag('label:machine_learning')).toBe('machine learning');
+    expect(researchTag('Mike')).toBeNull();
+    expect(toSerpApiParams(requestSchema.parse({ query: 'label:machine_learning' }))).toEqual({ q: 'machine learning', num: 20 });
+  });
+
+  it('accepts country (the spec names it) as a two-letter code, and refuses anything else', () => {
+    expect(requestSchema.parse({ query: 'Mike', country: 'us' }).country).toBe('us');
+    expect(requestSchema.safeParse({ query: 'Mike', country: 'usa' }).success).toBe(false);
+    // It has no effect upstream: the parameters are the same with or without it.
+    expect(toSerpApiParams(requestSchema.parse({ query: 'Mike', country: 'gb' }))).toEqual(
+      toSerpApiParams(requestSchema.parse({ query: 'Mike' })),
+    );
+  });
+
+  it('defaults to 10 profiles a page, 5 of them enriched, and bounds enrich to 0–10', () => {
+    expect(requestSchema.parse({ query: 'Mike' })).toMatchObject({ num: 10, page: 0, enrich: 5 });
+    expect(requestSchema.safeParse({ query: 'Mike', enrich: 0 }).success).toBe(true);
+    expect(requestSchema.safeParse({ query: 'Mike', enrich: 11 }).success).toBe(false);
+    expect(requestSchema.safeParse({ query: 'Mike', num: 21 }).success).toBe(false);
+  });
+
+  it('no longer names the retired engine anywhere in the engine table', () => {
+    expect(Object.values(SERPAPI_ENGINES)).not.toContain('google_scholar_profiles');
   });
 });
 
-describe('reshapeProfiles', () => {
-  it('gives every profile both title and name, both affiliations and affiliation, an integer cited_by and interest objects', () => {
-    const data = reshapeProfiles(sample('google_scholar_profiles'));
-    expect(data.profiles).toEqual([
-      {
-        title: 'Mike Robb',
-        name: 'Mike Robb',
-        author_id: 'kq0NYnMAAAAJ',
-        affiliations: 'Chemistry Department Imperial College',
-        affiliation: 'Chemistry Department Imperial College',
-        email: 'Verified email at imperial.ac.uk',
-        cited_by: 154267,
-        interests: [
-          {
-            title: 'Computational chemistry',
-            link: 'https://scholar.google.com/citations?hl=en&view_op=search_authors&mauthors=label:computational_chemistry',
-          },
-          {
-            title: 'Theoretical Chemistry',
-            link: 'https://scholar.google.com/citations?hl=en&view_op=search_authors&mauthors=label:theoretical_chemistry',
-          },
-        ],
-        link: 'https://scholar.google.com/citations?hl=en&user=kq0NYnMAAAAJ',
-        thumbnail: 'https://scholar.google.com/citations/images/avatar_scholar_56.png',
-      },
+describe('discoverAuthors on a recorded google_scholar page', () => {
+  it('collects every distinct linked author once, with its id, name and link, in result order for a tag', () => {
+    const authors = discoverAuthors(RECORDED, null);
+    expect(authors).toHaveLength(15);
+    expect(new Set(authors.map((a) => a.author_id)).size).toBe(15);
+    expect(authors.slice(0, 3).map((a) => [a.name, a.author_id])).toEqual([
+      ['S Nebel', '_WTrwUwAAAAJ'],
+      ['S Schneider', '6Lh4FBMAAAAJ'],
+      ['GD Rey', 'jCilMQoAAAAJ'],
     ]);
-    expect(() => responseSchema.parse(data)).not.toThrow();
+    expect(authors[0]?.link).toBe('https://scholar.google.com/citations?user=_WTrwUwAAAAJ&hl=en&oi=sra');
   });
 
-  it('turns interests given as plain strings into {title, link: null} and reads cited_by from text', () => {
-    const data = reshapeProfiles({
-      profiles: [{ name: 'Ada', affiliation: 'Analytical Engines', cited_by: 'Cited by 1,234', interests: ['Computing', ''] }],
-    });
-    expect(data.profiles[0]).toMatchObject({
-      title: 'Ada',
-      affiliations: 'Analytical Engines',
-      affiliation: 'Analytical Engines',
-      cited_by: 1234,
-      interests: [{ title: 'Computing', link: null }],
-    });
+  it('ranks the author whose name matches the query first, whatever its position', () => {
+    const authors = discoverAuthors(RECORDED, 'Honglak Lee');
+    expect(authors[0]).toMatchObject({ name: 'H Lee', author_id: 'fmSHtE8AAAAJ', match: 3 });
   });
 
-  it('still returns the contract shape when a profile carries only its name', () => {
-    const json = sample('google_scholar_profiles');
-    json.profiles = (json.profiles as Record<string, unknown>[]).map((p) => ({ name: p.name }));
-    const data = reshapeProfiles(json);
-    expect(data.profiles[0]).toEqual({
-      title: 'Mike Robb',
-      name: 'Mike Robb',
-      author_id: '',
+  it('ranks an author linked by more results above one linked once', () => {
+    const json = sample('google_scholar_authors');
+    const results = json.organic_results as { publication_info: { authors: unknown[] } }[];
+    // The recording's last linked author, linked a second time by another result.
+    const lastAuthor = results.at(8)?.publication_info.authors[2];
+    results.at(0)?.publication_info.authors.push(lastAuthor);
+    expect(discoverAuthors(json, null)[0]).toMatchObject({ name: 'H Lee', results: 2 });
+  });
+
+  it('scores surnames above initials', () => {
+    expect(nameMatch('GD Rey', ['gunter', 'rey'])).toBe(3);
+    expect(nameMatch('GD Rey', ['rey'])).toBe(2);
+    expect(nameMatch('GD Rey', ['smith'])).toBe(0);
+  });
+
+  it('pages over the ranked authors', () => {
+    const authors = discoverAuthors(RECORDED, null);
+    const second = pageOfAuthors(authors, requestSchema.parse({ query: 'x', num: 4, page: 1 }));
+    expect(second.map((a) => a.author_id)).toEqual(authors.slice(4, 8).map((a) => a.author_id));
+    expect(pageOfAuthors(authors, requestSchema.parse({ query: 'x', num: 10, page: 2 }))).toEqual([]);
+  });
+});
+
+describe('profiles', () => {
+  const [first] = discoverAuthors(RECORDED, null);
+  if (!first) throw new Error('the recording links authors');
+
+  it('fills a profile from its author page: full name, affiliation, integer citations, interest objects', () => {
+    const profile = profileFromAuthorPage(first, sample('google_scholar_author'));
+    expect(profile).toMatchObject({
+      title: 'Cliff Meyer',
+      name: 'Cliff Meyer',
+      author_id: '_WTrwUwAAAAJ',
+      affiliations: 'Dana-Farber Cancer Institute and Harvard T.H. Chan School of Public Health',
+      affiliation: 'Dana-Farber Cancer Institute and Harvard T.H. Chan School of Public Health',
+      cited_by: 38511,
+      link: 'https://scholar.google.com/citations?user=_WTrwUwAAAAJ',
+    });
+    expect(profile.interests[0]).toEqual({ title: 'Computational Biology', link: expect.stringMatching(/^https:/) });
+    expect(() => responseSchema.parse({ profiles: [profile] })).not.toThrow();
+  });
+
+  it('leaves an unenriched profile with the documented empty values', () => {
+    const profile = profileFromDiscovery(first);
+    expect(profile).toEqual({
+      title: 'S Nebel',
+      name: 'S Nebel',
+      author_id: '_WTrwUwAAAAJ',
       affiliations: '',
       affiliation: '',
       email: null,
       cited_by: 0,
       interests: [],
-      link: null,
+      link: 'https://scholar.google.com/citations?user=_WTrwUwAAAAJ&hl=en&oi=sra',
       thumbnail: null,
     });
-    expect(() => responseSchema.parse(data)).not.toThrow();
-    expect(reshapeProfiles({})).toEqual({ profiles: [] });
+    expect(() => responseSchema.parse({ profiles: [profile] })).not.toThrow();
   });
 });
 
-describe('the discontinued profiles engine', () => {
-  it('rewords an upstream error so that it names the discontinued engine and keeps what the provider said', () => {
-    const upstream = new AppError('UPSTREAM_ERROR', {
-      details: 'The search provider reported an error: This API has been discontinued.',
+describe('asRetiredEngine', () => {
+  it("turns the provider's deprecation message into UPSTREAM_ENGINE_RETIRED, quoting it", () => {
+    const said = new AppError('UPSTREAM_ERROR', {
+      details: 'The search provider reported an error: Google Scholar Profiles API is discontinued.',
     });
-    const error = thrown(() => profilesDiscontinued(upstream));
-    expect(error.code).toBe('UPSTREAM_ERROR');
-    expect(error.details).toMatch(/^Google Scholar profile search is discontinued by the search provider/);
-    expect(error.details).toContain('requires a login');
-    expect(error.details).toContain('This API has been discontinued.');
+    const error = asRetiredEngine(said);
+    expect(error.code).toBe('UPSTREAM_ENGINE_RETIRED');
+    expect(error.status).toBe(502);
+    expect(error.details).toContain('Google Scholar Profiles API is discontinued.');
   });
 
-  it('passes timeouts and other codes through unchanged', () => {
-    const timeout = new AppError('UPSTREAM_TIMEOUT');
-    expect(thrown(() => profilesDiscontinued(timeout))).toBe(timeout);
-  });
-
-  it('treats an answer with neither profiles nor a "no results" text as the engine failing, never as an empty success', () => {
-    const error = thrown(() => checkProfilesAnswer({ search_metadata: { status: 'Success' } }));
-    expect(error.code).toBe('UPSTREAM_ERROR');
-    expect(error.details).toContain('discontinued');
-    expect(error.details).toContain('without a list of profiles');
-  });
-
-  it('lets a "no results" answer and a profiles list through', () => {
-    const noResults = { error: "Google hasn't returned any results for this query." };
-    expect(checkProfilesAnswer(noResults)).toBe(noResults);
-    expect(reshapeProfiles(checkProfilesAnswer(noResults))).toEqual({ profiles: [] });
-    expect(checkProfilesAnswer({ profiles: [] })).toEqual({ profiles: [] });
+  it('leaves other upstream errors and other codes alone', () => {
+    const other = new AppError('UPSTREAM_ERROR', { details: 'The search provider answered HTTP 500' });
+    expect(asRetiredEngine(other)).toBe(other);
+    const timeout = new AppError('UPSTREAM_TIMEOUT', { details: 'no longer available' });
+    expect(asRetiredEngine(timeout)).toBe(timeout);
   });
 });

@@ -9,10 +9,13 @@ import { worksQuery } from '../../../lib/crossref/client.js';
 import {
   bestMatch,
   type CrossrefWork,
+  isGenericTitle,
+  isNotice,
   normalizeText,
   parseScholarSummary,
   type ScholarRecord,
   TITLE_SIMILARITY_THRESHOLD,
+  titleNumbers,
   titleSimilarity,
   workYear,
 } from '../../../lib/crossref/match.js';
@@ -192,5 +195,35 @@ describe('worksQuery', () => {
       mailto: 'ops@example.org',
     });
     expect(query.get('select')?.split(',')).toContain('DOI');
+  });
+});
+
+describe('the rules against guessing', () => {
+  it('knows notices by their title or type, and not a paper that merely starts alike', () => {
+    expect(isNotice('Erratum to: The forecast trap')).toBe(true);
+    expect(isNotice('Author Correction: The forecast trap')).toBe(true);
+    expect(isNotice('Acknowledgement to Reviewers of Climate in 2018')).toBe(true);
+    expect(isNotice('Reply to comment on "The forecast trap"')).toBe(true);
+    expect(isNotice('The forecast trap', 'peer-review')).toBe(true);
+    expect(isNotice('The forecast trap', 'journal-article')).toBe(false);
+    expect(isNotice('Correctional facilities and tuberculosis')).toBe(false);
+  });
+
+  it('reads the numbers of a title, and knows generic titles', () => {
+    expect(titleNumbers('Global Burden of Disease Study 2015, part 02')).toEqual(['2015', '2']);
+    expect(isGenericTitle('EDITORIAL')).toBe(true);
+    expect(isGenericTitle('Introduction: Guattari and Ecology')).toBe(false);
+  });
+
+  it('takes a paper titled like a notice when the index lists it so', () => {
+    const work = {
+      DOI: '10.1/r',
+      title: ['Response to drought in maize'],
+      author: [{ family: 'Okafor' }],
+      issued: { 'date-parts': [[2020]] },
+    };
+    expect(bestMatch(paper('Response to drought in maize', 'A Okafor - Crop Science, 2020 - Wiley'), [work])?.work.DOI).toBe(
+      '10.1/r',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { metrics, metricsEnabled } from '../../../lib/middleware/metrics.js';
 import type { ApiContext } from '../../../lib/request-state.js';
 import { capturedMetricLines } from '../../support/capture-logs.js';
@@ -32,7 +32,8 @@ function request(path: string): Request<APIGatewayProxyEvent, APIGatewayProxyRes
       path,
       startedAt: Date.now(),
       deadline: Date.now() + 1_000,
-      upstream: { calls: 1, latencyMs: 12.4, cacheHits: 1 },
+      upstream: { calls: 1, latencyMs: 12.4 },
+      cache: { memoryHits: 1, tableHits: 0, misses: 0, tableErrors: 0, pendingWrites: [] },
     },
   } as unknown as ApiContext;
   return {
@@ -52,7 +53,11 @@ describe('the metrics middleware', () => {
   });
 
   it('writes the endpoint record and the usage record when on, naming an unknown path "unknown" rather than inventing a route', async () => {
-    process.env.POWERTOOLS_METRICS_NAMESPACE = 'SearchCitationApi';
+    // Set for this test only: a namespace left behind would turn metrics on for every test after it.
+    vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', 'SearchCitationApi');
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     const before = capturedMetricLines.length;
     await metrics({ enabled: true }).after?.(request('/v1/not-a-route'));
     const [record, usage] = capturedMetricLines.slice(before).map((line) => JSON.parse(line));
@@ -63,5 +68,11 @@ describe('the metrics middleware', () => {
     expect(usage).toMatchObject({ Requests: 1, UpstreamCalls: 1 });
     expect(usage.client).toBeUndefined();
     expect(usage._aws.CloudWatchMetrics[0].Namespace).toBe('SearchCitationApi');
+  });
+});
+
+describe('the environment after the tests above', () => {
+  it('holds no metrics namespace, so that no test runs with metrics it did not ask for', () => {
+    expect(process.env.POWERTOOLS_METRICS_NAMESPACE).toBeUndefined();
   });
 });

@@ -4,9 +4,24 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../lib/config.js';
-import { jsonKind, SecretShapeError } from '../../../lib/credentials/secrets.js';
+import { jsonKind, logCredentialSources, SecretShapeError } from '../../../lib/credentials/secrets.js';
+import { isRealSerpApi } from '../../../lib/credentials/sources.js';
 import { parseUpstreamKeySecret } from '../../../lib/credentials/upstream-key.js';
 import { capturedLogLines } from '../../support/capture-logs.js';
+
+/** What `run` threw: its message, its own fields and its cause, as a log line of it would show them. */
+function thrownText(run: () => unknown): { error: unknown; text: string } {
+  try {
+    run();
+  } catch (error) {
+    const own = error instanceof Error ? { ...error, message: error.message, cause: String(error.cause ?? '') } : error;
+    return { error, text: `${String(error)} ${JSON.stringify(own)}` };
+  }
+  throw new Error('expected a throw');
+}
+
+/** Every 10-character piece of `value`: a message quoting any of them quotes part of the key. */
+const pieces = (value: string) => Array.from({ length: value.length - 9 }, (_, i) => value.slice(i, i + 10));
 
 describe('parseUpstreamKeySecret', () => {
   it('reads the key, trimmed', () => {
@@ -21,8 +36,9 @@ describe('parseUpstreamKeySecret', () => {
     [{ serpapi_api_key: 42 }, `the upstream key secret's "serpapi_api_key" is a number, not a string`],
     [{ serpapi_api_key: '  ' }, `the upstream key secret's "serpapi_api_key" is empty`],
   ])('refuses %j, saying why without quoting it', (value, reason) => {
-    expect(() => parseUpstreamKeySecret(value)).toThrow(new SecretShapeError(reason));
-    expect(reason).not.toContain(bareKey.slice(0, 10));
+    const { error, text } = thrownText(() => parseUpstreamKeySecret(value));
+    expect(pieces(bareKey).filter((piece) => text.includes(piece))).toEqual([]);
+    expect(error).toEqual(new SecretShapeError(reason));
   });
 });
 
@@ -65,8 +81,14 @@ describe('credential sources in the configuration', () => {
     expect(() => loadConfig({ ...base, SECRETS_TIMEOUT_MS: '50' })).toThrow(/SECRETS_TIMEOUT_MS/);
   });
 
-  it('says at start-up, once, which source each credential comes from and which upstream is called', () => {
-    const lines = capturedLogLines.map((line) => JSON.parse(line)).filter((line) => line.message === 'credential sources');
+  it('says on the first invocation, once, which source each credential comes from and which upstream is called', () => {
+    const sourceLines = () =>
+      capturedLogLines.map((line) => JSON.parse(line)).filter((line) => line.message === 'credential sources');
+    // Importing the module (done above) is no start of the service: it logs nothing.
+    expect(sourceLines()).toEqual([]);
+    logCredentialSources();
+    logCredentialSources();
+    const lines = sourceLines();
     // The unit tests' environment: plain keys, and an upstream that is not SerpApi.
     expect(lines).toEqual([
       expect.objectContaining({
@@ -76,5 +98,19 @@ describe('credential sources in the configuration', () => {
         upstream: 'http://127.0.0.1:9',
       }),
     ]);
+  });
+});
+
+describe('isRealSerpApi', () => {
+  it.each([
+    ['https://serpapi.com', true],
+    ['https://SerpApi.com/', true],
+    ['https://eu.serpapi.com', true],
+    ['http://127.0.0.1:8080', false],
+    ['https://serpapi.com.example.org', false],
+    ['https://notserpapi.com', false],
+    ['not a url', false],
+  ])('%s: %s', (url, real) => {
+    expect(isRealSerpApi(url)).toBe(real);
   });
 });

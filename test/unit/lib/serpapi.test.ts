@@ -45,9 +45,17 @@ describe('classify', () => {
     expect(classify(200, null, '{"organic_results":[]}', KEY)).toEqual({ kind: 'json', json: { organic_results: [] } });
   });
 
-  it('treats "hasn\'t returned any results" as a successful empty answer', () => {
-    const outcome = classify(200, null, JSON.stringify({ error: "Bing hasn't returned any results for this query." }), KEY);
-    expect(outcome.kind).toBe('json');
+  it.each([
+    { error: "Bing hasn't returned any results for this query.", search_metadata: { status: 'Success' } },
+    { error: 'No results found for this query.' },
+  ])('treats %j as a successful empty answer, passing the whole answer on', (answer) => {
+    // The reshapers read the same object and answer "No results": nothing of it may be dropped or changed.
+    expect(classify(200, null, JSON.stringify(answer), KEY)).toEqual({ kind: 'json', json: answer });
+  });
+
+  it('treats any other error text of a 200 as a final UPSTREAM_ERROR, not as no results', () => {
+    const outcome = classify(200, null, JSON.stringify({ error: 'Google returned some results, then failed.' }), KEY);
+    expect(outcome.kind).toBe('final');
   });
 
   it.each([

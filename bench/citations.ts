@@ -1,0 +1,277 @@
+/**
+ * Citation search with locally rendered citations (lib/crossref/render.ts): `npm run bench -- --only citations`,
+ * or alone with `npx tsx bench/citations.ts [--quick]`.
+ *
+ *   build          each style's citeproc engine built once, in a fresh process (what the first request pays)
+ *   warm render    20 new papers × 5 styles with the engines built
+ *   cold start     the cite-search bundle, loaded and invoked once in a fresh node: today's path
+ *                  (`citation_source: "index"`), "auto" on a paper Crossref does not know, and "auto" on a
+ *                  page Crossref knows (the first citation search with local rendering), at a search
+ *                  latency of 0 and of 1,000 ms (the styles are built while the search is on the network)
+ *   paid calls     per 10-paper page when 0 %, 50 % and 100 % of its papers match a Crossref record
+ *
+ * The fake SerpApi and the demo Crossref (recorded answers) run in this process; every cold start is a
+ * fresh `node` running the bundle as deployed (esbuild, the stack's options).
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { BUNDLE_ALIASES } from '../infra/bundle-aliases.js';
+import { bestMatch, type CrossrefWork, parseScholarSummary } from '../lib/crossref/match.js';
+import { toApiGatewayEvent } from '../lib/local/apigw-event.js';
+import { crossrefRecording, startReplayCrossref } from '../lib/local/replay-crossref.js';
+import { sample } from '../lib/local/samples.js';
+import { startFakeSerpApi } from '../test/support/fake-serpapi.js';
+import { type ColdStartRun, coldStartOnce, summarise } from './cold-start.js';
+import { median } from './load.js';
+import { BUILD_DIR, PROJECT_ROOT } from './paths.js';
+
+const CLIENT_KEY = 'bench-client-key-0123456789';
+const UPSTREAM_KEY = 'bench-upstream-key-9876543210';
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** A paper as the index lists it. */
+interface IndexPaper {
+  title: string;
+  summary: string;
+}
+
+/**
+ * Recorded Crossref works of the demo recording, listed as the index would list them: those the matcher
+ * accepts for their own listing (the others would measure the matcher, not the cost of a matched page).
+ */
+function knownPapers(): IndexPaper[] {
+  const works = (JSON.parse(crossrefRecording('boettiger')) as { message: { items: CrossrefWork[] } }).message.items;
+  const listed = works
+    .filter((work) => work.type === 'journal-article' && work.author?.[0]?.family)
+    .map((work) => {
+      const authors = (work.author ?? [])
+        .slice(0, 3)
+        .map((a) => `${(a.given ?? '').replace(/[^A-Z]/g, '')} ${a.family}`.trim())
+        .join(', ');
+      const year = work.issued?.['date-parts']?.[0]?.[0];
+      // As the index shows a title: markup dropped, plain hyphens.
+      const title = (work.title?.[0] ?? '')
+        .replace(/<[^>]*>/g, '')
+        .replace(/\s+/g, ' ')
+        .replace(/\u2010/g, '-')
+        .trim();
+      return { title, summary: `${authors} - ${work['container-title']?.[0]}, ${year} - Wiley` };
+    });
+  return listed.filter((paper) => bestMatch(parseScholarSummary(paper.title, paper.summary), works) !== undefined);
+}
+
+const unknownPaper = (i: number): IndexPaper => ({
+  title: `Bananas and plantains, volume ${i}`,
+  summary: 'JC Robinson, VG Saúco - 2010 - books.google.com',
+});
+
+/** The recorded scholar page, with these papers and ids `<prefix>-1`… */
+function scholarPage(prefix: string, papers: IndexPaper[]) {
+  const recorded = sample('google_scholar');
+  const first = (recorded.organic_results as Record<string, unknown>[])[0];
+  return {
+    ...recorded,
+    organic_results: papers.map((paper, i) => ({
+      ...first,
+      position: i,
+      title: paper.title,
+      result_id: `${prefix}-${i + 1}`,
+      publication_info: { summary: paper.summary },
+    })),
+  };
+}
+
+/** The API Gateway REST proxy event production sends, built by the local server's own converter (as bench/run.ts). */
+function apiGatewayEvent(path: string, body: string): unknown {
+  const headers = {
+    Host: 'api.example.com',
+    'User-Agent': 'bench',
+    Authorization: `Bearer ${CLIENT_KEY}`,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+  };
+  const request = {
+    rawHeaders: Object.entries(headers).flat(),
+    headers: { 'user-agent': headers['User-Agent'] },
+    url: path,
+    method: 'POST',
+    httpVersion: '1.1',
+    socket: { remoteAddress: '203.0.113.7' },
+  } as unknown as IncomingMessage;
+  return toApiGatewayEvent(request, path, path, body, randomUUID());
+}
+
+/** The cite-search bundle, built as infra/api-function.ts builds it. */
+async function bundleCiteSearch(): Promise<string> {
+  const outdir = join(BUILD_DIR, 'citations');
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: [join(PROJECT_ROOT, 'functions', 'cite-search.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    minify: true,
+    alias: { ...BUNDLE_ALIASES },
+    external: ['@aws-sdk/*'],
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    outfile: join(outdir, 'index.mjs'),
+    logLevel: 'warning',
+  });
+  return join(outdir, 'index.mjs');
+}
+
+/** Times, in a fresh process, each engine's build and then a warm render of 20 new papers × 5 styles. */
+function renderTimes(): Promise<Record<string, unknown>> {
+  const script = `
+    import { citationRenderer } from './lib/crossref/render.ts';
+    import { cslFromCrossref } from './lib/crossref/exports.ts';
+    import { citableItem } from './lib/crossref/records.ts';
+    import { crossrefRecording } from './lib/local/replay-crossref.ts';
+    const works = JSON.parse(crossrefRecording('boettiger')).message.items;
+    const items = (round) => works.map((w) => ({ ...citableItem(cslFromCrossref(w)), title: (w.title?.[0] ?? '') + ' ' + round }));
+    let t = performance.now();
+    const renderer = await citationRenderer();
+    const build = performance.now() - t;
+    t = performance.now();
+    renderer.render(items('first')[0]);
+    const firstRender = performance.now() - t;
+    const warm = [];
+    for (let round = 0; round < 7; round++) {
+      const batch = items(round);
+      t = performance.now();
+      for (const item of batch) renderer.render(item);
+      warm.push(performance.now() - t);
+    }
+    process.stdout.write(JSON.stringify({ build, firstRender, warm, papers: works.length }));
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, API_KEYS: CLIENT_KEY, SERPAPI_API_KEY: UPSTREAM_KEY },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`render timing exited ${code}`))));
+  });
+}
+
+/** The fresh-process timings of every style's engine build, measured apart (one process per style order). */
+export async function citationsBench(options: { quick: boolean }): Promise<Record<string, unknown>> {
+  const rounds = options.quick ? 3 : 7;
+  log('citations: render timings in a fresh process');
+  const render = await renderTimes();
+  const warm = render.warm as number[];
+  // The first warm batch still warms the JIT; the rest are what a warm container pays.
+  const warmMedian = median(warm.slice(1));
+
+  log('citations: bundling cite-search');
+  const bundle = await bundleCiteSearch();
+  const upstream = await startFakeSerpApi();
+  const crossref = await startReplayCrossref();
+  const known = knownPapers();
+  const pages: Record<string, IndexPaper[]> = {
+    'known-1': known.slice(0, 1),
+    'unknown-1': [unknownPaper(1)],
+    ...Object.fromEntries(
+      [0, 50, 100].map((percent) => {
+        const matched = percent / 10;
+        return [
+          `page-${percent}`,
+          Array.from({ length: 10 }, (_, i) => (i < matched ? (known[i] as IndexPaper) : unknownPaper(i))),
+        ];
+      }),
+    ),
+  };
+  upstream.respond((q) => {
+    const page = pages[q.get('q') ?? ''];
+    if (q.get('engine') === 'google_scholar' && page) return { json: scholarPage(q.get('q') ?? '', page) };
+    return undefined;
+  });
+  const env = {
+    API_KEYS: CLIENT_KEY,
+    SERPAPI_API_KEY: UPSTREAM_KEY,
+    SERPAPI_BASE_URL: upstream.url,
+    CROSSREF_BASE_URL: crossref.url,
+    POWERTOOLS_SERVICE_NAME: 'search-citation-api',
+    POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
+  };
+  const eventsDir = join(BUILD_DIR, 'citations', 'events');
+  mkdirSync(eventsDir, { recursive: true });
+  const eventFile = (name: string, body: Record<string, unknown>) => {
+    const file = join(eventsDir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(apiGatewayEvent('/v1/cite/search', JSON.stringify(body))));
+    return file;
+  };
+
+  try {
+    const cases = {
+      index: eventFile('index', { query: 'known-1', results: 1, citation_source: 'index' }),
+      auto_unknown_paper: eventFile('auto-unknown', { query: 'unknown-1', results: 1 }),
+      auto_known_paper: eventFile('auto-known', { query: 'known-1', results: 1 }),
+    };
+    const cold: Record<string, Record<string, ReturnType<typeof summarise>>> = {};
+    for (const latency of [0, 1_000]) {
+      upstream.latencyMs = latency;
+      log(`citations: cold starts at search latency ${latency} ms, ${rounds} rounds`);
+      const runs: Record<string, ColdStartRun[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+      await coldStartOnce(bundle, cases.index, env); // the first start after the build also reads the file from disk
+      for (let i = 0; i < rounds; i++) {
+        for (const [name, file] of Object.entries(cases)) runs[name]?.push(await coldStartOnce(bundle, file, env));
+      }
+      cold[`search_latency_${latency}ms`] = Object.fromEntries(Object.entries(runs).map(([name, r]) => [name, summarise(r)]));
+    }
+
+    upstream.latencyMs = 0;
+    log('citations: paid calls per 10-paper page');
+    if (known.length < 10) throw new Error(`only ${known.length} recorded works match their own listing; 10 are needed`);
+    const paid: Record<string, { paid_calls: number; index_cite_calls: number; status: number | null }> = {};
+    for (const percent of [0, 50, 100]) {
+      upstream.reset();
+      upstream.respond((q) => {
+        const page = pages[q.get('q') ?? ''];
+        if (q.get('engine') === 'google_scholar' && page) return { json: scholarPage(q.get('q') ?? '', page) };
+        return undefined;
+      });
+      const file = eventFile(`page-${percent}`, { query: `page-${percent}`, results: 10 });
+      const run = await coldStartOnce(bundle, file, env);
+      paid[`${percent}%`] = {
+        paid_calls: upstream.calls(),
+        index_cite_calls: upstream.calls('google_scholar_cite'),
+        status: run.status,
+      };
+    }
+    return {
+      styles_build_ms: round(render.build as number),
+      first_render_ms: round(render.firstRender as number),
+      warm_render_20_papers_x_5_styles_ms: round(warmMedian),
+      warm_render_runs_ms: warm.map(round),
+      cold_start: cold,
+      paid_calls_per_10_paper_page: paid,
+      load_average_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    };
+  } finally {
+    await crossref.close();
+    await upstream.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').slice(-2).join('/'))) {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+  const results = await citationsBench({ quick: values.quick });
+  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+}

@@ -1,0 +1,88 @@
+/**
+ * The plan's own numbers from SerpApi's Account API (`GET /account.json?api_key=…`), which is free (it
+ * is not a search and is not billed). Read in the background, at cold start and then at most once per
+ * ACCOUNT_API_TTL_SECONDS after a request, never awaited by one: a request uses whatever was last read,
+ * or nothing. The budget uses the plan's hourly throughput cap to never promise more searches in an hour
+ * than the plan can serve; /v1/usage shows the rest.
+ */
+import { config } from '../config.js';
+import { serpApiKey } from '../credentials/upstream-key.js';
+import { httpGet } from '../http-get.js';
+import { logger } from '../logger.js';
+
+export interface PlanNumbers {
+  plan_name: string | null;
+  searches_per_month: number | null;
+  plan_searches_left: number | null;
+  this_month_usage: number | null;
+  this_hour_searches: number | null;
+  account_rate_limit_per_hour: number | null;
+  /** When SerpApi said so (ISO 8601). */
+  read_at: string;
+}
+
+const READ_TIMEOUT_MS = 5_000;
+// A failed read is tried again after a minute, not on every request.
+const RETRY_AFTER_FAILURE_MS = 60_000;
+
+let last: PlanNumbers | undefined;
+let nextReadAt = 0;
+let inFlight: Promise<void> | undefined;
+
+function count(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
+}
+
+/** The fields the budget uses, from the Account API's JSON; anything else in it (the key, the e-mail) is dropped. */
+export function parseAccount(json: unknown, readAt: number): PlanNumbers | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const a = json as Record<string, unknown>;
+  if (typeof a.error === 'string') return undefined;
+  return {
+    plan_name: typeof a.plan_name === 'string' ? a.plan_name.slice(0, 100) : null,
+    searches_per_month: count(a.searches_per_month),
+    plan_searches_left: count(a.plan_searches_left),
+    this_month_usage: count(a.this_month_usage),
+    this_hour_searches: count(a.this_hour_searches),
+    account_rate_limit_per_hour: count(a.account_rate_limit_per_hour),
+    read_at: new Date(readAt).toISOString(),
+  };
+}
+
+async function readOnce(): Promise<void> {
+  const started = Date.now();
+  try {
+    const key = await serpApiKey(started + READ_TIMEOUT_MS);
+    const url = `${config.SERPAPI_BASE_URL.replace(/\/+$/, '')}/account.json?${new URLSearchParams({ api_key: key })}`;
+    const answer = await httpGet(url, { timeoutMs: READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
+    const numbers = answer.ok && answer.status === 200 ? parseAccount(JSON.parse(answer.text), Date.now()) : undefined;
+    if (numbers) {
+      last = numbers;
+      nextReadAt = Date.now() + config.ACCOUNT_API_TTL_SECONDS * 1000;
+      return;
+    }
+    // Never the URL: it holds the key.
+    logger.info('account API not read; the budget uses its configured limits only', {
+      status: answer.ok ? answer.status : answer.reason,
+    });
+  } catch (error) {
+    logger.info('account API not read; the budget uses its configured limits only', {
+      error: (error as Error).name,
+    });
+  }
+  nextReadAt = Date.now() + RETRY_AFTER_FAILURE_MS;
+}
+
+/** Starts a background read when the last one is older than its lifetime; never waits for it. */
+export function refreshPlanNumbers(): Promise<void> | undefined {
+  if (config.ACCOUNT_API_TTL_SECONDS === 0 || inFlight || Date.now() < nextReadAt) return inFlight;
+  inFlight = readOnce().finally(() => {
+    inFlight = undefined;
+  });
+  return inFlight;
+}
+
+/** What the Account API said last, if it has been read. */
+export function planNumbers(): PlanNumbers | undefined {
+  return last;
+}

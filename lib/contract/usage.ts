@@ -1,0 +1,42 @@
+/** The `data` of a successful POST /v1/usage: where the search budget stands (README, "Spending budget"). */
+import * as z from 'zod/mini';
+
+const windowSchema = z.strictObject({
+  limit: z.int().check(z.describe('Most paid searches this window allows')),
+  used: z.int().check(z.describe('Paid searches counted in this window so far (answers from the cache are free)')),
+  left: z.int().check(z.describe('Searches left in this window')),
+  resets_at: z.string().check(z.describe('When the window resets (ISO 8601, UTC)')),
+});
+
+export const responseSchema = z.strictObject({
+  hour: windowSchema.check(z.describe("The deployment's searches this hour (UTC), every client together")),
+  month: z.nullable(windowSchema).check(z.describe("The deployment's searches this calendar month (UTC); null: no monthly cap")),
+  client: z.strictObject({
+    name: z.string().check(z.describe("The calling key's name")),
+    today: z.strictObject({
+      limit: z.nullable(z.int()).check(z.describe("The key's own daily limit; null: none (only the deployment's budget)")),
+      used: z.int().check(z.describe('Paid searches this key caused today (UTC)')),
+      left: z.nullable(z.int()).check(z.describe('Searches left today under the key’s own limit; null: no limit')),
+      resets_at: z.string().check(z.describe('When the day resets (ISO 8601, UTC)')),
+    }),
+  }),
+  plan: z
+    .nullable(
+      z.strictObject({
+        plan_name: z.nullable(z.string()),
+        searches_per_month: z.nullable(z.int()),
+        plan_searches_left: z.nullable(z.int()),
+        this_month_usage: z.nullable(z.int()),
+        this_hour_searches: z.nullable(z.int()),
+        account_rate_limit_per_hour: z.nullable(z.int()),
+        read_at: z.string().check(z.describe('When the search provider said so (ISO 8601)')),
+      }),
+    )
+    .check(
+      z.describe(
+        "The search provider's own account numbers, as last read from its free Account API (kept a few minutes); null when not read yet",
+      ),
+    ),
+});
+
+export type UsageData = z.output<typeof responseSchema>;

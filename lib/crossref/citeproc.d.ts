@@ -1,0 +1,21 @@
+/**
+ * The part of citeproc-js (the CSL processor @citation-js/plugin-csl depends on; it ships no types)
+ * that lib/crossref/render.ts uses.
+ */
+declare module 'citeproc' {
+  interface CiteprocSys {
+    retrieveLocale(lang: string): unknown;
+    retrieveItem(id: string): unknown;
+  }
+  /** [bibliography metadata, one formatted entry per item]; false when the style has no bibliography. */
+  type Bibliography = [{ entry_ids: string[][] }, string[]] | false;
+  export class Engine {
+    constructor(sys: CiteprocSys, style: string, lang?: string, forceLang?: boolean);
+    opt: { development_extensions: Record<string, boolean> };
+    setOutputFormat(format: 'text' | 'html' | 'rtf'): void;
+    updateItems(ids: string[]): void;
+    makeBibliography(): Bibliography;
+  }
+  const CSL: { Engine: typeof Engine };
+  export default CSL;
+}

@@ -1,0 +1,56 @@
+/**
+ * One example request body per endpoint, for the OpenAPI document: the docs page's "Try it out" sends it,
+ * so it must be a request a person would make (the README's examples), never generated noise, since
+ * against a deployment each one is a paid search. A test holds every route to having one that the
+ * route's own request schema accepts.
+ */
+export interface RequestExample {
+  summary: string;
+  value: Record<string, unknown>;
+}
+
+/** By route name (lib/routes.ts). */
+export const REQUEST_EXAMPLES: Readonly<Record<string, RequestExample>> = {
+  'web-search-alpha': {
+    summary: 'Ten results for coffee, as searched from Austin',
+    value: { q: 'coffee', location: 'Austin, Texas', language: 'en', page: 0, num: 10 },
+  },
+  'web-search-bravo': {
+    summary: "This week's results for coffee, US region",
+    value: { q: 'coffee', region: 'us-en', date: 'week', safe_search: 'moderate' },
+  },
+  'web-search-charlie': {
+    summary: 'The second page of results for coffee, US market',
+    value: { q: 'coffee', market: 'en-US', safe_search: 'strict', page: 1 },
+  },
+  'web-search-delta': {
+    summary: 'Results for 咖啡 (coffee) in simplified Chinese, from 2024 on',
+    value: { q: '咖啡', ct: 'simplified', date_from: '2024-01-01' },
+  },
+  'cite-search': {
+    summary: 'Ten papers on bananas, with APA citations',
+    value: { query: 'bananas', results: 10, page: 0, format: 'APA' },
+  },
+  'scholar-profiles': { summary: 'Profiles of scholars named Mike Robb', value: { query: 'Mike Robb' } },
+  'scholar-author': {
+    summary: "One scholar's newest articles",
+    value: { author_id: 'LSsXyncAAAAJ', sort: 'pubdate', page: 0, num: 20 },
+  },
+  'scholar-author-citation': {
+    summary: 'One article and the documents citing it',
+    value: { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C', language: 'en' },
+  },
+  'alpha-trends': {
+    summary: 'Interest in coffee and tea in California over the last 12 months',
+    value: { queries: ['coffee', 'tea'], geo: 'US-CA', timeframe: 'today 12-m', category: 0 },
+  },
+  'alpha-news': {
+    summary: 'News about coffee, as searched from Austin',
+    value: { q: 'coffee', location: 'Austin, Texas', language: 'en', page: 0 },
+  },
+  usage: { summary: 'Nothing to send: the budget as this key sees it (free: no search)', value: {} },
+  'alpha-images': {
+    summary: 'Large, wide, blue photos of coffee under a Creative Commons licence',
+    value: { q: 'coffee', size: 'large', color: 'blue', type: 'photo', license: 'creative_commons', aspect_ratio: 'wide' },
+  },
+};

@@ -1,0 +1,187 @@
+/**
+ * The spending budget as deployed: one counter in a DynamoDB table (dynalite on loopback) shared by
+ * service processes, each a container of its own. Exactness across processes and under concurrency, the
+ * fail-open rule (and fail-closed), and a fresh process's first request answered by the shared cache.
+ */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
+import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
+
+let upstream: FakeSerpApi;
+let table: CacheTableServer;
+const started: ServiceProcess[] = [];
+
+beforeAll(async () => {
+  upstream = await startFakeSerpApi();
+  table = await startCacheTable('search-citation-budget');
+});
+afterAll(async () => {
+  await Promise.all(started.map((p) => p.stop()));
+  await table.close();
+  await upstream.close();
+});
+beforeEach(() => {
+  upstream.reset();
+  table.setMode({ kind: 'ok' });
+});
+
+/** A service process counting in the shared table; every process of one `budget` shares its windows. */
+async function container(env: Record<string, string>): Promise<ServiceProcess> {
+  const { CACHE_TABLE_NAME: _cache, ...tableEnv } = table.env;
+  const service = await startServiceProcess({
+    ...tableEnv,
+    SERPAPI_BASE_URL: upstream.url,
+    BUDGET_TABLE_NAME: table.tableName,
+    ...env,
+  });
+  started.push(service);
+  return service;
+}
+
+/** One process per month key is impossible, so each test uses its own hourly limit on a table of its own. */
+async function freshTable(name: string): Promise<Record<string, string>> {
+  const own = await startCacheTable(name);
+  closeLater.push(own);
+  const { CACHE_TABLE_NAME: _cache, ...env } = own.env;
+  return { ...env, BUDGET_TABLE_NAME: own.tableName };
+}
+const closeLater: CacheTableServer[] = [];
+const closeProxies: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(closeProxies.map((p) => p.close()));
+  await Promise.all(closeLater.map((t) => t.close()));
+});
+
+/** A pass-through to `target` that holds back the first answer on each new connection by `delayMs`. */
+async function slowFirstAnswerProxy(target: string, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
+  const seen = new WeakSet<Socket>();
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const first = !seen.has(req.socket);
+    seen.add(req.socket);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const forward = () => {
+        const upstreamRequest = request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        upstreamRequest.on('error', () => res.destroy());
+        upstreamRequest.end(Buffer.concat(chunks));
+      };
+      if (first) setTimeout(forward, delayMs);
+      else forward();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('the shared budget counter (DynamoDB)', () => {
+  it('two processes share one budget exactly: N allowed across both, the next refused in either', async () => {
+    const env = { SEARCHES_PER_HOUR: '5', SEARCHES_PER_MONTH: '0' };
+    const [a, b] = await Promise.all([container(env), container(env)]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await (i % 2 ? b : a).post('/v1/web-search/alpha', { q: `shared ${i}` })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const refusedB = await b.post('/v1/web-search/alpha', { q: 'shared 5' });
+    const refusedA = await a.post('/v1/web-search/alpha', { q: 'shared 6' });
+    expect([refusedA.status, refusedB.status]).toEqual([429, 429]);
+    expect(refusedA.json.error.code).toBe('BUDGET_EXHAUSTED');
+    expect(Number(refusedA.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(upstream.calls()).toBe(5);
+    const usage = await a.post('/v1/usage', {});
+    expect(usage.json.data.hour).toMatchObject({ limit: 5, used: 5, left: 0 });
+    expect(table.operations.every((op) => op === 'UpdateItem' || op === 'GetItem')).toBe(true);
+  });
+
+  it('20 concurrent requests against a budget of 10 make exactly 10 paid calls', async () => {
+    const service = await container({ ...(await freshTable('budget-concurrent')), SEARCHES_PER_HOUR: '10' });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => service.post('/v1/web-search/alpha', { q: `concurrent ${i}` })),
+    );
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(replies.filter((r) => r.status === 429 && r.json.error.code === 'BUDGET_EXHAUSTED')).toHaveLength(10);
+    expect(upstream.calls()).toBe(10);
+  });
+
+  it('fails open while the counter is down: answers still come, within the per-container backstop', async () => {
+    const own = await freshTable('budget-down');
+    const service = await container({ ...own, SEARCHES_PER_HOUR: '100', BUDGET_BACKSTOP_PER_HOUR: '2' });
+    const down = closeLater.at(-1) as CacheTableServer;
+    await down.stop();
+    expect((await service.post('/v1/web-search/alpha', { q: 'down 1' })).status).toBe(200);
+    expect((await service.post('/v1/web-search/alpha', { q: 'down 2' })).status).toBe(200);
+    const third = await service.post('/v1/web-search/alpha', { q: 'down 3' });
+    expect(third.status).toBe(429);
+    expect(third.json.error.code).toBe('BUDGET_EXHAUSTED');
+    expect(upstream.calls()).toBe(2);
+    await down.start();
+  });
+
+  it('fails open when the counter is slower than its budget', async () => {
+    const own = await freshTable('budget-slow');
+    const slow = closeLater.at(-1) as CacheTableServer;
+    const service = await container({ ...own, BUDGET_TIMEOUT_MS: '50' });
+    // Twenty times the counter's budget: the answer must not wait for it.
+    slow.setMode({ kind: 'slow', delayMs: 1_000 });
+    const reply = await service.post('/v1/web-search/alpha', { q: 'slow counter' });
+    expect(reply.status).toBe(200);
+    expect(upstream.calls()).toBe(1);
+  });
+
+  it('with budgetFailClosed, refuses while the counter is down (503 BUDGET_UNAVAILABLE, no paid call)', async () => {
+    const own = await freshTable('budget-closed');
+    const down = closeLater.at(-1) as CacheTableServer;
+    const service = await container({ ...own, BUDGET_FAIL_CLOSED: 'true' });
+    await down.stop();
+    const reply = await service.post('/v1/web-search/alpha', { q: 'closed' });
+    expect(reply.status).toBe(503);
+    expect(reply.json.error.code).toBe('BUDGET_UNAVAILABLE');
+    expect(upstream.calls()).toBe(0);
+    await down.start();
+  });
+
+  it("a fresh process's first request is answered by the shared cache, however slow its first connection", async () => {
+    const cache = await startCacheTable('budget-cold-cache');
+    closeLater.push(cache);
+    // Every new connection's first answer comes late, as a cold container's first table call does (client
+    // set-up, credentials, TLS): longer than the read budget, shorter than the cold start may wait.
+    const slowFirst = await slowFirstAnswerProxy(cache.endpoint, 1_500);
+    closeProxies.push(slowFirst);
+    const env = {
+      ...cache.env,
+      AWS_ENDPOINT_URL_DYNAMODB: slowFirst.url,
+      ANSWER_CACHE_TTL_SECONDS: '3600',
+      // The late answer always misses a read budget shorter than its delay; the cold start waits for it.
+      CACHE_READ_TIMEOUT_MS: '1000',
+      CACHE_WRITE_TIMEOUT_MS: '5000',
+      TABLE_PREPARE_TIMEOUT_MS: '8000',
+    };
+    const first = await container(env);
+    expect((await first.post('/v1/web-search/alpha', { q: 'cold start' })).status).toBe(200);
+    expect(upstream.calls()).toBe(1);
+    await first.stop();
+    const fresh = await container(env);
+    const reply = await fresh.post('/v1/web-search/alpha', { q: 'cold start' });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('x-cache')).toBe('hit');
+    expect(upstream.calls()).toBe(1);
+  });
+});

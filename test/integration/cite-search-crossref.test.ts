@@ -1,0 +1,202 @@
+/**
+ * POST /v1/cite/search with citations rendered from Crossref records (`citation_source: "auto"`, the
+ * default), over real HTTP: the fake SerpApi lists real papers (the recorded scholar result, retitled),
+ * the fake Crossref answers from a recorded Crossref answer, and the paid calls are counted at the fake
+ * SerpApi. Each test uses its own scholar result ids, so the caches of one test never answer another's.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { responseSchema } from '../../lib/contract/cite-search.js';
+import { sample } from '../../lib/local/samples.js';
+import { startFakeCrossref } from '../support/fake-crossref.js';
+import { type Reply, useService } from '../support/service.js';
+
+const PATH = '/v1/cite/search';
+const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
+const crossref = await startFakeCrossref();
+const harness = useService({
+  CROSSREF_BASE_URL: crossref.url,
+  CROSSREF_MAILTO: 'ops@example.org',
+  // Repeated requests are answered from the answer cache, as deployed.
+  ANSWER_CACHE_TTL_SECONDS: '3600',
+});
+// The first citation search of a process builds the citation styles: seconds of CPU, many more on a busy
+// machine. Built here, under a limit of its own, so that no test's verdict depends on the machine's speed.
+beforeAll(async () => {
+  await (await import('../../lib/crossref/render.js')).citationRenderer();
+}, 180_000);
+afterAll(() => crossref.close());
+beforeEach(async () => {
+  crossref.reset();
+  // Imported only now: the client reads the configuration, which the service sets up, on import.
+  (await import('../../lib/crossref/client.js')).crossrefPace.reset();
+});
+
+/** Real papers, as the index lists them; the first three are in the recorded Crossref answer. */
+const FORECAST_TRAP = { title: 'The forecast trap', summary: 'C Boettiger - Ecology Letters, 2022 - Wiley Online Library' };
+const EARLY_WARNING = {
+  title: 'Early warning signals: the charted and uncharted territories',
+  summary: 'C Boettiger, N Ross, A Hastings - Theoretical Ecology, 2013 - Springer',
+};
+const FROM_NOISE = {
+  title: 'From noise to knowledge: how randomness generates novel phenomena and reveals information',
+  summary: 'C Boettiger - Ecology letters, 2018 - Wiley Online Library',
+};
+/** Not in any recorded Crossref answer: the fake Crossref answers its lookup with the recorded empty answer. */
+const BANANAS = { title: 'Bananas and plantains', summary: 'JC Robinson, VG Saúco - 2010 - books.google.com' };
+
+/** Serves a scholar page of these papers for `query`, with ids `<prefix>-1`…; cite calls get the recorded sample. */
+function servePapers(query: string, prefix: string, papers: { title: string; summary: string }[]) {
+  const recorded = sample('google_scholar');
+  const first = (recorded.organic_results as Record<string, unknown>[])[0];
+  const page = {
+    ...recorded,
+    organic_results: papers.map((paper, i) => ({
+      ...first,
+      position: i,
+      title: paper.title,
+      result_id: `${prefix}-${i + 1}`,
+      publication_info: { summary: paper.summary },
+    })),
+  };
+  harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' && q.get('q') === query ? { json: page } : undefined));
+}
+
+const citeIds = () => harness.upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
+
+function expectSuccess(reply: Reply) {
+  expect(reply.status).toBe(200);
+  expect(reply.json.success).toBe(true);
+  expect(responseSchema.parse(reply.json.data)).toEqual(reply.json.data);
+  return reply.json.data;
+}
+
+describe('POST /v1/cite/search, citations from Crossref records', () => {
+  it('costs one paid call for a page whose papers Crossref knows, and renders all five formats from the records', async () => {
+    servePapers('known page', 'known', [FORECAST_TRAP, EARLY_WARNING, FROM_NOISE]);
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'known page' }));
+
+    expect(harness.upstream.calls()).toBe(1);
+    expect(citeIds()).toEqual([]);
+    expect(crossref.requests).toHaveLength(3);
+    expect(data.papers.map((p: { citations_source: string }) => p.citations_source)).toEqual([
+      'crossref',
+      'crossref',
+      'crossref',
+    ]);
+    for (const paper of data.papers) expect(Object.keys(paper.citations)).toEqual(FIVE);
+    expect(data.papers[0].citations).toEqual({
+      MLA: 'Boettiger, Carl. “The Forecast Trap.” Ecology Letters, vol. 25, no. 7, May 2022, pp. 1655–64, https://doi.org/10.1111/ele.14024.',
+      APA: 'Boettiger, C. (2022). The forecast trap. Ecology Letters, 25(7), 1655–1664. https://doi.org/10.1111/ele.14024',
+      Chicago:
+        'Boettiger, Carl. “The Forecast Trap.” Ecology Letters 25, no. 7 (2022): 1655–64. https://doi.org/10.1111/ele.14024.',
+      Harvard:
+        'Boettiger, C. (2022) “The forecast trap,” Ecology Letters, 25(7), pp. 1655–1664. Available at: https://doi.org/10.1111/ele.14024.',
+      Vancouver: 'Boettiger C. The forecast trap. Ecology Letters. 2022 May 30;25(7):1655–64. doi:10.1111/ele.14024',
+    });
+    // Every author, not the index's shortened list.
+    expect(data.papers[1].citations.APA).toMatch(/^Boettiger, C\., Ross, N\., & Hastings, A\. \(2013\)\. Early warning signals/);
+    expect(data.citation_details.map((d: { crossref_fallback: unknown }) => d.crossref_fallback)).toEqual([null, null, null]);
+    expect(data.citation_details[0].formats.map((f: { name: string }) => f.name)).toEqual(FIVE);
+    expect(data.citation_details[0].links).toEqual([]);
+    expect(data.reference_list[0]).toBe(`[1] ${data.papers[0].citations.MLA}`);
+    expect(data.citation_count).toBe(3);
+    expect(data.note).toContain("Every citation is rendered from the paper's Crossref record.");
+    // Not asked for an export: the DOI and the record stay out of the answer, as before.
+    expect(data.papers[0]).not.toHaveProperty('doi');
+  });
+
+  it('makes a cite call for the paper Crossref does not know, and for no other', async () => {
+    servePapers('mixed page', 'mixed', [FORECAST_TRAP, BANANAS, EARLY_WARNING]);
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'mixed page', format: 'APA' }));
+
+    expect(harness.upstream.calls()).toBe(2);
+    expect(citeIds()).toEqual(['mixed-2']);
+    expect(data.papers.map((p: { citations_source: string }) => p.citations_source)).toEqual(['crossref', 'index', 'crossref']);
+    const recordedCite = sample('google_scholar_cite') as { citations: { title: string; snippet: string }[] };
+    expect(data.papers[1].citations.APA).toBe(recordedCite.citations.find((c) => c.title === 'APA')?.snippet);
+    expect(data.citation_details[1].crossref_fallback).toMatch(/no work whose title, first author and year match/);
+    expect(data.citation_details[1].links.map((l: { name: string }) => l.name)).toContain('BibTeX');
+    expect(data.reference_list).toHaveLength(3);
+    expect(data.note).toContain('Citations of 2 of 3 papers are rendered from their Crossref records');
+  });
+
+  it('with citation_source "index", makes one cite call per paper and asks Crossref nothing', async () => {
+    servePapers('index only', 'index', [FORECAST_TRAP, EARLY_WARNING]);
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'index only', citation_source: 'index' }));
+
+    expect(harness.upstream.calls()).toBe(3);
+    expect(citeIds()).toEqual(['index-1', 'index-2']);
+    expect(crossref.requests).toHaveLength(0);
+    expect(data.papers.map((p: { citations_source: string }) => p.citations_source)).toEqual(['index', 'index']);
+    expect(data.citation_details[0].crossref_fallback).toBe(
+      'The request asked for the index\'s citations ("citation_source": "index")',
+    );
+  });
+
+  it('costs no paid call and no render when repeated, and a new search listing known papers costs only its one call', async () => {
+    servePapers('repeat me', 'repeat', [FORECAST_TRAP, BANANAS]);
+    const body = { query: 'repeat me' };
+    const first = expectSuccess(await harness.service.post(PATH, body));
+    expect(harness.upstream.calls()).toBe(2);
+
+    harness.upstream.reset();
+    crossref.reset();
+    servePapers('repeat me', 'repeat', [FORECAST_TRAP, BANANAS]);
+    const again = await harness.service.post(PATH, body);
+    expect(expectSuccess(again)).toEqual(first);
+    expect(harness.upstream.calls()).toBe(0);
+    // Crossref (free) is asked again only for the paper it did not know: a miss is not cached, so that a
+    // record published since may be found. The matched paper's record and citations come from the cache.
+    expect(crossref.requests.map((q) => q.get('query.bibliographic'))).toEqual([BANANAS.title]);
+    crossref.reset();
+
+    // Another query listing the same papers: its search is paid, the papers' records and citations are not.
+    servePapers('repeat me elsewhere', 'repeat', [FORECAST_TRAP, BANANAS]);
+    const other = expectSuccess(await harness.service.post(PATH, { query: 'repeat me elsewhere' }));
+    expect(harness.upstream.calls()).toBe(1);
+    expect(crossref.requests.map((q) => q.get('query.bibliographic'))).toEqual([BANANAS.title]);
+    expect(other.papers.map((p: { citations: unknown }) => p.citations)).toEqual(
+      first.papers.map((p: { citations: unknown }) => p.citations),
+    );
+  });
+
+  it('falls back to the index for a paper whose lookup Crossref refuses (429), and asks Crossref nothing during the pause it sets', async () => {
+    servePapers('refused', 'refused', [FORECAST_TRAP]);
+    crossref.respond(() => ({
+      status: 429,
+      body: 'Too Many Requests',
+      headers: { 'retry-after': '60', 'x-rate-limit-limit': '5', 'x-rate-limit-interval': '1s' },
+    }));
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'refused' }));
+    expect(citeIds()).toEqual(['refused-1']);
+    expect(data.papers[0].citations_source).toBe('index');
+    expect(data.citation_details[0].crossref_fallback).toBe('Crossref refused the lookup for rate (HTTP 429)');
+
+    // Within the minute Crossref asked for, a paper it knows is not looked up: its citations come from the index.
+    crossref.reset();
+    servePapers('during the pause', 'paused', [EARLY_WARNING]);
+    const paused = expectSuccess(await harness.service.post(PATH, { query: 'during the pause' }));
+    expect(crossref.requests).toHaveLength(0);
+    expect(paused.papers[0].citations_source).toBe('index');
+    expect(paused.citation_details[0].crossref_fallback).toBe(
+      'Crossref asked for a pause (HTTP 429); the paper was not looked up',
+    );
+  });
+
+  it('answers with the five Crossref formats and its DOI when export is asked too, from one lookup', async () => {
+    servePapers('with export', 'export', [EARLY_WARNING]);
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'with export', export: ['bibtex'] }));
+    expect(crossref.requests).toHaveLength(1);
+    expect(harness.upstream.calls()).toBe(1);
+    expect(data.papers[0]).toMatchObject({ citations_source: 'crossref', doi: '10.1007/s12080-013-0192-6' });
+    expect(data.papers[0].exports.bibtex).toContain('10.1007/s12080-013-0192-6');
+  });
+
+  it('accepts country, which changes nothing upstream', async () => {
+    servePapers('by country', 'country', [BANANAS]);
+    expectSuccess(await harness.service.post(PATH, { query: 'by country', country: 'GB' }));
+    const search = harness.upstream.requests.find((q) => q.get('engine') === 'google_scholar');
+    expect(search?.has('gl')).toBe(false);
+    expect([...(search?.values() ?? [])].join(' ')).not.toMatch(/\bgb\b/i);
+  });
+});

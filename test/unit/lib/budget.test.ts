@@ -1,0 +1,120 @@
+/**
+ * The budget's pure parts: its windows at calendar edges, the memory counter's exactness, the local
+ * key form with a daily limit, the secret's `dailySearches`, and what is kept of an Account API answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseAccount } from '../../../lib/budget/account.js';
+import { createMemoryCounter } from '../../../lib/budget/counter.js';
+import { dayWindow, expiresAtSeconds, hourWindow, monthWindow, secondsUntilReset } from '../../../lib/budget/windows.js';
+import { parseClientKeySecret, parseLocalKeys, sha256 } from '../../../lib/credentials/client-keys.js';
+import { SecretShapeError } from '../../../lib/credentials/secrets.js';
+import { FAKE_ACCOUNT } from '../../support/fake-serpapi.js';
+
+const at = (iso: string) => Date.parse(iso);
+
+describe('budget windows', () => {
+  it('keys each window by its UTC hour, month or day, and ends it at the next one', () => {
+    const now = at('2026-12-31T23:59:30.000Z');
+    expect(hourWindow(now, 10)).toMatchObject({ key: 'hour#2026-12-31T23', endsAt: at('2027-01-01T00:00:00Z') });
+    expect(monthWindow(now, 10)).toMatchObject({ key: 'month#2026-12', endsAt: at('2027-01-01T00:00:00Z') });
+    expect(dayWindow(now, 'team-a', 5)).toMatchObject({
+      key: 'day#2026-12-31#client#team-a',
+      endsAt: at('2027-01-01T00:00:00Z'),
+    });
+    expect(secondsUntilReset(hourWindow(now, 10), now)).toBe(30);
+    // Never 0: a client told to retry after 0 seconds would retry at once.
+    expect(secondsUntilReset(hourWindow(now, 10), at('2026-12-31T23:59:59.999Z'))).toBe(1);
+  });
+
+  it('lets an item outlive its window by a day, so a clock a little off never reads a fresh zero', () => {
+    const window = hourWindow(at('2026-11-23T21:10:00Z'), 10);
+    expect(expiresAtSeconds(window)).toBe(at('2026-11-24T22:00:00Z') / 1000);
+  });
+});
+
+describe('the memory counter', () => {
+  it('grants exactly the limit to concurrent reservations and refuses the rest, naming the window', async () => {
+    const counter = createMemoryCounter(() => at('2026-11-23T21:00:00Z'));
+    const now = at('2026-11-23T21:00:00Z');
+    const windows = [dayWindow(now, 'a', 100), hourWindow(now, 10)];
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => counter.reserve(windows, 1)));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
+    expect(outcomes.find((o) => !o.ok)).toMatchObject({ ok: false, refused: { kind: 'hour' } });
+    // A refusal adds nothing to any window.
+    expect(await counter.read(windows)).toEqual([10, 10]);
+  });
+
+  it('starts a new window at zero', async () => {
+    let now = at('2026-11-23T21:59:00Z');
+    const counter = createMemoryCounter(() => now);
+    expect((await counter.reserve([hourWindow(now, 1)], 1)).ok).toBe(true);
+    expect((await counter.reserve([hourWindow(now, 1)], 1)).ok).toBe(false);
+    now = at('2026-11-23T22:00:00Z');
+    expect((await counter.reserve([hourWindow(now, 1)], 1)).ok).toBe(true);
+  });
+});
+
+describe('client keys with a daily limit', () => {
+  it('reads plain keys, name:key and name:key:daily=N from API_KEYS', () => {
+    expect(parseLocalKeys(' plain-key-1 , alice:alice-key:daily=50,bob:bob-key')).toEqual([
+      { name: 'local-1', digest: sha256('plain-key-1') },
+      { name: 'alice', digest: sha256('alice-key'), dailySearches: 50 },
+      { name: 'bob', digest: sha256('bob-key') },
+    ]);
+  });
+
+  it('reads dailySearches from the secret, and refuses one that is not a whole number', () => {
+    const digest = 'a'.repeat(64);
+    expect(parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, dailySearches: 200 }] })).toEqual([
+      { name: 'ci', digest: Buffer.from(digest, 'hex'), dailySearches: 200 },
+    ]);
+    expect(() => parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, dailySearches: '200' }] })).toThrow(
+      SecretShapeError,
+    );
+    expect(() => parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, dailySearches: -1 }] })).toThrow(
+      /keys\[0\] has a "dailySearches" that is not a whole number/,
+    );
+  });
+});
+
+describe('the Account API answer', () => {
+  it('keeps the plan numbers and drops the key and the e-mail', () => {
+    const kept = parseAccount({ ...FAKE_ACCOUNT, api_key: 'SECRET_API_KEY' }, at('2026-11-23T21:00:00Z'));
+    expect(kept).toEqual({
+      plan_name: 'Big Data Plan',
+      searches_per_month: 30000,
+      plan_searches_left: 5958,
+      this_month_usage: 24042,
+      this_hour_searches: 42,
+      account_rate_limit_per_hour: 6000,
+      read_at: '2026-11-23T21:00:00.000Z',
+    });
+    expect(JSON.stringify(kept)).not.toMatch(/SECRET_API_KEY|demo@serpapi.com/);
+    expect(parseAccount({ error: 'Invalid API key.' }, 0)).toBeUndefined();
+  });
+});
+
+describe('BUDGET_EXHAUSTED in the published contract', () => {
+  it('is in the OpenAPI document, on every endpoint, with Retry-After, and in the generated client', async () => {
+    const { buildOpenApiDocument } = await import('../../../lib/openapi.js');
+    const document = JSON.stringify(await buildOpenApiDocument());
+    expect(document).toContain('"BUDGET_EXHAUSTED"');
+    type Response = { $ref?: string; headers?: Record<string, unknown>; content?: unknown };
+    const usage = (await buildOpenApiDocument()) as unknown as {
+      paths: Record<string, { post: { responses: Record<string, Response> } }>;
+      components: { responses: Record<string, Response> };
+    };
+    const resolve = (r: Response | undefined) =>
+      r?.$ref ? usage.components.responses[r.$ref.replace('#/components/responses/', '')] : r;
+    for (const [path, item] of Object.entries(usage.paths)) {
+      const refused = resolve(item.post.responses['429']);
+      expect(Object.keys(refused?.headers ?? {}), path).toContain('Retry-After');
+      expect(JSON.stringify(refused?.content), path).toContain('BUDGET_EXHAUSTED');
+    }
+    expect(usage.paths['/v1/usage']).toBeDefined();
+    const { readFileSync } = await import('node:fs');
+    const client = readFileSync(new URL('../../client/api.d.ts', import.meta.url), 'utf8');
+    expect(client).toContain("'BUDGET_EXHAUSTED'");
+    expect(client).toContain("'/v1/usage'");
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * The five citation formats rendered locally (lib/crossref/render.ts) from recorded Crossref works, the
+ * shipped CSL styles, and Crossref's pace as its answers state it (lib/crossref/client.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CITATION_FORMATS } from '../../../lib/contract/cite-search.js';
+import { crossrefPace, intervalMs, notePace } from '../../../lib/crossref/client.js';
+import { cslFromCrossref } from '../../../lib/crossref/exports.js';
+import { bestMatch, type CrossrefWork, parseScholarSummary } from '../../../lib/crossref/match.js';
+import { citableItem } from '../../../lib/crossref/records.js';
+import { type CitationRenderer, citationRenderer, tidy } from '../../../lib/crossref/render.js';
+import { generatedSource, STYLE_FILES } from '../../../lib/crossref/styles/write.js';
+import { citeReplay } from '../../../lib/local/replay-cite.js';
+import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
+
+const works = (JSON.parse(crossrefRecording('boettiger')) as { message: { items: CrossrefWork[] } }).message.items;
+const sideBySide = JSON.parse(
+  readFileSync(new URL('../../fixtures/citations/iron-oxides-side-by-side.json', import.meta.url), 'utf8'),
+) as { record: Parameters<CitationRenderer['render']>[0]; index: object; local: object };
+
+let renderer: CitationRenderer;
+// Seconds of CPU, many more on a busy machine: a limit of its own, so that no verdict depends on speed.
+beforeAll(async () => {
+  renderer = await citationRenderer();
+}, 180_000);
+
+describe('the shipped CSL styles', () => {
+  it('are in the generated module exactly as in their files', () => {
+    expect(readFileSync(new URL('../../../lib/crossref/styles/styles.generated.ts', import.meta.url), 'utf8')).toBe(
+      generatedSource(),
+    );
+  });
+
+  it.each(Object.values(STYLE_FILES))('%s keeps its metadata: title, authors, CC BY-SA 3.0 rights', (file) => {
+    const xml = readFileSync(new URL(`../../../lib/crossref/styles/${file}`, import.meta.url), 'utf8');
+    expect(xml).toMatch(/<title>[^<]+<\/title>/);
+    expect(xml).toMatch(/<author>\s*<name>[^<]+<\/name>/);
+    expect(xml).toContain('<rights license="http://creativecommons.org/licenses/by-sa/3.0/">');
+  });
+});
+
+describe('citationRenderer', () => {
+  it('builds its engines once per container', async () => {
+    expect(await citationRenderer()).toBe(renderer);
+  });
+
+  it('renders every recorded work in the five formats, each with its DOI and first author', () => {
+    for (const work of works) {
+      const citations = renderer.render(citableItem(cslFromCrossref(work)));
+      expect(Object.keys(citations)).toEqual([...CITATION_FORMATS]);
+      const family = work.author?.[0]?.family ?? work.author?.[0]?.name ?? '';
+      for (const format of CITATION_FORMATS) {
+        const text = citations[format] ?? '';
+        expect(text.toLowerCase(), `${format} of ${work.DOI}`).toContain(work.DOI.toLowerCase());
+        expect(text, `${format} of ${work.DOI}`).toContain(family);
+        expect(text, `${format} of ${work.DOI}`).not.toMatch(/\n|^\d+\. /);
+      }
+    }
+  });
+
+  it('renders the recorded "Forecast trap" as each style writes a journal article', () => {
+    const work = works.find((w) => w.DOI === '10.1111/ele.14024') as CrossrefWork;
+    expect(renderer.render(citableItem(cslFromCrossref(work)))).toEqual({
+      MLA: 'Boettiger, Carl. “The Forecast Trap.” Ecology Letters, vol. 25, no. 7, May 2022, pp. 1655–64, https://doi.org/10.1111/ele.14024.',
+      APA: 'Boettiger, C. (2022). The forecast trap. Ecology Letters, 25(7), 1655–1664. https://doi.org/10.1111/ele.14024',
+      Chicago:
+        'Boettiger, Carl. “The Forecast Trap.” Ecology Letters 25, no. 7 (2022): 1655–64. https://doi.org/10.1111/ele.14024.',
+      Harvard:
+        'Boettiger, C. (2022) “The forecast trap,” Ecology Letters, 25(7), pp. 1655–1664. Available at: https://doi.org/10.1111/ele.14024.',
+      Vancouver: 'Boettiger C. The forecast trap. Ecology Letters. 2022 May 30;25(7):1655–64. doi:10.1111/ele.14024',
+    });
+  });
+
+  it("leaves out a journal's handling editor, whom Crossref lists as the article's editor", () => {
+    const work = works.find((w) => w.DOI === '10.1111/ele.14024') as CrossrefWork;
+    expect(work.editor?.[0]?.family).toBe('Munch');
+    const withEditor = renderer.render(cslFromCrossref(work));
+    expect(withEditor.MLA).toContain('edited by Stephan Munch');
+    for (const text of Object.values(renderer.render(citableItem(cslFromCrossref(work))))) expect(text).not.toContain('Munch');
+    // A book's editors are its editors, and stay.
+    const book = { id: 'b', type: 'book', title: 'A book', editor: [{ family: 'Munch', given: 'Stephan' }] };
+    expect(citableItem(book)).toEqual(book);
+  });
+
+  it("renders each paper on its own: another paper of the same author and year never changes it (no APA's 2022a)", () => {
+    const work = works.find((w) => w.DOI === '10.1111/ele.14024') as CrossrefWork;
+    const a = citableItem(cslFromCrossref(work));
+    // The same author and year, another title: rendered together in one bibliography, APA would say 2022a/b.
+    const b = { ...a, id: 'other', DOI: '10.1111/ele.00000', title: 'A forecast of traps' };
+    const alone = renderer.render(a);
+    renderer.render(b);
+    expect(renderer.render(a)).toEqual(alone);
+    expect(alone.APA).toContain('(2022)');
+  });
+
+  it("renders the side-by-side fixture as recorded beside the index's own answer", () => {
+    expect(renderer.render(sideBySide.record)).toEqual(sideBySide.local);
+    expect(Object.keys(sideBySide.index)).toEqual([...CITATION_FORMATS]);
+  });
+
+  it('throws for a record citeproc cannot render, rather than answering an empty citation', () => {
+    expect(() => renderer.render({ id: 'x', type: 'article-journal', author: 'not a list' } as never)).toThrow();
+  });
+});
+
+describe('tidy', () => {
+  it("drops citeproc's line break, and Vancouver's list number only", () => {
+    expect(tidy('1. Boettiger C. The forecast trap.\n', 'Vancouver')).toBe('Boettiger C. The forecast trap.');
+    expect(tidy('1. Boettiger C. The forecast trap.\n', 'APA')).toBe('1. Boettiger C. The forecast trap.');
+  });
+});
+
+describe("Crossref's pace", () => {
+  it('reads the interval header in its forms', () => {
+    expect([intervalMs('1s'), intervalMs('60s'), intervalMs('1m'), intervalMs('500ms'), intervalMs('soon')]).toEqual([
+      1_000,
+      60_000,
+      60_000,
+      500,
+      undefined,
+    ]);
+  });
+
+  it('spaces lookups as the last answer states, and pauses for Retry-After (else one interval) on a 429', () => {
+    crossrefPace.reset();
+    notePace(200, { 'x-rate-limit-limit': '5', 'x-rate-limit-interval': '1s' }, 0);
+    expect(crossrefPace.gapMs).toBe(200);
+    expect(crossrefPace.pausedUntil).toBe(0);
+    notePace(429, { 'x-rate-limit-limit': '5', 'x-rate-limit-interval': '1s', 'retry-after': '30' }, 1_000);
+    expect(crossrefPace.pausedUntil).toBe(31_000);
+    notePace(429, { 'x-rate-limit-limit': '50', 'x-rate-limit-interval': '2s' }, 40_000);
+    expect(crossrefPace).toMatchObject({ gapMs: 40, pausedUntil: 42_000 });
+    crossrefPace.reset();
+  });
+});
+
+describe("the demo's citation search", () => {
+  it('gives a cite call the recorded answer only for the paper it was recorded for, else no citations', () => {
+    const cite = (q: string) => JSON.parse(citeReplay(new URLSearchParams({ engine: 'google_scholar_cite', q })) ?? 'null');
+    expect(cite('FDc6HiktlqEJ').citations[0].snippet).toContain('Iron oxides');
+    expect(cite('dyZ4bDycdLQJ')).toMatchObject({ citations: [], links: [] });
+  });
+
+  it('answers a search naming a recorded author with papers that each match their own recorded Crossref work', () => {
+    const page = JSON.parse(citeReplay(new URLSearchParams({ engine: 'google_scholar', q: 'Boettiger ecology' })) ?? 'null');
+    expect(page.organic_results.length).toBe(10);
+    for (const paper of page.organic_results) {
+      const match = bestMatch(parseScholarSummary(paper.title, paper.publication_info.summary), works);
+      expect(match?.work.URL, paper.title).toBe(paper.link);
+    }
+    expect(citeReplay(new URLSearchParams({ engine: 'google_scholar', q: 'bananas' }))).toBeUndefined();
+  });
+});
