@@ -163,16 +163,17 @@ describe('the shared budget counter (DynamoDB)', () => {
     closeLater.push(cache);
     // Every new connection's first answer comes late, as a cold container's first table call does (client
     // set-up, credentials, TLS): longer than the read budget, shorter than the cold start may wait.
-    const slowFirst = await slowFirstAnswerProxy(cache.endpoint, 1_500);
+    const slowFirst = await slowFirstAnswerProxy(cache.endpoint, 4_000);
     closeProxies.push(slowFirst);
     const env = {
       ...cache.env,
       AWS_ENDPOINT_URL_DYNAMODB: slowFirst.url,
       ANSWER_CACHE_TTL_SECONDS: '3600',
       // The late answer always misses a read budget shorter than its delay; the cold start waits for it.
-      CACHE_READ_TIMEOUT_MS: '1000',
+      // (Seconds of margin each way, so that a busy machine cannot turn a hit into a miss.)
+      CACHE_READ_TIMEOUT_MS: '2500',
       CACHE_WRITE_TIMEOUT_MS: '5000',
-      TABLE_PREPARE_TIMEOUT_MS: '8000',
+      TABLE_PREPARE_TIMEOUT_MS: '10000',
     };
     const first = await container(env);
     expect((await first.post('/v1/web-search/alpha', { q: 'cold start' })).status).toBe(200);
@@ -183,5 +184,6 @@ describe('the shared budget counter (DynamoDB)', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get('x-cache')).toBe('hit');
     expect(upstream.calls()).toBe(1);
-  });
+    // Two processes started and two slow first connections: minutes on a busy machine.
+  }, 180_000);
 });

@@ -24,6 +24,8 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       API_KEYS: TEST_CLIENT_KEY,
       SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
       RETRY_BASE_DELAY_MS: '5',
+      // No test may reach the real Crossref: one that wants Crossref passes the fake's URL.
+      CROSSREF_BASE_URL: 'http://127.0.0.1:9',
       // Far above what a test makes; the budget's own tests set theirs.
       SEARCHES_PER_HOUR: '10000000',
       SEARCHES_PER_MONTH: '0',
