@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { sample } from '../../lib/local/samples.js';
 import { startFakeCrossref } from '../support/fake-crossref.js';
+import { BANANAS, EARLY_WARNING, type IndexPaper, servePapers as servePapersOn } from '../support/scholar-pages.js';
 import { type Reply, useService } from '../support/service.js';
 
 const PATH = '/v1/cite/search';
@@ -33,33 +34,13 @@ beforeEach(async () => {
 
 /** Real papers, as the index lists them; the first three are in the recorded Crossref answer. */
 const FORECAST_TRAP = { title: 'The forecast trap', summary: 'C Boettiger - Ecology Letters, 2022 - Wiley Online Library' };
-const EARLY_WARNING = {
-  title: 'Early warning signals: the charted and uncharted territories',
-  summary: 'C Boettiger, N Ross, A Hastings - Theoretical Ecology, 2013 - Springer',
-};
 const FROM_NOISE = {
   title: 'From noise to knowledge: how randomness generates novel phenomena and reveals information',
   summary: 'C Boettiger - Ecology letters, 2018 - Wiley Online Library',
 };
-/** Not in any recorded Crossref answer: the fake Crossref answers its lookup with the recorded empty answer. */
-const BANANAS = { title: 'Bananas and plantains', summary: 'JC Robinson, VG Saúco - 2010 - books.google.com' };
 
-/** Serves a scholar page of these papers for `query`, with ids `<prefix>-1`…; cite calls get the recorded sample. */
-function servePapers(query: string, prefix: string, papers: { title: string; summary: string }[]) {
-  const recorded = sample('google_scholar');
-  const first = (recorded.organic_results as Record<string, unknown>[])[0];
-  const page = {
-    ...recorded,
-    organic_results: papers.map((paper, i) => ({
-      ...first,
-      position: i,
-      title: paper.title,
-      result_id: `${prefix}-${i + 1}`,
-      publication_info: { summary: paper.summary },
-    })),
-  };
-  harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' && q.get('q') === query ? { json: page } : undefined));
-}
+const servePapers = (query: string, prefix: string, papers: IndexPaper[]) =>
+  servePapersOn(harness.upstream, query, prefix, papers);
 
 const citeIds = () => harness.upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
 

@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { loadCitationJs } from '../../lib/crossref/exports.js';
-import { sample } from '../../lib/local/samples.js';
 import { startFakeCrossref } from '../support/fake-crossref.js';
+import { BANANAS, EARLY_WARNING, type IndexPaper, servePapers as servePapersOn } from '../support/scholar-pages.js';
 import { type Reply, useService } from '../support/service.js';
 import { watchTimerLag } from '../support/timer-lag.js';
 
@@ -36,33 +36,14 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 /** Real papers, as the index would list them. */
-const EARLY_WARNING = {
-  title: 'Early warning signals: the charted and uncharted territories',
-  summary: 'C Boettiger, N Ross, A Hastings - Theoretical Ecology, 2013 - Springer',
-};
 /** Same first author, shared words, a year earlier: another paper, which Crossref's answer does not hold. */
 const PROSECUTOR = {
   title: "Early warning signals and the prosecutor's fallacy",
   summary: 'C Boettiger, A Hastings - Proceedings of the Royal Society B, 2012 - royalsocietypublishing.org',
 };
-const BANANAS = { title: 'Bananas and plantains', summary: 'JC Robinson, VG Saúco - 2010 - books.google.com' };
 
-/** A scholar page of these papers, built from the recorded result, with ids `<prefix>-1`… */
-function servePapers(query: string, prefix: string, papers: { title: string; summary: string }[]) {
-  const recorded = sample('google_scholar');
-  const first = (recorded.organic_results as Record<string, unknown>[])[0];
-  const page = {
-    ...recorded,
-    organic_results: papers.map((paper, i) => ({
-      ...first,
-      position: i,
-      title: paper.title,
-      result_id: `${prefix}-${i + 1}`,
-      publication_info: { summary: paper.summary },
-    })),
-  };
-  harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' && q.get('q') === query ? { json: page } : undefined));
-}
+const servePapers = (query: string, prefix: string, papers: IndexPaper[]) =>
+  servePapersOn(harness.upstream, query, prefix, papers);
 
 function expectSuccess(reply: Reply) {
   expect(reply.status).toBe(200);

@@ -8,20 +8,9 @@ import { jsonKind, logCredentialSources, SecretShapeError } from '../../../lib/c
 import { isRealSerpApi } from '../../../lib/credentials/sources.js';
 import { parseUpstreamKeySecret } from '../../../lib/credentials/upstream-key.js';
 import { capturedLogLines } from '../../support/capture-logs.js';
+import { pieces, thrownText } from '../../support/key-leaks.js';
 
 /** What `run` threw: its message, its own fields and its cause, as a log line of it would show them. */
-function thrownText(run: () => unknown): { error: unknown; text: string } {
-  try {
-    run();
-  } catch (error) {
-    const own = error instanceof Error ? { ...error, message: error.message, cause: String(error.cause ?? '') } : error;
-    return { error, text: `${String(error)} ${JSON.stringify(own)}` };
-  }
-  throw new Error('expected a throw');
-}
-
-/** Every 10-character piece of `value`: a message quoting any of them quotes part of the key. */
-const pieces = (value: string) => Array.from({ length: value.length - 9 }, (_, i) => value.slice(i, i + 10));
 
 describe('parseUpstreamKeySecret', () => {
   it('reads the key, trimmed', () => {
