@@ -12,7 +12,7 @@ import { type FakeSecretsManager, startFakeSecretsManager } from '../support/fak
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type Reply, type Service, seenBodies, startService } from '../support/service.js';
 import { everyRoute, routesWithoutFacts } from './facts.js';
-import { countLeaks, expectClean, expectFailure, expectNoKeyIn, expectSuccess, reportSummary } from './support.js';
+import { countLeaks, expectClean, expectFailure, expectNoKeyIn, expectSuccess, reportSummary, watchTimerLag } from './support.js';
 
 // Keys share no ten-character piece with anything else the service says (the leak check looks for pieces).
 const CLIENT_KEY = 'ck-7f3a9c51e2d84b06';
@@ -25,8 +25,9 @@ const KEYS_VALUE = JSON.stringify({ keys: [{ name: 'team-a', sha256: DIGEST }] }
 const UPSTREAM_VALUE = JSON.stringify({ serpapi_api_key: UPSTREAM_KEY });
 // Cached values live one second, so each case waits for the cache to expire, as a warm container would.
 const TTL_SECONDS = 1;
-// A silent store is given up on after this; the request deadline (25 s by default) is far off.
-const SECRETS_TIMEOUT_MS = 1_000;
+// A silent store is given up on after this; the request deadline (25 s by default) is far off. Seconds, not
+// less: once the store is fixed, a real read must finish within it even on a machine busy with other work.
+const SECRETS_TIMEOUT_MS = 3_000;
 // Loopback, a shared CPU, and every endpoint at once.
 const SLACK_MS = 1_000;
 
@@ -76,15 +77,21 @@ function restore(): void {
   store.secrets.set(UPSTREAM_SECRET, UPSTREAM_VALUE);
 }
 
-/** One request per endpoint, all at once, with the client key (or the given Authorization header). */
-function onEveryEndpoint(authorization = `Bearer ${CLIENT_KEY}`): Promise<{ path: string; reply: Reply; ms: number }[]> {
+/**
+ * One request per endpoint, all at once, with the client key (or the given Authorization header). `ms` is
+ * less the time this process was not run meanwhile: the service runs in it, so its timers waited as long.
+ */
+async function onEveryEndpoint(authorization = `Bearer ${CLIENT_KEY}`): Promise<{ path: string; reply: Reply; ms: number }[]> {
+  const lag = watchTimerLag();
   const started = performance.now();
-  return Promise.all(
+  const replies = await Promise.all(
     everyRoute().map(async ({ route, facts }) => {
       const reply = await service.post(route.path, facts.body, { headers: { Authorization: authorization } });
-      return { path: route.path, reply, ms: performance.now() - started };
+      return { path: route.path, reply, at: performance.now() };
     }),
   );
+  const notRun = lag.stop().total;
+  return replies.map(({ path, reply, at }) => ({ path, reply, ms: at - started - notRun }));
 }
 
 /** Breaks the store, expects every endpoint to refuse without an upstream call, fixes it, expects every endpoint to recover. */

@@ -3,7 +3,7 @@
  * other work. The service runs in the test's process, so its own deadline timer was delayed as much.
  * `total` sums the delays (a short round), `max` is the longest single one (how late one timer can be).
  */
-export function watchTimerLag(): { stop(): { total: number; max: number } } {
+export function watchTimerLag(): { peek(): { total: number; max: number }; stop(): { total: number; max: number } } {
   const every = 20;
   let total = 0;
   let max = 0;
@@ -16,6 +16,9 @@ export function watchTimerLag(): { stop(): { total: number; max: number } } {
     expected = now + every;
   }, every);
   return {
+    peek() {
+      return { total, max };
+    },
     stop() {
       clearInterval(timer);
       return { total, max };
