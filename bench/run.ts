@@ -18,17 +18,15 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { toApiGatewayEvent } from '../lib/local/apigw-event.js';
 import { startReplayCrossref } from '../lib/local/replay-crossref.js';
 import { SAMPLE_REQUESTS } from '../test/fixtures/sample-requests.js';
 import { startFakeSecretsManager } from '../test/support/fake-secrets-manager.js';
 import type { BuiltBundle } from './bundle.js';
 import { type Child, startChild, type Usage } from './child.js';
-import { type ColdStartSummary, coldStarts, summarise } from './cold-start.js';
+import { apiGatewayEvent, type ColdStartSummary, coldStarts, summarise } from './cold-start.js';
 import { type LoadOptions, type LoadResult, load, median } from './load.js';
 import { mcpSection } from './mcp.js';
 import { BUILD_DIR, EMPTY_HANDLER, PROJECT_ROOT } from './paths.js';
@@ -253,27 +251,6 @@ async function fanOutAndCache(upstream: Child<{ url: string }>, service: Child<{
 // ---------------------------------------------------------------------------------------------------
 // Bundles and cold starts
 
-/** The API Gateway REST proxy event production sends, built by the local server's own converter. */
-function apiGatewayEvent(path: string, body: string): unknown {
-  const headers = {
-    Host: 'api.example.com',
-    'User-Agent': 'bench',
-    Authorization: `Bearer ${CLIENT_KEY}`,
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    'X-Forwarded-For': '203.0.113.7',
-  };
-  const request = {
-    rawHeaders: Object.entries(headers).flat(),
-    headers: { 'user-agent': headers['User-Agent'] },
-    url: path,
-    method: 'POST',
-    httpVersion: '1.1',
-    socket: { remoteAddress: '203.0.113.7' },
-  } as unknown as IncomingMessage;
-  return toApiGatewayEvent(request, path, path, body, randomUUID());
-}
-
 async function buildBundles(): Promise<BuiltBundle[]> {
   log('bundles: building every handler with the stack construct (infra/api-function.ts)');
   const builder = await startChild<BuiltBundle[]>('./bundle.ts', {}, { quiet: true });
@@ -290,14 +267,14 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
       const route = ROUTES.find((r) => r.name === bundle.name);
       const body = JSON.stringify(COLD_START_BODIES[bundle.name] ?? { q: 'coffee' });
       const eventFile = join(eventsDir, `${bundle.name}.json`);
-      writeFileSync(eventFile, JSON.stringify(apiGatewayEvent(route?.path ?? '/bench/empty', body)));
+      writeFileSync(eventFile, JSON.stringify(apiGatewayEvent(route?.path ?? '/bench/empty', body, CLIENT_KEY)));
       return [bundle.name, eventFile];
     }),
   );
 
   const exportEvent = join(eventsDir, `${CITE_EXPORT}.json`);
   const exportBody = { ...(COLD_START_BODIES['cite-search'] as object), export: ['csl-json', 'bibtex', 'ris'] };
-  writeFileSync(exportEvent, JSON.stringify(apiGatewayEvent('/v1/cite/search', JSON.stringify(exportBody))));
+  writeFileSync(exportEvent, JSON.stringify(apiGatewayEvent('/v1/cite/search', JSON.stringify(exportBody), CLIENT_KEY)));
   const crossref = await startReplayCrossref();
 
   await upstream.call('latency', 0);

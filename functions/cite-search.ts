@@ -14,7 +14,7 @@ import { config } from '../lib/config.js';
 import { CITATION_FORMATS, CITATION_SOURCES, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
 import { addExports } from '../lib/crossref/exports.js';
 import { lookUpRecords, type PaperLookup } from '../lib/crossref/records.js';
-import { citationRenderer } from '../lib/crossref/render.js';
+import { citationRenderer, prepareCitationRenderer } from '../lib/crossref/render.js';
 import { countMessage } from '../lib/envelope.js';
 import { logger } from '../lib/logger.js';
 import { api, type HandlerInput } from '../lib/middleware/index.js';
@@ -136,11 +136,14 @@ async function citationsOf(
   return { cited, origins };
 }
 
+// Deployed, the citation styles are built while the container starts (render.ts says why).
+if (config.CITATION_STYLES_AT_INIT === 'true') await prepareCitationRenderer();
+
 export const handler = api({ body: requestSchema }).handler(async ({ body: request, upstream, cache }) => {
   const auto = request.citation_source === 'auto';
-  // The citation styles are built while the search is on the network (render.ts says why), and finish
-  // before any Crossref lookup starts (records.ts). A failed build shows later, as papers whose citations
-  // come from the index.
+  // Unless built at start-up, the citation styles are built while the search is on the network (render.ts
+  // says why), and finish before any Crossref lookup starts (records.ts). A failed build shows later, as
+  // papers whose citations come from the index.
   const renderer = auto ? citationRenderer() : undefined;
   renderer?.catch(() => undefined);
   const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), request);

@@ -14,7 +14,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Route } from '../lib/routes.js';
 import { BUDGET_TABLE_ACTIONS } from './budget.js';
-import { BUNDLE_ALIASES } from './bundle-aliases.js';
+import { BUNDLE_ALIASES, ESM_REQUIRE_BANNER } from './bundling.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -150,6 +150,9 @@ export class ApiFunction extends Construct {
         ...(props.citeCacheTtlSeconds === undefined ? {} : { CITE_CACHE_TTL_SECONDS: String(props.citeCacheTtlSeconds) }),
         ...(props.answerCacheTtlSeconds === undefined ? {} : { ANSWER_CACHE_TTL_SECONDS: String(props.answerCacheTtlSeconds) }),
         ...(props.crossrefMailto ? { CROSSREF_MAILTO: props.crossrefMailto } : {}),
+        // Built at start-up, with the start-up's CPU, in the one function that renders citations on every
+        // request (lib/crossref/render.ts); the MCP function serves every tool and builds them on demand.
+        ...(route.name === 'cite-search' ? { CITATION_STYLES_AT_INIT: 'true' } : {}),
         ...(props.budget
           ? {
               BUDGET_TABLE_NAME: props.budget.table.tableName,
@@ -175,9 +178,7 @@ export class ApiFunction extends Construct {
         // access, so a cold start never loads it before it is needed (measured: README, "Performance").
         // The trade-off is the SDK version, the runtime's.
         bundleAwsSDK: false,
-        // A CommonJS dependency that calls require() for a Node built-in needs a require in ESM output.
-        banner:
-          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        banner: ESM_REQUIRE_BANNER,
         // citation-js's remote-input fetchers, never called here: ~100 KiB less to parse per cold start.
         esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path])),
       },

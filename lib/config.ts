@@ -100,6 +100,11 @@ const configSchema = z
     BUDGET_TABLE_NAME: optionalText,
     /** One counter update; a slower one is treated as a counter failure (fail open, or refuse if fail-closed). */
     BUDGET_TIMEOUT_MS: intVar(300, 10, 5_000),
+    /**
+     * "true": the citation styles are built while the container starts, not on its first citation search
+     * (lib/crossref/render.ts says why). The stack sets it for the cite-search function alone.
+     */
+    CITATION_STYLES_AT_INIT: z._default(z.enum(['true', 'false']), 'false'),
     /** "true": while the counter cannot be reached, refuse paid searches (503) instead of searching uncounted. */
     BUDGET_FAIL_CLOSED: z._default(z.enum(['true', 'false']), 'false'),
     /**

@@ -2,11 +2,19 @@
  * The five citation formats rendered locally from a paper's CSL-JSON record by citeproc-js (the CSL
  * processor of @citation-js/plugin-csl), so that a paper Crossref knows needs no paid cite call.
  *
- * Building a citeproc engine parses its whole style and is slow for the large ones (APA and Chicago take
- * most of a second each; see the README's benchmark), while rendering one entry with a built engine takes
- * a few milliseconds. So each style's engine is built once per container, on the first citation search,
- * while that request waits on the network: the styles are built one per turn of the event loop, so that
- * answers arriving meanwhile are still read. A failed build is not kept: the next request tries again.
+ * Building a citeproc engine parses its whole style, inlining every macro where it is called; rendering
+ * one entry with a built engine takes a few milliseconds. Each style is built as it renders one entry
+ * (`forOneEntry`: most of a large style's build and memory went to parts one entry never uses) with its
+ * macro lookups indexed (citeproc-macro-index.ts): ~0.3 s for the five on one core (the README's
+ * benchmark). Each style's engine is built once per container, in one of two places:
+ * - deployed, while the container starts (`prepareCitationRenderer`, CITATION_STYLES_AT_INIT): Lambda
+ *   gives a managed runtime's start-up burst CPU, while a 512 MB function's requests get under a third of
+ *   a core (CPU is shared out by memory, a full core at 1,769 MB), so on a request's path the same build
+ *   would take about three times longer; and the first citation search then only renders;
+ * - elsewhere (the local server, tests, the MCP function, which serves every tool), on the first citation
+ *   search, while that request waits on the network: the styles are built one per turn of the event
+ *   loop, so that answers arriving meanwhile are still read.
+ * A failed build is not kept: the next request tries again.
  *
  * Styles: MLA 9th edition and Chicago 18th edition notes-bibliography from the CSL styles repository
  * (lib/crossref/styles, CC BY-SA 3.0), and the APA 7th edition, Cite Them Right 12th edition (harvard1)
@@ -15,11 +23,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine } from 'citeproc';
 import { CITATION_FORMATS, type CitationFormat, type Citations } from '../contract/cite-search.js';
+import { logger } from '../logger.js';
+import { indexMacroLookups } from './citeproc-macro-index.js';
 import type { CslItem } from './exports.js';
 
 /** Renders one record in every format; throws when citeproc cannot render it. */
 export interface CitationRenderer {
   render(item: CslItem): Citations;
+  /** The built engines, one per format (for inspection: rendering goes through `render`). */
+  readonly engines?: Readonly<Record<CitationFormat, Engine>>;
 }
 
 /** The CSL style of each format: a style plugin-csl bundles, or one of lib/crossref/styles. */
@@ -47,13 +59,61 @@ export function citationRenderer(): Promise<CitationRenderer> {
   return building;
 }
 
-async function buildRenderer(): Promise<CitationRenderer> {
-  const [{ default: CSL }, { default: bundled }, { default: locales }, shipped] = await Promise.all([
-    import('citeproc'),
+/** A journal article with what the styles print most: rendering it once compiles their rendering paths. */
+const WARM_UP_ITEM: CslItem = {
+  id: 'warm-up',
+  type: 'article-journal',
+  title: 'A study of warm starts',
+  author: [
+    { family: 'Doe', given: 'Jane' },
+    { family: 'Roe', given: 'Richard' },
+  ],
+  'container-title': 'Journal of Examples',
+  volume: '12',
+  issue: '3',
+  page: '45-67',
+  issued: { 'date-parts': [[2021, 5, 4]] },
+  DOI: '10.5555/warm-up',
+};
+
+/**
+ * The renderer built now, at start-up, and one record rendered with it so that the first search's
+ * rendering runs compiled code. Logs how long it took; never rejects (a failed build is tried again by the
+ * first citation search, through `citationRenderer`).
+ */
+export async function prepareCitationRenderer(): Promise<void> {
+  const started = performance.now();
+  try {
+    (await citationRenderer()).render(WARM_UP_ITEM);
+    logger.info('citation styles built', { ms: Math.round(performance.now() - started) });
+  } catch (error) {
+    logger.error('citation styles could not be built at start-up', { error: error as Error });
+  }
+}
+
+/** Each format's CSL style, as published (bundled with plugin-csl, or shipped in lib/crossref/styles). */
+export async function styleSources(): Promise<Record<CitationFormat, string>> {
+  const [{ default: bundled }, shipped] = await Promise.all([
     import('@citation-js/plugin-csl/lib/styles.json', { with: { type: 'json' } }),
-    import('@citation-js/plugin-csl/lib/locales.json', { with: { type: 'json' } }),
     import('./styles/styles.generated.js'),
   ]);
+  const sources = {} as Record<CitationFormat, string>;
+  for (const format of CITATION_FORMATS) {
+    const style = STYLE_OF[format];
+    const xml = 'bundled' in style ? (bundled as Record<string, string>)[style.bundled] : shipped[style.shipped];
+    if (!xml) throw new Error(`The ${format} style is missing`);
+    sources[format] = xml;
+  }
+  return sources;
+}
+
+async function buildRenderer(): Promise<CitationRenderer> {
+  const [{ default: CSL }, { default: locales }, sources] = await Promise.all([
+    import('citeproc'),
+    import('@citation-js/plugin-csl/lib/locales.json', { with: { type: 'json' } }),
+    styleSources(),
+  ]);
+  indexMacroLookups(CSL);
   // citeproc asks for an item by id while rendering it; each render puts its one item here first.
   const items = new Map<string, CslItem>();
   const sys = {
@@ -64,10 +124,7 @@ async function buildRenderer(): Promise<CitationRenderer> {
   for (const format of CITATION_FORMATS) {
     // One style per turn: a response that arrived during the previous build is read before the next.
     await nextTurn();
-    const style = STYLE_OF[format];
-    const xml = 'bundled' in style ? (bundled as Record<string, string>)[style.bundled] : shipped[style.shipped];
-    if (!xml) throw new Error(`The ${format} style is missing`);
-    const engine = new CSL.Engine(sys, xml, LOCALE, true);
+    const engine = new CSL.Engine(sys, forOneEntry(sources[format]), LOCALE, true);
     engine.setOutputFormat('text');
     // citeproc would otherwise wrap DOIs and URLs in markup of its own.
     engine.opt.development_extensions.wrap_url_and_doi = false;
@@ -75,6 +132,7 @@ async function buildRenderer(): Promise<CitationRenderer> {
   }
   let renders = 0;
   return {
+    engines,
     render(item) {
       // A fresh id per render: citeproc keeps what it retrieved by id, and two papers must never share it.
       const id = `r${++renders}`;
@@ -88,6 +146,19 @@ async function buildRenderer(): Promise<CitationRenderer> {
       }
     },
   };
+}
+
+/**
+ * The style as it renders one bibliography entry at a time, as `render` uses it: without its sort keys
+ * (an order of one entry) and with a one-variable citation layout. citeproc otherwise computes every new
+ * item's sort keys and renders its in-text citation to look for ambiguity among the items it holds, over
+ * half the time of a render, for nothing when it holds one item: no sort order, no ambiguity, so the same
+ * entry (a test compares 60 works' citations with those the unchanged styles render).
+ */
+export function forOneEntry(xml: string): string {
+  return xml
+    .replace(/<citation\b[^>]*>[\s\S]*?<\/citation>/, '<citation><layout><text variable="title"/></layout></citation>')
+    .replace(/(<bibliography\b[^>]*>)\s*<sort>[\s\S]*?<\/sort>/, '$1');
 }
 
 function entryOf(engine: Engine, id: string, format: CitationFormat): string {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUNDLE_ALIASES } from '../../infra/bundle-aliases.js';
+import { DEPLOYED_ESBUILD_OPTIONS } from '../../infra/bundling.js';
 import { type CslItem, renderExports } from '../../lib/crossref/exports.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'bundle-aliases-'));
@@ -36,16 +36,9 @@ describe('the bundle aliases for citation-js', () => {
   it('render the same BibTeX, RIS and CSL-JSON as the unbundled code, with the fetchers left out', async () => {
     const result = await build({
       entryPoints: [new URL('../../lib/crossref/exports.ts', import.meta.url).pathname],
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
+      ...DEPLOYED_ESBUILD_OPTIONS,
+      // Run here, on this machine's Node.
       target: 'node20',
-      mainFields: ['module', 'main'],
-      alias: { ...BUNDLE_ALIASES },
-      external: ['@aws-sdk/*'],
-      banner: {
-        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-      },
       outfile: join(outDir, 'exports.mjs'),
       metafile: true,
       logLevel: 'silent',

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUNDLE_ALIASES } from '../../infra/bundle-aliases.js';
+import { DEPLOYED_ESBUILD_OPTIONS } from '../../infra/bundling.js';
 import { type CitationRenderer, citationRenderer } from '../../lib/crossref/render.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'citation-render-'));
@@ -37,17 +37,9 @@ describe('the citation renderer, bundled', () => {
   it('renders the five formats as the unbundled code does, from styles inside the bundle', async () => {
     const result = await build({
       entryPoints: [new URL('../../lib/crossref/render.ts', import.meta.url).pathname],
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
+      ...DEPLOYED_ESBUILD_OPTIONS,
+      // Run here, on this machine's Node.
       target: 'node20',
-      mainFields: ['module', 'main'],
-      minify: true,
-      alias: { ...BUNDLE_ALIASES },
-      external: ['@aws-sdk/*'],
-      banner: {
-        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-      },
       outdir: outDir,
       outExtension: { '.js': '.mjs' },
       metafile: true,

@@ -741,6 +741,13 @@ describe('context settings', () => {
     ).toThrow(/crossrefMailto: must be one e-mail address/);
   });
 
+  it('builds the citation styles at start-up in the cite-search function alone', () => {
+    const atInit = (Object.values(template.findResources('AWS::Lambda::Function')) as Resource[])
+      .filter((fn) => fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT !== undefined)
+      .map((fn) => [fn.Properties.Description, fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT]);
+    expect(atInit).toEqual([[expect.stringContaining('(POST /v1/cite/search)'), 'true']]);
+  });
+
   it('caps every function with the reserved concurrency given', () => {
     synthWith({ reservedConcurrency: '5' }).allResourcesProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 5 });
   });

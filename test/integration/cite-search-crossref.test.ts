@@ -4,32 +4,17 @@
  * the fake Crossref answers from a recorded Crossref answer, and the paid calls are counted at the fake
  * SerpApi. Each test uses its own scholar result ids, so the caches of one test never answer another's.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { sample } from '../../lib/local/samples.js';
-import { startFakeCrossref } from '../support/fake-crossref.js';
-import { BANANAS, EARLY_WARNING, type IndexPaper, servePapers as servePapersOn } from '../support/scholar-pages.js';
-import { type Reply, useService } from '../support/service.js';
+import { BANANAS, EARLY_WARNING, useCrossrefService } from '../support/scholar-pages.js';
+import type { Reply } from '../support/service.js';
 
 const PATH = '/v1/cite/search';
 const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
-const crossref = await startFakeCrossref();
-const harness = useService({
-  CROSSREF_BASE_URL: crossref.url,
-  CROSSREF_MAILTO: 'ops@example.org',
+const { harness, crossref, servePapers } = await useCrossrefService({
   // Repeated requests are answered from the answer cache, as deployed.
   ANSWER_CACHE_TTL_SECONDS: '3600',
-});
-// The first citation search of a process builds the citation styles: seconds of CPU, many more on a busy
-// machine. Built here, under a limit of its own, so that no test's verdict depends on the machine's speed.
-beforeAll(async () => {
-  await (await import('../../lib/crossref/render.js')).citationRenderer();
-}, 180_000);
-afterAll(() => crossref.close());
-beforeEach(async () => {
-  crossref.reset();
-  // Imported only now: the client reads the configuration, which the service sets up, on import.
-  (await import('../../lib/crossref/client.js')).crossrefPace.reset();
 });
 
 /** Real papers, as the index lists them; the first three are in the recorded Crossref answer. */
@@ -38,9 +23,6 @@ const FROM_NOISE = {
   title: 'From noise to knowledge: how randomness generates novel phenomena and reveals information',
   summary: 'C Boettiger - Ecology letters, 2018 - Wiley Online Library',
 };
-
-const servePapers = (query: string, prefix: string, papers: IndexPaper[]) =>
-  servePapersOn(harness.upstream, query, prefix, papers);
 
 const citeIds = () => harness.upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
 

@@ -3,35 +3,19 @@
  * recorded scholar result, retitled) and the fake Crossref answers from recorded Crossref answers. Each
  * test uses its own scholar result ids, so the record cache of one test never answers another's.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { loadCitationJs } from '../../lib/crossref/exports.js';
-import { startFakeCrossref } from '../support/fake-crossref.js';
-import { BANANAS, EARLY_WARNING, type IndexPaper, servePapers as servePapersOn } from '../support/scholar-pages.js';
-import { type Reply, useService } from '../support/service.js';
+import { BANANAS, EARLY_WARNING, useCrossrefService } from '../support/scholar-pages.js';
+import type { Reply } from '../support/service.js';
 import { watchTimerLag } from '../support/timer-lag.js';
 
 const PATH = '/v1/cite/search';
-const crossref = await startFakeCrossref();
-const harness = useService({
-  CROSSREF_BASE_URL: crossref.url,
-  CROSSREF_MAILTO: 'ops@example.org',
+const { harness, crossref, servePapers } = await useCrossrefService({
   // A hanging lookup gives up after its own short timeout, and all of them within the budget, long before
   // the request's deadline.
   CROSSREF_TIMEOUT_MS: '400',
   CROSSREF_BUDGET_MS: '500',
-});
-// The first citation search of a process builds the citation styles: seconds of CPU, many more on a busy
-// machine. Built here, under a limit of its own, so that no test's verdict depends on the machine's speed.
-beforeAll(async () => {
-  await (await import('../../lib/crossref/render.js')).citationRenderer();
-}, 180_000);
-afterAll(() => crossref.close());
-beforeEach(async () => {
-  crossref.reset();
-  // A 429 pauses every lookup of the container for a while (client.ts); each test starts unpaused.
-  // Imported only now: the client reads the configuration, which the service sets up, on import.
-  (await import('../../lib/crossref/client.js')).crossrefPace.reset();
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -41,9 +25,6 @@ const PROSECUTOR = {
   title: "Early warning signals and the prosecutor's fallacy",
   summary: 'C Boettiger, A Hastings - Proceedings of the Royal Society B, 2012 - royalsocietypublishing.org',
 };
-
-const servePapers = (query: string, prefix: string, papers: IndexPaper[]) =>
-  servePapersOn(harness.upstream, query, prefix, papers);
 
 function expectSuccess(reply: Reply) {
   expect(reply.status).toBe(200);

@@ -3,13 +3,15 @@
  * shipped CSL styles, and Crossref's pace as its answers state it (lib/crossref/client.ts).
  */
 import { readFileSync } from 'node:fs';
+import CSL from 'citeproc';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CITATION_FORMATS } from '../../../lib/contract/cite-search.js';
+import { unindexedMacroLookup } from '../../../lib/crossref/citeproc-macro-index.js';
 import { crossrefPace, intervalMs, notePace } from '../../../lib/crossref/client.js';
 import { cslFromCrossref } from '../../../lib/crossref/exports.js';
 import { bestMatch, type CrossrefWork, parseScholarSummary } from '../../../lib/crossref/match.js';
 import { citableItem } from '../../../lib/crossref/records.js';
-import { type CitationRenderer, citationRenderer, tidy } from '../../../lib/crossref/render.js';
+import { type CitationRenderer, citationRenderer, forOneEntry, styleSources, tidy } from '../../../lib/crossref/render.js';
 import { generatedSource, STYLE_FILES } from '../../../lib/crossref/styles/write.js';
 import { citeReplay } from '../../../lib/local/replay-cite.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
@@ -40,9 +42,76 @@ describe('the shipped CSL styles', () => {
   });
 });
 
+describe('forOneEntry', () => {
+  it('leaves each style one bibliography without sort keys and a one-variable citation, the rest unchanged', async () => {
+    for (const [format, xml] of Object.entries(await styleSources())) {
+      const trimmed = forOneEntry(xml);
+      expect(trimmed.match(/<citation\b[\s\S]*?<\/citation>/g), format).toEqual([
+        '<citation><layout><text variable="title"/></layout></citation>',
+      ]);
+      const bibliography = /<bibliography\b[\s\S]*<\/bibliography>/.exec(trimmed)?.[0] ?? '';
+      expect(bibliography, format).toContain('<layout');
+      expect(bibliography, format).not.toContain('<sort>');
+      // Everything outside the two elements (macros, locale terms, options) is as published.
+      const outside = (text: string) =>
+        text.replace(/<citation\b[\s\S]*?<\/citation>|<bibliography\b[\s\S]*<\/bibliography>/g, '');
+      expect(outside(trimmed), format).toBe(outside(xml));
+    }
+  });
+});
+
 describe('citationRenderer', () => {
   it('builds its engines once per container', async () => {
     expect(await citationRenderer()).toBe(renderer);
+  });
+
+  it('renders exactly what the unchanged styles render (no trimmed style, no macro index), for 60 works of every recorded type', () => {
+    const golden = JSON.parse(
+      readFileSync(new URL('../../fixtures/citations/rendered-by-unchanged-styles.json', import.meta.url), 'utf8'),
+    ) as { works: { doi: string; citations: Record<string, string> }[] };
+    const fixture = <T>(path: string) =>
+      JSON.parse(readFileSync(new URL(`../../fixtures/crossref/${path}`, import.meta.url), 'utf8')) as T;
+    // The first recording of a DOI: the later files hold some of the same works trimmed.
+    const recorded = new Map<string, CrossrefWork>();
+    for (const work of [
+      ...works,
+      ...fixture<{ works: { work: CrossrefWork }[] }>('works-reference-matcher.json').works.map(({ work }) => work),
+      ...fixture<{ items: CrossrefWork[] }[]>('recorded-answers-items.json').flatMap((answer) => answer.items),
+    ]) {
+      if (!recorded.has(work.DOI)) recorded.set(work.DOI, work);
+    }
+    expect(golden.works).toHaveLength(60);
+    for (const { doi, citations } of golden.works) {
+      const work = recorded.get(doi);
+      expect(work, doi).toBeDefined();
+      let rendered: Record<string, string>;
+      try {
+        rendered = renderer.render(citableItem(cslFromCrossref(work as CrossrefWork))) as Record<string, string>;
+      } catch (error) {
+        rendered = { error: String(error) };
+      }
+      expect(rendered, doi).toEqual(citations);
+    }
+  });
+
+  it("finds each macro of every style through its index exactly as citeproc's own walk of the style finds it", () => {
+    const walk = unindexedMacroLookup(CSL);
+    expect(walk, 'the index is in place once the renderer is built').toBeDefined();
+    type Xml = { dataObj: object; getNodesByName(node: object, name: string, attribute?: string): { attrs: { name: string } }[] };
+    const engines = Object.values(renderer.engines ?? {}) as unknown as { cslXml: Xml }[];
+    expect(engines).toHaveLength(CITATION_FORMATS.length);
+    let macros = 0;
+    for (const { cslXml } of engines) {
+      const walked = (name?: string) => walk?.call(cslXml as never, cslXml.dataObj, 'macro', name) ?? [];
+      for (const name of new Set(walked().map((macro) => macro.attrs?.name))) {
+        const indexed = cslXml.getNodesByName(cslXml.dataObj, 'macro', name);
+        const expected = walked(name);
+        expect(indexed.length, name).toBe(expected.length);
+        for (const [i, node] of indexed.entries()) expect(node, name).toBe(expected[i]);
+        macros += 1;
+      }
+    }
+    expect(macros).toBeGreaterThan(100);
   });
 
   it('renders every recorded work in the five formats, each with its DOI and first author', () => {

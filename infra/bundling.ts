@@ -1,0 +1,40 @@
+/**
+ * How the functions are bundled, in the terms both CDK's NodejsFunction (infra/api-function.ts) and
+ * esbuild's own API (the benchmark and the bundle tests) take.
+ *
+ * `BUNDLE_ALIASES`: packages the deployed bundles replace (esbuild `alias`). citation-js imports
+ * `node-fetch` and `sync-fetch` to read remote inputs, which this service never asks of it; with them and
+ * their web-streams polyfill, the cite-search bundle is ~100 KiB larger, parsed on every cold start.
+ * test/infra/bundle-aliases.test.ts renders exports through an aliased bundle to prove nothing needs them.
+ */
+import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+
+const NO_REMOTE_FETCH = fileURLToPath(new URL('../lib/stubs/no-remote-fetch.ts', import.meta.url));
+
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  'node-fetch': NO_REMOTE_FETCH,
+  'sync-fetch': NO_REMOTE_FETCH,
+});
+
+/** A CommonJS dependency that calls require() for a Node built-in needs a require in ESM output. */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/**
+ * The stack's bundling options as esbuild's API takes them, without source maps: for bundling one entry
+ * outside CDK as the functions are bundled (add `entryPoints` and `outfile` or `outdir`).
+ */
+export const DEPLOYED_ESBUILD_OPTIONS = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  // ESM builds of the dependencies, so that esbuild can drop what is not used.
+  mainFields: ['module', 'main'],
+  minify: true,
+  alias: { ...BUNDLE_ALIASES },
+  // The runtime's own AWS SDK v3 (infra/api-function.ts says why).
+  external: ['@aws-sdk/*'],
+  banner: { js: ESM_REQUIRE_BANNER },
+} as const satisfies BuildOptions;
