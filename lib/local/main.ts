@@ -37,6 +37,7 @@ const clientKey = demoKey ? firstKey : '<your key>';
 // Config is read when the handlers load, so the environment above must be settled first.
 const { startLocalServer } = await import('./server.js');
 const { docsPages } = await import('./docs.js');
+const { config } = await import('../config.js');
 const { url } = await startLocalServer({
   port: Number(env.PORT ?? 3000),
   host: env.HOST ?? '127.0.0.1',
@@ -50,7 +51,7 @@ console.log(
     `Upstream: ${upstreamLine}`,
     `API key:  ${env.API_KEYS ? shownKey : `(one whose digest is in secret ${env.CLIENT_KEYS_SECRET_ID})`}`,
     `Docs:     ${url}/docs (OpenAPI document: ${url}/openapi.json)`,
-    `Budget:   ${env.SEARCHES_PER_HOUR ?? '250'} paid searches an hour, counted ${env.BUDGET_TABLE_NAME ? `in table ${env.BUDGET_TABLE_NAME}` : 'in this process'} (POST /v1/usage shows where it stands)`,
+    `Budget:   ${config.SEARCHES_PER_HOUR} paid searches an hour, counted ${config.BUDGET_TABLE_NAME ? `in table ${config.BUDGET_TABLE_NAME}` : 'in this process'} (POST /v1/usage shows where it stands)`,
     '',
     'Try it:',
     `  curl -s -X POST ${url}/v1/web-search/alpha -H 'Authorization: Bearer ${clientKey}' -H 'Content-Type: application/json' -d '{"q":"coffee"}'`,

@@ -251,13 +251,13 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
   return { kind: 'json', json: json as SerpApiJson };
 }
 
-/** The upstream as a handler sees it: searches bound to this request's deadline and counters. */
 /** Per-call options: the client's own, and how long the answer cache may keep this answer. */
 export type SearchOptions = Pick<CallOptions, 'timeoutMs' | 'retries'> & {
   /** This answer's lifetime in seconds when shorter than the endpoint's (data that moves fast); the client ignores it. */
   answerTtlSeconds?: number;
 };
 
+/** The upstream as a handler sees it: searches bound to this request's deadline and counters. */
 export interface Upstream {
   search(engine: UpstreamEngine, params: SerpApiParams, options?: SearchOptions): Promise<SerpApiJson>;
   /** Epoch ms by which everything must be over. */

@@ -35,6 +35,11 @@ describe('npm start banner', () => {
     expect(text).toContain("'Authorization: Bearer demo-key'");
   });
 
+  it('shows the hourly budget in force: the default, or SEARCHES_PER_HOUR', async () => {
+    expect(await banner({})).toMatch(/Budget: +250 paid searches an hour, counted in this process/);
+    expect(await banner({ SEARCHES_PER_HOUR: '5' })).toMatch(/Budget: +5 paid searches an hour/);
+  });
+
   it('shows a key from API_KEYS only masked, anywhere in the banner', async () => {
     const text = await banner({ API_KEYS: 'opsk-9f8e7d6c5b4a,second-key-0000000' });
     expect(text).toMatch(/API key: +opsk…\n/);
