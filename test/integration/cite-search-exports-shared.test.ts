@@ -21,7 +21,16 @@ let second: ServiceProcess;
 
 beforeAll(async () => {
   [table, upstream, crossref] = await Promise.all([startCacheTable(), startFakeSerpApi(), startFakeCrossref()]);
-  const env = { ...table.env, SERPAPI_BASE_URL: upstream.url, CROSSREF_BASE_URL: crossref.url };
+  const env = {
+    ...table.env,
+    SERPAPI_BASE_URL: upstream.url,
+    CROSSREF_BASE_URL: crossref.url,
+    // The table works throughout: its reads and writes get seconds, so that a busy machine never turns a
+    // stored record into one given up on (and a second lookup). A slow table is shared-cache.test.ts's subject.
+    CACHE_READ_TIMEOUT_MS: '5000',
+    CACHE_WRITE_TIMEOUT_MS: '5000',
+    TABLE_PREPARE_TIMEOUT_MS: '10000',
+  };
   [first, second] = await Promise.all([startService(env), startServiceProcess(env)]);
   // The first citation search of a process builds the citation styles: seconds of CPU, many more on a busy
   // machine. Built here, under a limit of its own, so that no test's verdict depends on the machine's speed.

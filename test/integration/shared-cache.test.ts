@@ -18,8 +18,10 @@ import { watchTimerLag } from '../support/timer-lag.js';
 const CITE = '/v1/cite/search';
 const WEB = '/v1/web-search/alpha';
 const TRENDS = '/v1/alpha/trends';
-const READ_BUDGET_MS = 150;
-const WRITE_BUDGET_MS = 300;
+// Seconds rather than the deployed 150/300 ms: the tests that share answers through the table need every read
+// and write to finish even on a machine busy with other work; those of a slow table still see them given up.
+const READ_BUDGET_MS = 1_000;
+const WRITE_BUDGET_MS = 2_000;
 const COOLDOWN_MS = 300;
 
 let table: CacheTableServer;
