@@ -5,7 +5,7 @@
  */
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serveCommands, usage } from './child.js';
+import { serveCommands, usage } from '../test/support/child-process.js';
 
 const target = process.env.BENCH_PROXY_TARGET;
 if (!target) throw new Error('BENCH_PROXY_TARGET must name the upstream URL to forward to');

@@ -13,7 +13,7 @@ import type { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { ApiFunction } from '../infra/api-function.js';
 import { DEFAULT_SETTINGS } from '../infra/settings.js';
 import { ROUTES, type Route } from '../lib/routes.js';
-import { serveCommands } from './child.js';
+import { serveCommands } from '../test/support/child-process.js';
 import { BUILD_DIR, EMPTY_HANDLER } from './paths.js';
 
 export interface BuiltBundle {

@@ -4,8 +4,8 @@
  * neighbouring topics share papers as real searches on related subjects do.
  */
 import { sample } from '../lib/local/samples.js';
+import { serveCommands, usage } from '../test/support/child-process.js';
 import { startFakeSerpApi } from '../test/support/fake-serpapi.js';
-import { serveCommands, usage } from './child.js';
 
 /** Topic k's papers start at paper k × TOPIC_STRIDE, so topics k and k+1 share num − stride papers. */
 export const TOPIC_STRIDE = 4;

@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CacheTableServer, startCacheTable } from '../test/support/cache-table.js';
-import { type Child, startChild } from './child.js';
+import { type Child, SERVICE_ENTRY, startChild } from '../test/support/child-process.js';
 import { median, percentile } from './load.js';
 import { PROJECT_ROOT } from './paths.js';
 
@@ -81,7 +81,7 @@ async function citeSearch(
 async function twoContainers(upstream: Upstream, env: Record<string, string>): Promise<[Service, Service]> {
   const base = { API_KEYS: CLIENT_KEY, SERPAPI_API_KEY: UPSTREAM_KEY, SERPAPI_BASE_URL: upstream.ready.url, ...env };
   // quiet: the table-down run's warning lines are the point, but they belong in the logs, not the report.
-  const start = () => startChild<{ url: string }>('./service.ts', base, { quiet: true });
+  const start = () => startChild<{ url: string }>(SERVICE_ENTRY, base, { quiet: true });
   return Promise.all([start(), start()]);
 }
 
@@ -120,7 +120,7 @@ function byXCache(searches: Search[]) {
 export async function sharedCacheBench(options: { quick: boolean; latencyMs: number; out?: string }): Promise<void> {
   const started = Date.now();
   const topics = workload(options.quick ? 30 : 80);
-  const upstream = await startChild<{ url: string }>('./cache-upstream.ts', {});
+  const upstream = await startChild<{ url: string }>(new URL('./cache-upstream.ts', import.meta.url), {});
   await upstream.call('latency', options.latencyMs);
   const tables: CacheTableServer[] = [];
   const stopAll: Service[] = [];

@@ -24,8 +24,8 @@ import { build } from 'esbuild';
 import { DEPLOYED_ESBUILD_OPTIONS } from '../infra/bundling.js';
 import { bestMatch, type CrossrefWork, parseScholarSummary } from '../lib/crossref/match.js';
 import { crossrefRecording, startReplayCrossref } from '../lib/local/replay-crossref.js';
-import { sample } from '../lib/local/samples.js';
 import { startFakeSerpApi } from '../test/support/fake-serpapi.js';
+import { type IndexPaper, scholarPage } from '../test/support/index-papers.js';
 import { apiGatewayEvent, type ColdStartRun, coldStartOnce, summarise } from './cold-start.js';
 import { median } from './load.js';
 import { BUILD_DIR, PROJECT_ROOT } from './paths.js';
@@ -34,12 +34,6 @@ const CLIENT_KEY = 'bench-client-key-0123456789';
 const UPSTREAM_KEY = 'bench-upstream-key-9876543210';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const round = (n: number) => Math.round(n * 10) / 10;
-
-/** A paper as the index lists it. */
-interface IndexPaper {
-  title: string;
-  summary: string;
-}
 
 /**
  * Recorded Crossref works of the demo recording, listed as the index would list them: those the matcher
@@ -70,22 +64,6 @@ const unknownPaper = (i: number): IndexPaper => ({
   title: `Bananas and plantains, volume ${i}`,
   summary: 'JC Robinson, VG Saúco - 2010 - books.google.com',
 });
-
-/** The recorded scholar page, with these papers and ids `<prefix>-1`… */
-function scholarPage(prefix: string, papers: IndexPaper[]) {
-  const recorded = sample('google_scholar');
-  const first = (recorded.organic_results as Record<string, unknown>[])[0];
-  return {
-    ...recorded,
-    organic_results: papers.map((paper, i) => ({
-      ...first,
-      position: i,
-      title: paper.title,
-      result_id: `${prefix}-${i + 1}`,
-      publication_info: { summary: paper.summary },
-    })),
-  };
-}
 
 /** The cite-search bundle, built as infra/api-function.ts builds it. */
 async function bundleCiteSearch(): Promise<string> {

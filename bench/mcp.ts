@@ -12,7 +12,7 @@ import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { toApiGatewayEvent } from '../lib/local/apigw-event.js';
-import { serveCommands, startChild } from './child.js';
+import { serveCommands, startChild } from '../test/support/child-process.js';
 import { type ColdStartSummary, coldStarts, summarise } from './cold-start.js';
 import { BUILD_DIR } from './paths.js';
 
@@ -106,7 +106,7 @@ export async function mcpSection(options: {
   log: (line: string) => void;
 }): Promise<Record<string, unknown>> {
   options.log('mcp: building the MCP function with its stack construct (infra/mcp.ts)');
-  const builder = await startChild<McpBundle>('./mcp.ts', { BENCH_MCP_BUILD: '1' }, { quiet: true });
+  const builder = await startChild<McpBundle>(new URL('./mcp.ts', import.meta.url), { BENCH_MCP_BUILD: '1' }, { quiet: true });
   await builder.stop();
   const bundle = builder.ready;
   const eventsDir = join(BUILD_DIR, 'events');

@@ -23,9 +23,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startReplayCrossref } from '../lib/local/replay-crossref.js';
 import { SAMPLE_REQUESTS } from '../test/fixtures/sample-requests.js';
+import { type Child, SERVICE_ENTRY, startChild, type Usage } from '../test/support/child-process.js';
 import { startFakeSecretsManager } from '../test/support/fake-secrets-manager.js';
 import type { BuiltBundle } from './bundle.js';
-import { type Child, startChild, type Usage } from './child.js';
 import { apiGatewayEvent, type ColdStartSummary, coldStarts, summarise } from './cold-start.js';
 import { type LoadOptions, type LoadResult, load, median } from './load.js';
 import { mcpSection } from './mcp.js';
@@ -253,7 +253,7 @@ async function fanOutAndCache(upstream: Child<{ url: string }>, service: Child<{
 
 async function buildBundles(): Promise<BuiltBundle[]> {
   log('bundles: building every handler with the stack construct (infra/api-function.ts)');
-  const builder = await startChild<BuiltBundle[]>('./bundle.ts', {}, { quiet: true });
+  const builder = await startChild<BuiltBundle[]>(new URL('./bundle.ts', import.meta.url), {}, { quiet: true });
   await builder.stop();
   return builder.ready;
 }
@@ -352,7 +352,7 @@ const ratio = (a: number | null | undefined, b: number | null | undefined) =>
   orNull(a) === null || !b ? null : round((a as number) / b);
 
 async function overheadSection(upstream: Child<{ url: string }>, service: Child<{ url: string }>): Promise<Results> {
-  const bare = await startChild<{ url: string }>('./bare-proxy.ts', {
+  const bare = await startChild<{ url: string }>(new URL('./bare-proxy.ts', import.meta.url), {
     BENCH_PROXY_TARGET: `${upstream.ready.url}/search.json?${SEARCH_UPSTREAM_QUERY}`,
   });
   try {
@@ -473,13 +473,13 @@ async function main() {
   // Built first: the service under load gets the environment the stack deploys (metrics on, source maps).
   const bundles = await buildBundles();
   const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
-  const upstream = await startChild<{ url: string }>('./upstream.ts', {});
+  const upstream = await startChild<{ url: string }>(new URL('./upstream.ts', import.meta.url), {});
   const results: Results = {};
   try {
     if (SECTIONS.has('overhead') || SECTIONS.has('fanout')) {
       const profileDir = join(BUILD_DIR, 'profiles', String(started));
       const service = await startChild<{ url: string }>(
-        './service.ts',
+        SERVICE_ENTRY,
         {
           ...deployed,
           API_KEYS: CLIENT_KEY,

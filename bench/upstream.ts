@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { sample } from '../lib/local/samples.js';
+import { serveCommands, usage } from '../test/support/child-process.js';
 import { startFakeSerpApi } from '../test/support/fake-serpapi.js';
-import { serveCommands, usage } from './child.js';
 
 const PAGE_MAX = 20;
 const recorded = sample('google_scholar');

@@ -4,10 +4,10 @@
  * every call. A matched record is stored for every container; a paper that matched nothing is not.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sample } from '../../lib/local/samples.js';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 import { type FakeCrossref, startFakeCrossref } from '../support/fake-crossref.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { BANANAS, EARLY_WARNING, servePapers as serveIndexPapers } from '../support/index-papers.js';
 import { type Service, startService } from '../support/service.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
 
@@ -44,27 +44,7 @@ afterAll(async () => {
 });
 
 /** Serves a scholar page for `query` of one paper Crossref matches and one it does not, ids `<prefix>-1`… */
-function servePapers(query: string, prefix: string) {
-  const recorded = sample('google_scholar');
-  const result = (recorded.organic_results as Record<string, unknown>[])[0];
-  const papers = [
-    {
-      title: 'Early warning signals: the charted and uncharted territories',
-      summary: 'C Boettiger, N Ross, A Hastings - Theoretical Ecology, 2013 - Springer',
-    },
-    { title: 'Bananas and plantains', summary: 'JC Robinson, VG Saúco - 2010 - books.google.com' },
-  ];
-  const page = {
-    ...recorded,
-    organic_results: papers.map((paper, i) => ({
-      ...result,
-      title: paper.title,
-      result_id: `${prefix}-${i + 1}`,
-      publication_info: { summary: paper.summary },
-    })),
-  };
-  upstream.respond((q) => (q.get('engine') === 'google_scholar' && q.get('q') === query ? { json: page } : undefined));
-}
+const servePapers = (query: string, prefix: string) => serveIndexPapers(upstream, query, prefix, [EARLY_WARNING, BANANAS]);
 
 it('stores a matched record for every container, and looks up again only the paper that matched nothing', async () => {
   servePapers('shared exports', 'shared-export');

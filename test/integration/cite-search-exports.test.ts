@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { loadCitationJs } from '../../lib/crossref/exports.js';
-import { BANANAS, EARLY_WARNING, useCrossrefService } from '../support/scholar-pages.js';
+import { useCrossrefService } from '../support/crossref-service.js';
+import { BANANAS, EARLY_WARNING } from '../support/index-papers.js';
 import type { Reply } from '../support/service.js';
 import { watchTimerLag } from '../support/timer-lag.js';
 

@@ -3,8 +3,8 @@
  * query, and can be told to misbehave (hang, 429, 500, garbage).
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { type CrossrefRecording, crossrefRecording, crossrefRecordingFor } from '../../lib/local/replay-crossref.js';
+import { listenOnLoopback } from './loopback.js';
 
 export type CrossrefAnswer =
   | CrossrefRecording
@@ -31,7 +31,6 @@ export interface FakeCrossref {
 export async function startFakeCrossref(): Promise<FakeCrossref> {
   const requests: URLSearchParams[] = [];
   const userAgents: string[] = [];
-  const sockets = new Set<Socket>();
   let responder: CrossrefResponder | undefined;
 
   const fake: FakeCrossref = {
@@ -46,10 +45,7 @@ export async function startFakeCrossref(): Promise<FakeCrossref> {
       userAgents.length = 0;
       responder = undefined;
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => listening.close(),
   };
 
   const server: Server = createServer((req, res) => {
@@ -73,11 +69,7 @@ export async function startFakeCrossref(): Promise<FakeCrossref> {
     if (typeof answer === 'string') return json(200, crossrefRecording(answer));
     return json(answer.status, answer.body, answer.headers);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  fake.url = listening.url;
   return fake;
 }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export type FakeOperation = 'GetSecretValue' | 'PutSecretValue';
 
@@ -33,7 +33,6 @@ export interface FakeSecretsManager {
 }
 
 export async function startFakeSecretsManager(initial: Record<string, string> = {}): Promise<FakeSecretsManager> {
-  const sockets = new Set<Socket>();
   const held = new Set<ServerResponse>();
   const fake: FakeSecretsManager = {
     url: '',
@@ -47,10 +46,7 @@ export async function startFakeSecretsManager(initial: Record<string, string> = 
       return held.size;
     },
     puts: [],
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => listening.close(),
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -100,11 +96,7 @@ export async function startFakeSecretsManager(initial: Record<string, string> = 
       send(400, { __type: 'UnknownOperationException', message: 'Only GetSecretValue and PutSecretValue are faked' });
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  fake.url = listening.url;
   return fake;
 }

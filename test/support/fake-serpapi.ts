@@ -3,9 +3,9 @@
  * and can be told to misbehave (hang, reset, HTML 502, 429, garbage, SerpApi's own error bodies).
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { sampleFor, sampleText } from '../../lib/local/samples.js';
+import { listenOnLoopback } from './loopback.js';
 
 export type Fault =
   | 'sample'
@@ -140,7 +140,6 @@ export function realPageSizes(query: URLSearchParams): Fault | undefined {
 export async function startFakeSerpApi(): Promise<FakeSerpApi> {
   const requests: URLSearchParams[] = [];
   const queued: Fault[] = [];
-  const sockets = new Set<Socket>();
   let responder: Responder | undefined;
 
   const fake: FakeSerpApi = {
@@ -162,10 +161,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       responder = undefined;
       fake.latencyMs = 0;
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => listening.close(),
   };
 
   const server: Server = createServer((req, res) => {
@@ -221,12 +217,8 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     if (fake.latencyMs > 0) setTimeout(answer, fake.latencyMs);
     else answer();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  fake.url = listening.url;
   return fake;
 }

@@ -19,6 +19,7 @@ import {
 import { type CrossrefWork, parseScholarSummary } from '../../../lib/crossref/match.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
+import { EARLY_WARNING_CSL } from '../../fixtures/csl-items.js';
 
 const works = (JSON.parse(crossrefRecording('boettiger')) as { message: { items: CrossrefWork[] } }).message.items;
 const scholarResults = sample('google_scholar').organic_results as {
@@ -52,19 +53,7 @@ async function readBack(text: string): Promise<Record<string, unknown>> {
 describe('cslFromCrossref', () => {
   it('turns a recorded journal article into a CSL-JSON item', () => {
     const work = works.find((w) => w.DOI === '10.1007/s12080-013-0192-6') as CrossrefWork;
-    expect(cslFromCrossref(work)).toMatchObject({
-      id: '10.1007/s12080-013-0192-6',
-      type: 'article-journal',
-      title: 'Early warning signals: the charted and uncharted territories',
-      author: [
-        { family: 'Boettiger', given: 'Carl' },
-        { family: 'Ross', given: 'Noam' },
-        { family: 'Hastings', given: 'Alan' },
-      ],
-      issued: { 'date-parts': [[2013, 6, 21]] },
-      'container-title': 'Theoretical Ecology',
-      DOI: '10.1007/s12080-013-0192-6',
-    });
+    expect(cslFromCrossref(work)).toMatchObject({ ...EARLY_WARNING_CSL, id: '10.1007/s12080-013-0192-6' });
   });
 
   it('strips the markup Crossref keeps in titles', () => {

@@ -1,12 +1,17 @@
 /**
- * The benchmark's processes talk over the IPC channel `fork` opens: the child announces itself once
- * ready, then answers numbered commands (set a latency, read its CPU time or memory). Each server lives
- * in its own process so that the load generator, the service and the upstream compete for the two cores
- * as separate programs do, and so that one's garbage collection never pauses another's clock.
+ * Processes of their own for the benchmark and for the tests that need a second container. They talk over
+ * the IPC channel `fork` opens: the child announces itself once ready, then answers numbered commands (set
+ * a latency, read its CPU time or memory). In the benchmark each server lives in its own process so that the
+ * load generator, the service and the upstream compete for the two cores as separate programs do, and so
+ * that one's garbage collection never pauses another's clock.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from './paths.js';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The service as a child (service-child.ts): the real local server, configured by the environment given. */
+export const SERVICE_ENTRY = new URL('./service-child.ts', import.meta.url);
 
 type Command = { id: number; cmd: string; arg?: unknown };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
@@ -23,11 +28,12 @@ export interface Child<Ready> {
  * caller's shell, such as a real API key, leaks into a measured process.
  */
 export function startChild<Ready>(
-  entry: string,
+  entry: URL,
   env: Record<string, string>,
   options: { quiet?: boolean; execArgv?: string[] } = {},
 ): Promise<Child<Ready>> {
-  const child = fork(fileURLToPath(new URL(entry, import.meta.url)), [], {
+  const path = fileURLToPath(entry);
+  const child = fork(path, [], {
     cwd: PROJECT_ROOT,
     execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
@@ -42,14 +48,14 @@ export function startChild<Ready>(
   let nextId = 0;
   return new Promise((resolve, reject) => {
     const early = (code: number | null) =>
-      reject(new Error(`${entry} exited with code ${code} before it was ready${stderr ? `:\n${stderr.trim()}` : ''}`));
+      reject(new Error(`${path} exited with code ${code} before it was ready${stderr ? `:\n${stderr.trim()}` : ''}`));
     child.once('exit', early);
     child.once('error', reject);
     child.on('message', (message: { ready: Ready } | Reply) => {
       if ('ready' in message) {
         child.off('exit', early);
         child.once('exit', (code) => {
-          for (const { reject: fail } of pending.values()) fail(new Error(`${entry} exited with code ${code}`));
+          for (const { reject: fail } of pending.values()) fail(new Error(`${path} exited with code ${code}`));
         });
         resolve({
           ready: message.ready as Ready,
@@ -73,7 +79,7 @@ export function startChild<Ready>(
       if (!waiting) return;
       pending.delete(message.id);
       if (message.ok) waiting.resolve(message.value);
-      else waiting.reject(new Error(`${entry}: ${message.error}`));
+      else waiting.reject(new Error(`${path}: ${message.error}`));
     });
   });
 }

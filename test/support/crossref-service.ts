@@ -1,0 +1,33 @@
+/** The service with a fake Crossref beside the fake SerpApi, for the citation-search tests that pair the index with Crossref. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { type FakeCrossref, startFakeCrossref } from './fake-crossref.js';
+import { type IndexPaper, servePapers } from './index-papers.js';
+import { useService } from './service.js';
+
+/**
+ * The service (in this process) with a fake SerpApi and a fake Crossref (recorded answers), for a file of
+ * citation-search tests: Crossref's fake and pace are reset before each test, and the citation styles are
+ * built once before the first.
+ */
+export async function useCrossrefService(env: Record<string, string> = {}) {
+  const crossref: FakeCrossref = await startFakeCrossref();
+  const harness = useService({ CROSSREF_BASE_URL: crossref.url, CROSSREF_MAILTO: 'ops@example.org', ...env });
+  // The first citation search of a process builds the citation styles: seconds of CPU, many more on a busy
+  // machine. Built here, under a limit of its own, so that no test's verdict depends on the machine's speed.
+  beforeAll(async () => {
+    await (await import('../../lib/crossref/render.js')).citationRenderer();
+  }, 180_000);
+  afterAll(() => crossref.close());
+  beforeEach(async () => {
+    crossref.reset();
+    // A 429 pauses every lookup of the container for a while (client.ts); each test starts unpaused.
+    // Imported only now: the client reads the configuration, which the service sets up, on import.
+    (await import('../../lib/crossref/client.js')).crossrefPace.reset();
+  });
+  return {
+    harness,
+    crossref,
+    /** `servePapers` on this harness's upstream. */
+    servePapers: (query: string, prefix: string, papers: IndexPaper[]) => servePapers(harness.upstream, query, prefix, papers),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * One module bundled with the functions' esbuild options (infra/bundling.ts), for this machine's Node, then
+ * imported: the bundle tests compare what it does with what the unbundled code does.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { DEPLOYED_ESBUILD_OPTIONS } from '../../infra/bundling.js';
+
+/** citation-js's remote fetchers, which the deployed bundles replace with a stub. */
+export const REMOTE_FETCHERS = /node_modules\/(node-fetch|sync-fetch|web-streams-polyfill)\//;
+
+/** Bundles `entry` (a path) and imports the bundle; `inputs` are the files esbuild put in it. */
+export async function importDeployedBundle<Module>(entry: string): Promise<{ module: Module; inputs: string[] }> {
+  const outDir = mkdtempSync(join(tmpdir(), 'deployed-bundle-'));
+  try {
+    const result = await build({
+      entryPoints: [entry],
+      ...DEPLOYED_ESBUILD_OPTIONS,
+      // Run here, on this machine's Node.
+      target: 'node20',
+      outdir: outDir,
+      outExtension: { '.js': '.mjs' },
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const outfile = join(outDir, basename(entry).replace(/\.ts$/, '.mjs'));
+    const module = (await import(pathToFileURL(outfile).href)) as Module;
+    return { module, inputs: Object.keys(result.metafile.inputs) };
+  } finally {
+    // Gone before the module runs: a bundle that read a file of its own at run time would fail.
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
