@@ -30,7 +30,8 @@ export async function importDeployedBundle<Module>(entry: string): Promise<{ mod
     const module = (await import(pathToFileURL(outfile).href)) as Module;
     return { module, inputs: Object.keys(result.metafile.inputs) };
   } finally {
-    // Gone before the module runs: a bundle that read a file of its own at run time would fail.
+    // Gone once the module has loaded, before a test calls into it: a bundle that read a file of its own
+    // after loading would fail.
     rmSync(outDir, { recursive: true, force: true });
   }
 }

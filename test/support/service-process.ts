@@ -1,7 +1,7 @@
 /**
  * Starts the service in a process of its own (service-child.ts under tsx), with exactly the environment
- * given plus PATH, and the same small client as `startService`. Two of these, or one and the
- * test's own process, are two containers: separate memory, one shared table.
+ * given plus PATH, and the same small client as `startService`. Two of these, or one and the test's own
+ * process, are two containers: separate memory, one shared table.
  */
 import { SERVICE_ENTRY, startChild } from './child-process.js';
 import { TEST_CLIENT_KEY, TEST_UPSTREAM_KEY } from './service.js';
