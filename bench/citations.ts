@@ -1,5 +1,5 @@
 /**
- * Citation search with locally rendered citations (lib/crossref/render.ts): `npm run bench -- --only citations`,
+ * Citation search with locally rendered citations (lib/citations/render.ts): `npm run bench -- --only citations`,
  * or alone with `npx tsx bench/citations.ts [--quick]`.
  *
  *   build          each style's citeproc engine built once, in a fresh process (what the first request pays)
@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { DEPLOYED_ESBUILD_OPTIONS } from '../infra/bundling.js';
-import { bestMatch, type CrossrefWork, parseScholarSummary } from '../lib/crossref/match.js';
+import { bestMatch, type CrossrefWork, parseScholarSummary } from '../lib/citations/match.js';
 import { crossrefRecording, startReplayCrossref } from '../lib/local/replay-crossref.js';
 import { startFakeSerpApi } from '../test/support/fake-serpapi.js';
 import { type IndexPaper, scholarPage } from '../test/support/index-papers.js';
@@ -81,9 +81,9 @@ async function bundleCiteSearch(): Promise<string> {
 /** Times, in a fresh process, each engine's build and then a warm render of 20 new papers × 5 styles. */
 function renderTimes(): Promise<Record<string, unknown>> {
   const script = `
-    import { citationRenderer } from './lib/crossref/render.ts';
-    import { cslFromCrossref } from './lib/crossref/exports.ts';
-    import { citableItem } from './lib/crossref/records.ts';
+    import { citationRenderer } from './lib/citations/render.ts';
+    import { cslFromCrossref } from './lib/citations/csl.ts';
+    import { citableItem } from './lib/citations/records.ts';
     import { crossrefRecording } from './lib/local/replay-crossref.ts';
     const works = JSON.parse(crossrefRecording('boettiger')).message.items;
     const items = (round) => works.map((w) => ({ ...citableItem(cslFromCrossref(w)), title: (w.title?.[0] ?? '') + ' ' + round }));

@@ -10,14 +10,6 @@
  */
 import * as z from 'zod/mini';
 import { createSharedCache } from '../lib/cache/shared.js';
-import { config } from '../lib/config.js';
-import { CITATION_FORMATS, CITATION_SOURCES, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
-import { addExports } from '../lib/crossref/exports.js';
-import { lookUpRecords, type PaperLookup } from '../lib/crossref/records.js';
-import { citationRenderer, prepareCitationRenderer } from '../lib/crossref/render.js';
-import { countMessage } from '../lib/envelope.js';
-import { logger } from '../lib/logger.js';
-import { api, type HandlerInput } from '../lib/middleware/index.js';
 import {
   assemble,
   type CitationOrigin,
@@ -28,7 +20,15 @@ import {
   renderedAnswer,
   reshapeCite,
   reshapeScholarPage,
-} from '../lib/reshape/citations.js';
+} from '../lib/citations/page.js';
+import { addExports } from '../lib/citations/paper-exports.js';
+import { lookUpRecords, type PaperLookup } from '../lib/citations/records.js';
+import { citationRenderer, prepareCitationRenderer } from '../lib/citations/render.js';
+import { config } from '../lib/config.js';
+import { CITATION_FORMATS, CITATION_SOURCES, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
+import { countMessage } from '../lib/envelope.js';
+import { logger } from '../lib/logger.js';
+import { api, type HandlerInput } from '../lib/middleware/index.js';
 import { body, integer as intField, oneOf, page, searchTerms } from '../lib/schema.js';
 
 export const requestSchema = body({

@@ -12,7 +12,7 @@
  *   recording, not recorded from the index; it lets the demo show what a page Crossref knows looks like:
  *   citations rendered locally, DOIs in `export`, one paid call.
  */
-import type { CrossrefWork } from '../crossref/match.js';
+import type { CrossrefWork } from '../citations/match.js';
 import { crossrefRecording } from './replay-crossref.js';
 import { sample, sampleText } from './samples.js';
 

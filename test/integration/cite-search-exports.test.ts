@@ -4,8 +4,8 @@
  * test uses its own scholar result ids, so the record cache of one test never answers another's.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadCitationJs } from '../../lib/citations/exports.js';
 import { responseSchema } from '../../lib/contract/cite-search.js';
-import { loadCitationJs } from '../../lib/crossref/exports.js';
 import { useCrossrefService } from '../support/crossref-service.js';
 import { BANANAS, EARLY_WARNING } from '../support/index-papers.js';
 import type { Reply } from '../support/service.js';

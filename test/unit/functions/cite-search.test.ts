@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { type CiteSearchRequest, requestSchema, toScholarParams } from '../../../functions/cite-search.js';
-import { responseSchema } from '../../../lib/contract/cite-search.js';
-import { AppError } from '../../../lib/errors.js';
-import { sample } from '../../../lib/local/samples.js';
-import { formatIssues } from '../../../lib/middleware/validate.js';
 import {
   assemble,
   type CiteAnswer,
@@ -12,7 +8,11 @@ import {
   renderedAnswer,
   reshapeCite,
   reshapeScholarPage,
-} from '../../../lib/reshape/citations.js';
+} from '../../../lib/citations/page.js';
+import { responseSchema } from '../../../lib/contract/cite-search.js';
+import { AppError } from '../../../lib/errors.js';
+import { sample } from '../../../lib/local/samples.js';
+import { formatIssues } from '../../../lib/middleware/validate.js';
 
 const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
 

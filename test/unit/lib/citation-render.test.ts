@@ -1,18 +1,18 @@
 /**
- * The five citation formats rendered locally (lib/crossref/render.ts) from recorded Crossref works, the
- * shipped CSL styles, and Crossref's pace as its answers state it (lib/crossref/client.ts).
+ * The five citation formats rendered locally (lib/citations/render.ts) from recorded Crossref works, the
+ * shipped CSL styles, and Crossref's pace as its answers state it (lib/citations/crossref-client.ts).
  */
 import { readFileSync } from 'node:fs';
 import CSL from 'citeproc';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { unindexedMacroLookup } from '../../../lib/citations/citeproc-macro-index.js';
+import { crossrefPace, intervalMs, notePace } from '../../../lib/citations/crossref-client.js';
+import { cslFromCrossref } from '../../../lib/citations/csl.js';
+import { bestMatch, type CrossrefWork, parseScholarSummary } from '../../../lib/citations/match.js';
+import { citableItem } from '../../../lib/citations/records.js';
+import { type CitationRenderer, citationRenderer, forOneEntry, styleSources, tidy } from '../../../lib/citations/render.js';
+import { generatedSource, STYLE_FILES } from '../../../lib/citations/styles/write.js';
 import { CITATION_FORMATS } from '../../../lib/contract/cite-search.js';
-import { unindexedMacroLookup } from '../../../lib/crossref/citeproc-macro-index.js';
-import { crossrefPace, intervalMs, notePace } from '../../../lib/crossref/client.js';
-import { cslFromCrossref } from '../../../lib/crossref/exports.js';
-import { bestMatch, type CrossrefWork, parseScholarSummary } from '../../../lib/crossref/match.js';
-import { citableItem } from '../../../lib/crossref/records.js';
-import { type CitationRenderer, citationRenderer, forOneEntry, styleSources, tidy } from '../../../lib/crossref/render.js';
-import { generatedSource, STYLE_FILES } from '../../../lib/crossref/styles/write.js';
 import { citeReplay } from '../../../lib/local/replay-cite.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 
@@ -29,13 +29,13 @@ beforeAll(async () => {
 
 describe('the shipped CSL styles', () => {
   it('are in the generated module exactly as in their files', () => {
-    expect(readFileSync(new URL('../../../lib/crossref/styles/styles.generated.ts', import.meta.url), 'utf8')).toBe(
+    expect(readFileSync(new URL('../../../lib/citations/styles/styles.generated.ts', import.meta.url), 'utf8')).toBe(
       generatedSource(),
     );
   });
 
   it.each(Object.values(STYLE_FILES))('%s keeps its metadata: title, authors, CC BY-SA 3.0 rights', (file) => {
-    const xml = readFileSync(new URL(`../../../lib/crossref/styles/${file}`, import.meta.url), 'utf8');
+    const xml = readFileSync(new URL(`../../../lib/citations/styles/${file}`, import.meta.url), 'utf8');
     expect(xml).toMatch(/<title>[^<]+<\/title>/);
     expect(xml).toMatch(/<author>\s*<name>[^<]+<\/name>/);
     expect(xml).toContain('<rights license="http://creativecommons.org/licenses/by-sa/3.0/">');

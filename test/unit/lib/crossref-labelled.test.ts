@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bestMatch, type CrossrefWork, normalizeText, type ScholarRecord, workYear } from '../../../lib/crossref/match.js';
+import { bestMatch, type CrossrefWork, normalizeText, type ScholarRecord, workYear } from '../../../lib/citations/match.js';
 
 interface Answer {
   repository: string;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { worksQuery } from '../../../lib/crossref/client.js';
+import { worksQuery } from '../../../lib/citations/crossref-client.js';
 import {
   bestMatch,
   type CrossrefWork,
@@ -18,7 +18,7 @@ import {
   titleNumbers,
   titleSimilarity,
   workYear,
-} from '../../../lib/crossref/match.js';
+} from '../../../lib/citations/match.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
 

@@ -14,8 +14,9 @@ import { readFileSync } from 'node:fs';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { type CslItem, cslFromCrossref, renderExports } from '../../../lib/crossref/exports.js';
-import { type CrossrefWork, normalizeText } from '../../../lib/crossref/match.js';
+import { type CslItem, cslFromCrossref } from '../../../lib/citations/csl.js';
+import { renderExports } from '../../../lib/citations/exports.js';
+import { type CrossrefWork, normalizeText } from '../../../lib/citations/match.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 
 function fixture<T>(path: string): T {

@@ -4,19 +4,11 @@
  * reference manager imports must be the paper we meant.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type CslItem, cslFromCrossref, cslFromScholar, plainText, withSubtitle } from '../../../lib/citations/csl.js';
+import { citationKey, loadCitationJs, renderExports } from '../../../lib/citations/exports.js';
+import { type CrossrefWork, parseScholarSummary } from '../../../lib/citations/match.js';
+import { addExports } from '../../../lib/citations/paper-exports.js';
 import type { CiteSearchData } from '../../../lib/contract/cite-search.js';
-import {
-  addExports,
-  type CslItem,
-  citationKey,
-  cslFromCrossref,
-  cslFromScholar,
-  loadCitationJs,
-  plainText,
-  renderExports,
-  withSubtitle,
-} from '../../../lib/crossref/exports.js';
-import { type CrossrefWork, parseScholarSummary } from '../../../lib/crossref/match.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
 import { EARLY_WARNING_CSL } from '../../fixtures/csl-items.js';
@@ -189,7 +181,7 @@ describe('loadCitationJs', () => {
     vi.doMock('@citation-js/plugin-ris', () => {
       throw new Error('chunk could not be read');
     });
-    const fresh = await import('../../../lib/crossref/exports.js');
+    const fresh = await import('../../../lib/citations/exports.js');
     await expect(fresh.loadCitationJs()).rejects.toThrow();
     const csl: CslItem = { id: 'x', type: 'document', title: 'T' };
     expect(await fresh.renderExports(csl, ['csl-json', 'bibtex', 'ris'])).toEqual({

@@ -17,7 +17,7 @@
  * A failed build is not kept: the next request tries again.
  *
  * Styles: MLA 9th edition and Chicago 18th edition notes-bibliography from the CSL styles repository
- * (lib/crossref/styles, CC BY-SA 3.0), and the APA 7th edition, Cite Them Right 12th edition (harvard1)
+ * (lib/citations/styles, CC BY-SA 3.0), and the APA 7th edition, Cite Them Right 12th edition (harvard1)
  * and NLM/Vancouver styles that @citation-js/plugin-csl bundles.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -25,7 +25,7 @@ import type { Engine } from 'citeproc';
 import { CITATION_FORMATS, type CitationFormat, type Citations } from '../contract/cite-search.js';
 import { logger } from '../logger.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
-import type { CslItem } from './exports.js';
+import type { CslItem } from './csl.js';
 
 /** Renders one record in every format; throws when citeproc cannot render it. */
 export interface CitationRenderer {
@@ -34,7 +34,7 @@ export interface CitationRenderer {
   readonly engines?: Readonly<Record<CitationFormat, Engine>>;
 }
 
-/** The CSL style of each format: a style plugin-csl bundles, or one of lib/crossref/styles. */
+/** The CSL style of each format: a style plugin-csl bundles, or one of lib/citations/styles. */
 const STYLE_OF: Record<CitationFormat, { bundled: 'apa' | 'harvard1' | 'vancouver' } | { shipped: 'mla' | 'chicago' }> = {
   MLA: { shipped: 'mla' },
   APA: { bundled: 'apa' },
@@ -91,7 +91,7 @@ export async function prepareCitationRenderer(): Promise<void> {
   }
 }
 
-/** Each format's CSL style, as published (bundled with plugin-csl, or shipped in lib/crossref/styles). */
+/** Each format's CSL style, as published (bundled with plugin-csl, or shipped in lib/citations/styles). */
 export async function styleSources(): Promise<Record<CitationFormat, string>> {
   const [{ default: bundled }, shipped] = await Promise.all([
     import('@citation-js/plugin-csl/lib/styles.json', { with: { type: 'json' } }),

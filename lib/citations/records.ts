@@ -12,10 +12,10 @@ import { config } from '../config.js';
 import type { Citations } from '../contract/cite-search.js';
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
-import type { FoundPaper } from '../reshape/citations.js';
-import { searchWorks } from './client.js';
-import { type CslItem, cslFromCrossref, type PaperRecord } from './exports.js';
+import { searchWorks } from './crossref-client.js';
+import { type CslItem, cslFromCrossref, type PaperRecord } from './csl.js';
 import { bestMatch, parseScholarSummary, type ScholarRecord } from './match.js';
+import type { FoundPaper } from './page.js';
 import type { CitationRenderer } from './render.js';
 
 /**

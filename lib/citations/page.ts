@@ -14,9 +14,9 @@ import {
 } from '../contract/cite-search.js';
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
+import { integer, list, record, text, textOrEmpty } from '../reshape/values.js';
 import { LAST_PAGE } from '../schema.js';
 import type { SerpApiJson } from '../upstream/serpapi.js';
-import { integer, list, record, text, textOrEmpty } from './values.js';
 
 const NO_CITATIONS = 'The search provider gave no citations for this paper';
 

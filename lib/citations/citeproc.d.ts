@@ -1,6 +1,6 @@
 /**
  * The part of citeproc-js (the CSL processor @citation-js/plugin-csl depends on; it ships no types)
- * that lib/crossref/render.ts uses.
+ * that lib/citations/render.ts uses.
  */
 declare module 'citeproc' {
   interface CiteprocSys {
