@@ -3,7 +3,7 @@
  * Crossref work is nearly CSL already (cslFromCrossref); the index's own description of a paper is the
  * fallback (index-record.ts).
  */
-import { type CrossrefPerson, type CrossrefWork, normalizeText, type ScholarRecord } from './match.js';
+import { type CrossrefPerson, type CrossrefWork, normalizeText } from './match.js';
 
 /** A CSL-JSON item (citation-style-language/schema, csl-data.json): what reference managers import. */
 export type CslItem = Record<string, unknown> & { id: string; type: string; title?: string };
@@ -12,7 +12,8 @@ export type CslItem = Record<string, unknown> & { id: string; type: string; titl
 export type PaperRecord = { doi: string; csl: CslItem } | { doi: null; reason: string };
 
 // Crossref's work types (api.crossref.org/types) in CSL's vocabulary; anything else is a generic document.
-const CSL_TYPES: Record<string, string> = {
+// Book types are placed by `bookPlacement`: a book's container is its series, unless it is an entry.
+export const CSL_TYPES: Record<string, string> = {
   'journal-article': 'article-journal',
   'proceedings-article': 'paper-conference',
   'book-chapter': 'chapter',
@@ -23,6 +24,8 @@ const CSL_TYPES: Record<string, string> = {
   'edited-book': 'book',
   'reference-book': 'book',
   'book-series': 'book',
+  // CSL's `article` is "a preprint, working paper or other article not published in a periodical"; with the
+  // genre below, every style that labels preprints does ("[Preprint]" in APA).
   'posted-content': 'article',
   dataset: 'dataset',
   report: 'report',
@@ -33,36 +36,112 @@ const CSL_TYPES: Record<string, string> = {
   standard: 'standard',
 };
 
+const BOOK_TYPES = new Set(['book', 'monograph', 'edited-book', 'reference-book', 'book-series']);
+
+/** Reference works whose entries Crossref deposits as books: their titles say so, in several languages. */
+const REFERENCE_WORK = /\b(?:encyclop|enzyklop|encicloped|dictionar|dictionnaire|diccionario|lexi[ck]on|w[öo]rterbuch)/i;
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  hellip: '\u2026',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+};
+
+/**
+ * Crossref passes on what publishers deposit, HTML entities included ("R&amp;D", "&#8211;"): they are
+ * characters, and every citation, CSL-JSON record and export must show the character. Unknown names are
+ * left as they are. Run after markup is read, so that an escaped "&lt;i&gt;" stays text.
+ */
+export function decodeEntities(text: string): string {
+  return text.replace(/&(?:#(\d{1,7})|#x([\da-f]{1,6})|([a-z]{2,8}));/gi, (whole, dec?: string, hex?: string, name?: string) => {
+    const code = dec ? Number(dec) : hex ? Number.parseInt(hex, 16) : undefined;
+    if (code !== undefined) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    return NAMED_ENTITIES[(name ?? '').toLowerCase()] ?? whole;
+  });
+}
+
 // Markup inside a word: chemical formulas (H<sub>2</sub>O), exponents, and MathML's token elements.
 const IN_WORD_TAGS = /^(?:sub|sup|mml:mi|mml:mn|mml:mo|mml:msub|mml:msup|mml:mrow|mml:mtext|mi|mn|mo|msub|msup|mrow|mtext)$/i;
 
 /**
- * Crossref titles may carry JATS markup (<i>, <scp>, <sub>, MathML) and line breaks; reference managers
- * want plain text. Publishers often leave no space at a tag ("of<i>Salmonella enterica</i>from"): a tag
- * between two letters stands for a word boundary, except inside a word: MathML tokens, sub- and
- * superscripts unless a lower-case word follows, and a small-capital initial that starts a word
- * ("<scp>T</scp>reebase").
+ * The JATS elements whose look a citation keeps, as CSL's rich text writes them (citeproc-js renders
+ * these and no other). What a publisher set in italics (a species, a gene, a ship, a book's title inside
+ * a title) also keeps its letter case: a style's title case must not make "Salmonella Enterica".
  */
-export function plainText(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const cleaned = text
-    .replace(/<(\/?)([\w:.-]+)[^>]*>/g, (tag, closing: string, name: string, offset: number, whole: string) => {
-      const before = whole.slice(0, offset);
-      const after = whole.slice(offset + tag.length);
-      if (!/\p{L}$/u.test(before.replace(/<[^>]*>/g, '')) || !/^(?:<[^>]*>)*\p{L}/u.test(after)) return '';
-      // A subscript ends a word when a lower-case word follows ("NO<sub>x</sub>and"), not in "H<sub>2</sub>O".
-      if (/^(?:sub|sup)$/i.test(name)) return closing && /^(?:<[^>]*>)*\p{Ll}/u.test(after) ? ' ' : '';
-      if (IN_WORD_TAGS.test(name)) return '';
-      // A small-capital initial: "<scp>T</scp>reebase" at a word's start, one capital inside the element.
-      if (closing && /^scp$/i.test(name) && /(?:^|[^\p{L}])<scp[^>]*>\p{Lu}$/u.test(before)) return '';
-      return ' ';
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
-  return cleaned || undefined;
+const KEPT_MARKUP: Record<string, { open: string; close: string }> = {
+  i: { open: '<i><span class="nocase">', close: '</span></i>' },
+  italic: { open: '<i><span class="nocase">', close: '</span></i>' },
+  em: { open: '<i><span class="nocase">', close: '</span></i>' },
+  b: { open: '<b>', close: '</b>' },
+  bold: { open: '<b>', close: '</b>' },
+  strong: { open: '<b>', close: '</b>' },
+  sup: { open: '<sup>', close: '</sup>' },
+  sub: { open: '<sub>', close: '</sub>' },
+};
+
+/**
+ * Crossref titles may carry JATS markup (<i>, <scp>, <sub>, MathML) and line breaks. Publishers often
+ * leave no space at a tag ("of<i>Salmonella enterica</i>from"): a tag between two letters stands for a
+ * word boundary, except inside a word: MathML tokens, sub- and superscripts unless a lower-case word
+ * follows, and a small-capital initial that starts a word ("<scp>T</scp>reebase"). With `keep`, italics,
+ * bold, sub- and superscripts are written as CSL rich text; every other element is dropped (small
+ * capitals too: Wiley sets acronyms and single initials in them, which read right as capitals).
+ */
+function fromJats(text: string, keep: boolean): string {
+  // An unbalanced kept element would run to the end of the citation: kept only where it closes.
+  const balanced = (name: string) => {
+    const opens = text.match(new RegExp(`<${name}(?:\\s[^>]*)?>`, 'gi'))?.length ?? 0;
+    const closes = text.match(new RegExp(`</${name}\\s*>`, 'gi'))?.length ?? 0;
+    return opens === closes;
+  };
+  return decodeEntities(
+    text
+      .replace(/<(\/?)([\w:.-]+)[^>]*>/g, (tag, closing: string, name: string, offset: number, whole: string) => {
+        const before = whole.slice(0, offset);
+        const after = whole.slice(offset + tag.length);
+        let boundary = ' ';
+        if (!/\p{L}$/u.test(before.replace(/<[^>]*>/g, '')) || !/^(?:<[^>]*>)*\p{L}/u.test(after)) boundary = '';
+        // A subscript ends a word when a lower-case word follows ("NO<sub>x</sub>and"), not in "H<sub>2</sub>O".
+        else if (/^(?:sub|sup)$/i.test(name)) boundary = closing && /^(?:<[^>]*>)*\p{Ll}/u.test(after) ? ' ' : '';
+        else if (IN_WORD_TAGS.test(name)) boundary = '';
+        // A small-capital initial: "<scp>T</scp>reebase" at a word's start, one capital inside the element.
+        else if (closing && /^scp$/i.test(name) && /(?:^|[^\p{L}])<scp[^>]*>\p{Lu}$/u.test(before)) boundary = '';
+        const kept = keep ? KEPT_MARKUP[name.toLowerCase()] : undefined;
+        if (!kept || !balanced(name)) return boundary;
+        return closing ? `${kept.close}${boundary}` : `${boundary}${kept.open}`;
+      })
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 }
 
-const plain = plainText;
+/** A Crossref text as plain text: markup removed, entities decoded, one line. */
+export function plainText(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return fromJats(text, false) || undefined;
+}
+
+/** A Crossref text as CSL rich text: italics, bold, sub- and superscripts kept, entities decoded. */
+export function richText(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const rich = fromJats(text, true);
+  return fromJats(rich, false) ? rich : undefined;
+}
+
+/** CSL rich text as plain text (what matching, keys and plain readers need). */
+export function withoutMarkup(text: string): string {
+  return text.replace(/<\/?(?:i|b|sup|sub|span)\b[^>]*>/g, '');
+}
 
 /**
  * Crossref's `subtitle` is not always a subtitle: Wiley deposits the running title there (a short form
@@ -109,9 +188,14 @@ function scriptOf(text: string): string {
 }
 
 function cslPeople(people: CrossrefPerson[] | undefined): Record<string, string>[] | undefined {
+  const decoded = (text: string | undefined) => (text === undefined ? undefined : decodeEntities(text).trim());
   const names = (people ?? []).flatMap((person): Record<string, string>[] => {
-    if (person.family) return [person.given ? { family: person.family, given: person.given } : { family: person.family }];
-    return person.name ? [{ literal: person.name }] : [];
+    const family = decoded(person.family);
+    const given = decoded(person.given);
+    if (family) return [given ? { family, given } : { family }];
+    const name = decoded(person.name);
+    // An organisation: a literal name, never split into a family and given names.
+    return name ? [{ literal: name }] : [];
   });
   return names.length > 0 ? names : undefined;
 }
@@ -120,48 +204,120 @@ export function withoutEmpty(item: Record<string, unknown>): Record<string, unkn
   return Object.fromEntries(Object.entries(item).filter(([, value]) => value !== undefined && value !== null && value !== ''));
 }
 
-/** A Crossref work as a CSL-JSON item; Crossref's own format is nearly CSL already. */
+/**
+ * Words that mark a title's language: the commonest short words of each language, that English titles do
+ * not use. Crossref's `language` cannot be asked for with `select` (its list of selectable fields has no
+ * `language`) and few records carry it, so the title itself tells.
+ */
+const LANGUAGE_WORDS: [string, RegExp][] = [
+  ['de', /^(?:der|die|das|und|den|dem|des|ein|eine|einer|im|zur|zum|über|für|mit|bei|von|auf|nicht|ist)$/],
+  ['fr', /^(?:le|la|les|des|du|et|une|dans|sur|pour|au|aux|par|est|en|l|d|qu)$/],
+  ['es', /^(?:el|los|las|del|y|una|en|para|por|con|sobre|entre|como|al|lo)$/],
+  ['pt', /^(?:o|os|as|do|da|dos|das|e|um|uma|em|no|na|nos|nas|para|com|sobre|entre)$/],
+  ['it', /^(?:il|lo|gli|della|delle|dei|degli|di|e|un|una|nel|nella|per|con|sul|sulla|tra)$/],
+  ['nl', /^(?:het|een|van|en|de|in|op|voor|met|bij|naar|over|uit)$/],
+];
+const ENGLISH_WORDS = /^(?:the|of|and|in|for|on|with|a|an|to|from|by|at|as|its|is|are|between|under|using|after|among|into)$/;
+
+/** Scripts whose titles no style should case: the language is not English. */
+const SCRIPT_LANGUAGES: [RegExp, string][] = [
+  [/\p{Script=Cyrillic}/u, 'ru'],
+  [/\p{Script=Greek}/u, 'el'],
+  [/\p{Script=Hangul}/u, 'ko'],
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'],
+  [/\p{Script=Han}/u, 'zh'],
+  [/\p{Script=Arabic}/u, 'ar'],
+  [/\p{Script=Hebrew}/u, 'he'],
+  [/\p{Script=Thai}/u, 'th'],
+  [/\p{Script=Devanagari}/u, 'hi'],
+];
+
+/**
+ * The language of a title when it is plainly not English, else undefined. citeproc applies a style's title
+ * case only to English titles (an item without a language counts as English): "die Entwicklung der
+ * Stadt" must not become "Die Entwicklung Der Stadt". A title with as many English marker words as any
+ * other language's is left English.
+ */
+export function titleLanguage(title: string | undefined): string | undefined {
+  if (!title) return undefined;
+  const text = withoutMarkup(title);
+  const letters = text.match(/\p{L}/gu) ?? [];
+  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  if (letters.length > 0 && latin / letters.length < 0.5) {
+    return SCRIPT_LANGUAGES.find(([script]) => script.test(text))?.[1];
+  }
+  const words = text.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean);
+  const english = words.filter((word) => ENGLISH_WORDS.test(word)).length;
+  let best: string | undefined;
+  let most = 0;
+  for (const [language, marker] of LANGUAGE_WORDS) {
+    const count = words.filter((word) => marker.test(word)).length;
+    if (count > most) {
+      best = language;
+      most = count;
+    }
+  }
+  return best && most >= 2 && most > english ? best : undefined;
+}
+
+/**
+ * Where a book-type work's containers go. Crossref's container of a book is the series it is in
+ * ("Lecture Notes in Mathematics"): the series, not a book the work is part of ("In Lecture Notes…"). But
+ * publishers also deposit encyclopedia and dictionary entries as books, their container the reference work
+ * and often with a page range: those are entries in that work.
+ */
+function bookPlacement(work: CrossrefWork, title: string | undefined, containers: string[]) {
+  const others = containers.filter((name) => normalizeText(name) !== normalizeText(title ?? ''));
+  const container = others[0];
+  if (container && (REFERENCE_WORK.test(container) || work.page)) {
+    return { type: REFERENCE_WORK.test(container) ? 'entry-encyclopedia' : 'chapter', container, series: others[1] };
+  }
+  return { type: 'book', container: undefined, series: container };
+}
+
+/**
+ * A Crossref work as a CSL-JSON item; Crossref's own format is nearly CSL already. Text fields are CSL rich
+ * text (the italics, bold, sub- and superscripts the publisher set; entities decoded), which citeproc
+ * renders and CSL-JSON readers accept; exports that need plain text remove the markup.
+ */
 export function cslFromCrossref(work: CrossrefWork): CslItem {
-  const title = plain(work.title?.[0]);
-  const subtitle = plain(work.subtitle?.[0]);
-  const containers = (work['container-title'] ?? []).map(plain).filter((name): name is string => name !== undefined);
+  const plainTitle = plainText(work.title?.[0]);
+  const plainSubtitle = plainText(work.subtitle?.[0]);
+  const title = richText(work.title?.[0]);
+  const subtitle = richText(work.subtitle?.[0]);
+  // The subtitle is judged on its words; the markup comes along when it is kept.
+  const fullTitle = title && subtitle && withSubtitle(plainTitle, plainSubtitle) !== plainTitle ? `${title}: ${subtitle}` : title;
+  const containers = (work['container-title'] ?? []).map(richText).filter((name): name is string => name !== undefined);
   const dateParts = work.issued?.['date-parts']?.[0]?.filter((part): part is number => typeof part === 'number');
+  const placed = BOOK_TYPES.has(work.type ?? '')
+    ? bookPlacement(work, plainTitle, containers)
+    : {
+        type: CSL_TYPES[work.type ?? ''] ?? 'document',
+        container: containers[0],
+        // A chapter's second container is the series its book is in ("Lecture Notes in Computer Science").
+        series: work.type?.startsWith('book') && containers[1] !== containers[0] ? containers[1] : undefined,
+      };
   return withoutEmpty({
     id: work.DOI,
-    type: CSL_TYPES[work.type ?? ''] ?? 'document',
-    title: withSubtitle(title, subtitle),
+    type: placed.type,
+    genre: work.type === 'posted-content' ? 'Preprint' : undefined,
+    title: fullTitle,
     author: cslPeople(work.author),
     editor: cslPeople(work.editor),
     issued: dateParts?.length ? { 'date-parts': [dateParts] } : undefined,
-    'container-title': containers[0],
-    // A chapter's second container is the series its book is in ("Lecture Notes in Computer Science").
-    'collection-title': work.type?.startsWith('book') && containers[1] !== containers[0] ? containers[1] : undefined,
+    'container-title': placed.container,
+    'collection-title': placed.series,
     volume: work.volume,
     issue: work.issue,
     page: work.page,
-    publisher: work.publisher,
+    publisher: work.publisher === undefined ? undefined : decodeEntities(work.publisher),
     ISBN: work.ISBN?.[0],
     ISSN: work.ISSN?.[0],
     DOI: work.DOI,
     URL: work.URL,
+    language: titleLanguage(fullTitle),
   }) as CslItem;
 }
 
-/**
- * The paper as the index described it, as a CSL-JSON item: title, authors (initials as given names),
- * year, venue and link. The index does not say what kind of work it is: with a venue other than the
- * title it is taken for a journal article, else for a generic document.
- */
-export function cslFromScholar(scholarId: string, record: ScholarRecord, url: string | null): CslItem {
-  const venue = record.venue && normalizeText(record.venue) !== normalizeText(record.title) ? record.venue : null;
-  return withoutEmpty({
-    id: scholarId,
-    type: venue ? 'article-journal' : 'document',
-    // The index ends some titles with "…" (cut short) or a full stop of its own; a style adds its own.
-    title: plain(record.title.replace(/\s*(…|\.\.\.|\.)\s*$/, '')),
-    author: record.authors.length > 0 ? record.authors : undefined,
-    issued: record.year === null ? undefined : { 'date-parts': [[record.year]] },
-    'container-title': venue ?? undefined,
-    URL: url ?? undefined,
-  }) as CslItem;
-}
+// Kept here for the callers that know it by this module; the index record is built in index-record.ts.
+export { cslFromScholar } from './index-record.js';

@@ -40,22 +40,42 @@ export function loadCitationJs(): Promise<CiteConstructor> {
 type RisEntry = Record<string, string | number | (string | number)[]>;
 
 /**
- * citation-js's RIS records, put where RIS readers look: dates as RIS writes them (`YYYY/MM/DD/`, zero
- * padded: "2011/3/22/" is read as no date by some), a journal's name also in `JF` (its full name; `T2`
- * alone is read as an abbreviation by bibutils), and a corporate author with the trailing comma that
- * marks a name not to be split into family and given names.
+ * The RIS tags of a container's title by RIS type, where reference managers look for it: a journal's full
+ * name also in `JF` (`T2` alone is read as an abbreviation by bibutils); a book's title in `T2`, where
+ * Zotero and EndNote read it, and `BT`, where bibutils and older RIS readers do; a proceedings' title in
+ * `C3` (Zotero's proceedings title) and `T2` (EndNote's and Mendeley's); a reference work's in `T2` and
+ * `BT`. Any other type with a container, a dataset's repository among them (citation-js leaves it out):
+ * `T2`, RIS's secondary title.
  */
-function risFixed(entry: RisEntry, csl: CslItem): RisEntry {
-  const fixed: RisEntry = { ...entry };
+const RIS_CONTAINER_TAGS: Record<string, readonly string[]> = {
+  JOUR: ['T2', 'JF'],
+  CHAP: ['T2', 'BT'],
+  CONF: ['C3', 'T2'],
+  CPAPER: ['C3', 'T2'],
+  ENCYC: ['T2', 'BT'],
+  DICT: ['T2', 'BT'],
+};
+
+/**
+ * citation-js's RIS records, put where RIS readers look: keyed `key` (citation-js cuts the item's id to 20
+ * characters, and two DOIs of one publisher share their first 20), dates as RIS writes them
+ * (`YYYY/MM/DD/`, zero padded: "2011/3/22/" is read as no date by some), the container's title under
+ * every tag readers look for it in (RIS_CONTAINER_TAGS), and a corporate author with the trailing comma
+ * that marks a name not to be split into family and given names.
+ */
+function risFixed(entry: RisEntry, csl: CslItem, key: string): RisEntry {
+  const fixed: RisEntry = { ...entry, ID: key };
   const date = typeof entry.DA === 'string' ? /^(\d{4})\/(\d{0,2})\/(\d{0,2})\/?(.*)$/.exec(entry.DA) : null;
   if (date) {
     const pad = (part: string | undefined) => (part ? part.padStart(2, '0') : '');
     fixed.DA = `${date[1]}/${pad(date[2])}/${pad(date[3])}/${date[4] ?? ''}`;
   }
   const container = typeof csl['container-title'] === 'string' ? csl['container-title'] : undefined;
-  if (entry.TY === 'JOUR' && container && fixed.JF === undefined) fixed.JF = container;
-  // A dataset's repository, which citation-js leaves out: RIS's secondary title.
-  if (container && [fixed.T2, fixed.JF, fixed.C3, fixed.BT].every((value) => value === undefined)) fixed.T2 = container;
+  if (container) {
+    const tags = RIS_CONTAINER_TAGS[String(entry.TY)];
+    if (tags) for (const tag of tags) fixed[tag] ??= container;
+    else if ([fixed.T2, fixed.JF, fixed.C3, fixed.BT].every((value) => value === undefined)) fixed.T2 = container;
+  }
   const literals = new Set(
     [csl.author, csl.editor]
       .flatMap((people) => (Array.isArray(people) ? people : []))
@@ -72,7 +92,8 @@ function risFixed(entry: RisEntry, csl: CslItem): RisEntry {
 /**
  * RIS text from citation-js's RIS records. Its own text output breaks every value after 70 characters,
  * mid-word, and readers (citation-js's own among them) join the pieces with a space: "surveyi ng". One
- * line per value, as the RIS format's tag lines are, keeps the title whole.
+ * line per value, as the RIS format's tag lines are, keeps the title whole; a line break inside a value
+ * (a CR, an LF or a Unicode line separator) would start a line that is no tag line, and becomes a space.
  */
 function risText(entries: RisEntry[]): string {
   return entries
@@ -80,7 +101,8 @@ function risText(entries: RisEntry[]): string {
       const lines = [`TY  - ${entry.TY}`];
       for (const [tag, values] of Object.entries(entry)) {
         if (tag === 'TY') continue;
-        for (const value of [values].flat()) lines.push(`${tag}  - ${String(value).replace(/\s*\n\s*/g, ' ')}`);
+        for (const value of [values].flat())
+          lines.push(`${tag}  - ${String(value).replace(/\s*[\r\n\v\f\u0085\u2028\u2029]\s*/g, ' ')}`);
       }
       lines.push('ER  - ');
       return lines.join('\n');
@@ -101,31 +123,119 @@ export function citationKey(text: string): string {
 }
 
 /**
+ * The markup of CSL rich text, as citeproc-js reads it in any text field (title, container-title,
+ * collection-title): `<i>`, `<b>`, `<sup>`, `<sub>`, small capitals and `nocase` (no case change).
+ */
+type Markup = 'i' | 'b' | 'sup' | 'sub' | 'sc' | 'nocase';
+const RICH_TEXT_TAG =
+  /<(i|b|sup|sub)>|<span\s+style="\s*font-variant:\s*small-caps;?\s*">|<span\s+class="nocase">|<\/(i|b|sup|sub|span)>/g;
+
+type RichPart = { text: string } | { open: Markup } | { close: Markup };
+
+/**
+ * CSL rich text as its text and its markup. A tag without its pair (an `<i>` never closed, a `</b>`
+ * never opened, tags crossed) is text, as citeproc-js reads it, and so is anything else in angle brackets
+ * ("a < b"): every opening part the result holds is closed after it, innermost first.
+ */
+function richText(value: string): RichPart[] {
+  const tokens: { raw: string; open?: Markup; close?: string }[] = [];
+  let last = 0;
+  for (const match of value.matchAll(RICH_TEXT_TAG)) {
+    const [raw, opening, closing] = match;
+    if (match.index > last) tokens.push({ raw: value.slice(last, match.index) });
+    if (closing) tokens.push({ raw, close: closing });
+    else tokens.push({ raw, open: (opening as Markup | undefined) ?? (raw.includes('nocase') ? 'nocase' : 'sc') });
+    last = match.index + raw.length;
+  }
+  if (last < value.length) tokens.push({ raw: value.slice(last) });
+  const pairs = new Map<number, Markup>();
+  const opened: number[] = [];
+  tokens.forEach((token, i) => {
+    if (token.open) {
+      opened.push(i);
+      return;
+    }
+    const top = opened.at(-1);
+    const markup = top === undefined ? undefined : tokens[top]?.open;
+    if (!token.close || top === undefined || !markup) return;
+    const span = markup === 'sc' || markup === 'nocase';
+    if (token.close === (span ? 'span' : markup)) {
+      opened.pop();
+      pairs.set(top, markup);
+      pairs.set(i, markup);
+    }
+  });
+  return tokens.map((token, i): RichPart => {
+    const markup = pairs.get(i);
+    if (markup === undefined) return { text: token.raw };
+    return token.open ? { open: markup } : { close: markup };
+  });
+}
+
+/** CSL rich text as plain text, for RIS, which has no markup: the text, without the tags. */
+function plainRichText(value: string): string {
+  return richText(value)
+    .map((part) => ('text' in part ? part.text : ''))
+    .join('');
+}
+
+/** CSL's rich-text markup as the LaTeX commands BibTeX readers write and read for it. */
+const LATEX_MARKUP: Record<Markup, string> = {
+  i: '\\textit{',
+  b: '\\textbf{',
+  sup: '\\textsuperscript{',
+  sub: '\\textsubscript{',
+  sc: '\\textsc{',
+  // Braces keep what they hold from a style's case changes, as `nocase` does in CSL.
+  nocase: '{',
+};
+
+/**
+ * In UTF-8 output citation-js escapes nothing (its ASCII mode did), and LaTeX reads `& % $ # _ ~ ^ \`
+ * as commands: a title with "R&D" or "50%" would break the document that cites it. They are escaped as
+ * LaTeX and every BibTeX reader writes them; braces and backslashes as the text commands that print
+ * them, so that they stay letters and every brace in the file is one of a pair; `<` and `>` as the
+ * commands that print them in any font encoding (in LaTeX's default one they are "¡" and "¿").
+ */
+const LATEX_ESCAPES: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  // BibTeX counts escaped braces too: a lone "\{" would still end the entry early.
+  '{': '\\textbraceleft{}',
+  '}': '\\textbraceright{}',
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
+};
+
+function latexEscaped(text: string): string {
+  return text.replace(/[\\{}&%$#_~^<>]/g, (char) => LATEX_ESCAPES[char] ?? `\\${char}`);
+}
+
+/** CSL rich text as LaTeX: the text escaped, the markup as LaTeX commands. */
+function latexRichText(value: string): string {
+  return richText(value)
+    .map((part) => ('text' in part ? latexEscaped(part.text) : 'open' in part ? LATEX_MARKUP[part.open] : '}'))
+    .join('');
+}
+
+/**
  * BibTeX counts braces in every value, escaped or not, and a backslash starts a command: one lone brace
- * ends the entry early and breaks every entry after it in the file. citation-js escapes them in titles
- * and the like but writes names and the DOI and URL as they are, so those lose them here: names drop
- * them (a brace or backslash in a name is noise, not a letter), the DOI and URL get their percent-encoded
- * forms, which doi.org resolves to the same work.
+ * ends the entry early and breaks every entry after it in the file. Names drop them (a brace or
+ * backslash in a name is noise, not a letter); the DOI and URL get their percent-encoded forms, which
+ * doi.org and web servers read as the same address.
  */
 const BIBTEX_BREAKERS = /[{}\\]/g;
 const PERCENT_ENCODED: Record<string, string> = { '{': '%7B', '}': '%7D', '\\': '%5C' };
 
 /**
- * In UTF-8 output citation-js escapes nothing (its ASCII mode did), and LaTeX reads `& % $ # _` as
- * commands: a title with "R&D" or "50%" would break the document that cites it. They are escaped as
- * LaTeX and every BibTeX reader writes them; braces and backslashes as the text commands that print
- * them, so that they stay letters and every brace in the file is one of a pair.
+ * A URL as BibTeX's `url` field holds it: as it is, for biblatex reads the field verbatim and BibTeX
+ * styles print it with `\url`, which takes `& % # ~ _` as they are (escaping them would put the
+ * backslashes in the link), and percent-encoded where neither would read it whole: braces and
+ * backslashes, white space, and letters beyond ASCII (`\url` under pdfLaTeX takes bytes, not letters).
  */
-function latexEscaped(text: string): string {
-  return text.replace(/[\\{}&%$#_~^]/g, (char) => {
-    if (char === '\\') return '\\textbackslash{}';
-    if (char === '~') return '\\textasciitilde{}';
-    if (char === '^') return '\\textasciicircum{}';
-    // BibTeX counts escaped braces too: a lone "\{" would still end the entry early.
-    if (char === '{') return '\\textbraceleft{}';
-    if (char === '}') return '\\textbraceright{}';
-    return `\\${char}`;
-  });
+function texUrl(url: string): string {
+  return url.replace(/[{}\\]|[^\x21-\x7e]+/g, (chars) => PERCENT_ENCODED[chars] ?? encodeURIComponent(chars));
 }
 
 function bibtexSafePerson(person: unknown): unknown {
@@ -138,6 +248,9 @@ function bibtexSafePerson(person: unknown): unknown {
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 
+/** CSL fields that hold identifiers or codes, not text: never rich text, never LaTeX. */
+const NOT_TEXT = new Set(['id', 'citation-key', 'type', 'DOI', 'URL']);
+
 /** The item as citation-js should see it to write a BibTeX entry that any reader imports whole, keyed `key`. */
 function bibtexSafe(csl: CslItem, key: string): CslItem {
   const item: Record<string, unknown> = { ...structuredClone(csl), 'citation-key': key };
@@ -146,10 +259,12 @@ function bibtexSafe(csl: CslItem, key: string): CslItem {
   const parts = issued?.['date-parts']?.[0];
   if (Array.isArray(parts) && parts.length > 2) item.issued = { 'date-parts': [parts.slice(0, 2)] };
   for (const [field, value] of Object.entries(item)) {
-    if (field === 'DOI' || field === 'URL') {
+    if (field === 'DOI') {
       if (typeof value === 'string') item[field] = value.replace(BIBTEX_BREAKERS, (char) => PERCENT_ENCODED[char] ?? '');
-    } else if (typeof value === 'string' && field !== 'id' && field !== 'citation-key' && field !== 'type') {
-      item[field] = latexEscaped(value);
+    } else if (field === 'URL') {
+      if (typeof value === 'string') item[field] = texUrl(value);
+    } else if (typeof value === 'string' && !NOT_TEXT.has(field)) {
+      item[field] = latexRichText(value);
     } else if (Array.isArray(value) && value.some((person) => typeof person === 'object' && person !== null)) {
       // The name lists (author, editor, …): CSL's only arrays of objects besides dates, which are objects.
       const people = value.map(bibtexSafePerson).filter((person) => person !== undefined);
@@ -159,18 +274,91 @@ function bibtexSafe(csl: CslItem, key: string): CslItem {
   return withoutEmpty(item) as CslItem;
 }
 
+/** An entry as citation-js's BibTeX writer gives it before writing it out: each field's value as written. */
+type BibtexObject = { type: string; label: string; properties: Record<string, string> };
+
+/** BibTeX's month macros, which every BibTeX style and biber read as the month, in the style's language. */
+const BIBTEX_MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** CSL types of an entry in a reference work: an encyclopedia's article, a dictionary's entry. */
+const REFERENCE_ENTRIES = new Set(['entry', 'entry-encyclopedia', 'entry-dictionary']);
+
 /**
- * An entry citation-js writes as `@misc` (a dataset, a generic document) has no field for the container
- * (a dataset's repository, "CRAN contributed packages"), and citation-js leaves it out: it goes in
- * `howpublished`, where BibTeX styles print it for `@misc`.
+ * The BibTeX entry type of `csl`, where citation-js's own choice loses data in classic BibTeX styles: a
+ * chapter is `@incollection`, which prints its book's title (`@inbook` is a part of a book by the book's
+ * own authors, and plain and its kin drop the `booktitle`); so is an entry in a reference work, which
+ * citation-js makes `@misc`; a thesis is `@phdthesis` (`@mastersthesis` when its genre says so), which
+ * prints its school, not `@misc`, which does not; an article in no periodical is `@misc`.
  */
-function withContainer(bibtex: string, csl: CslItem): string {
-  const container = csl['container-title'];
-  if (typeof container !== 'string' || /^\s*(journal|booktitle|howpublished) = /m.test(bibtex)) return bibtex;
-  return bibtex.replace(/\n}$/, `\n\thowpublished = {${latexEscaped(container)}},\n}`);
+function bibtexType(csl: CslItem, written: string): string {
+  const container = typeof csl['container-title'] === 'string';
+  if (csl.type === 'chapter') return 'incollection';
+  // A preprint or working paper in no periodical: an `@article` without a journal is an error to biber.
+  if (csl.type === 'article' && !container) return 'misc';
+  if (REFERENCE_ENTRIES.has(csl.type)) return container ? 'incollection' : 'misc';
+  if (csl.type === 'thesis') return /master/i.test(String(csl.genre ?? '')) ? 'mastersthesis' : 'phdthesis';
+  return written;
+}
+
+/**
+ * The BibTeX entry citation-js made of `safe` (bibtexSafe of `csl`), with the fields classic BibTeX, biber
+ * and reference managers read: the entry type of bibtexType; the container of a chapter or a reference
+ * entry in `booktitle`; a book's series in `series` (an older record has it as the book's container);
+ * the month as its macro (`month = mar`; a number prints as "3 2020", a day makes biber drop it); the URL
+ * in `url` only (citation-js copies it to `howpublished`, which styles print as text); and a container
+ * no other field holds (a dataset's repository) in `howpublished`, where styles print it for `@misc`.
+ * A thesis whose genre is not known is a "Thesis", not a "PhD thesis": Crossref's dissertations are both.
+ * Fields the entry type has in neither BibTeX's styles nor biblatex's data model, which drop them, move
+ * to one it has: a report's series to `type` ("NBER Working Paper", printed before its number), a
+ * `@misc`'s publisher to `howpublished`, an article's genre ("Preprint") to `note`; an article's
+ * publisher (the journal's, which no citation gives) is left out.
+ */
+function bibtexText(entry: BibtexObject, csl: CslItem, safe: CslItem): string {
+  const type = bibtexType(csl, entry.type);
+  const fields = new Map(Object.entries(entry.properties));
+  const container = typeof safe['container-title'] === 'string' ? safe['container-title'] : undefined;
+  if (fields.get('howpublished') === fields.get('url')) fields.delete('howpublished');
+  if (type === 'incollection' && container !== undefined && !fields.has('booktitle')) fields.set('booktitle', container);
+  if (csl.type === 'book' && container !== undefined && !fields.has('series')) fields.set('series', container);
+  if (type === 'phdthesis' && csl.genre === undefined && !fields.has('type')) fields.set('type', 'Thesis');
+  if (type === 'techreport' && container !== undefined && !fields.has('type')) fields.set('type', container);
+  if (type === 'article') {
+    fields.delete('publisher');
+    const genre = fields.get('type');
+    fields.delete('type');
+    if (genre !== undefined) fields.set('note', [fields.get('note'), genre].filter(Boolean).join('. '));
+  }
+  if (type === 'misc') {
+    const published = [fields.get('howpublished'), container, fields.get('publisher')].filter(
+      (value, i, all): value is string => value !== undefined && all.indexOf(value) === i,
+    );
+    fields.delete('publisher');
+    if (published.length > 0) fields.set('howpublished', published.join(', '));
+  }
+  const covered = ['journal', 'booktitle', 'series', 'howpublished', 'type'].some((field) => fields.has(field));
+  if (container !== undefined && !covered) fields.set('howpublished', container);
+
+  const month = (csl.issued as { 'date-parts'?: unknown[][] } | undefined)?.['date-parts']?.[0]?.[1];
+  const macro = typeof month === 'number' || typeof month === 'string' ? BIBTEX_MONTHS[Number(month)] : undefined;
+  const lines: string[] = [];
+  for (const [field, value] of fields) {
+    if (field === 'month') continue;
+    lines.push(`\t${field} = {${value}},`);
+    if (field === 'year' && macro !== undefined) lines.push(`\tmonth = ${macro},`);
+  }
+  return `@${type}{${entry.label},\n${lines.join('\n')}\n}`;
 }
 
 type Rendered = Pick<PaperExports, 'csl_json' | 'bibtex' | 'ris' | 'render_error'>;
+
+/** The item with its rich text made plain, for RIS. */
+function plainItem(csl: CslItem): CslItem {
+  const item: Record<string, unknown> = structuredClone(csl);
+  for (const [field, value] of Object.entries(item)) {
+    if (typeof value === 'string' && !NOT_TEXT.has(field)) item[field] = plainRichText(value);
+  }
+  return withoutEmpty(item) as CslItem;
+}
 
 /** The formats citation-js renders, each from its own copy of the item. */
 const EXPORT_RENDERERS: {
@@ -181,17 +369,21 @@ const EXPORT_RENDERERS: {
   {
     format: 'bibtex',
     name: 'BibTeX',
-    render: (Cite, csl, key) => withContainer(new Cite(bibtexSafe(csl, key)).format('bibtex').trim(), csl),
+    render: (Cite, csl, key) => {
+      const safe = bibtexSafe(csl, key);
+      const [entry] = new Cite(safe).format('bibtex', { format: 'object' }) as unknown as BibtexObject[];
+      if (!entry) throw new Error('citation-js wrote no BibTeX entry');
+      return bibtexText(entry, csl, safe);
+    },
   },
   {
     format: 'ris',
     name: 'RIS',
-    render: (Cite, csl) =>
-      risText(
-        (new Cite(structuredClone(csl)).format('ris', { format: 'object' }) as unknown as RisEntry[]).map((entry) =>
-          risFixed(entry, csl),
-        ),
-      ),
+    render: (Cite, csl, key) => {
+      const plain = plainItem(csl);
+      const entries = new Cite(plain).format('ris', { format: 'object' }) as unknown as RisEntry[];
+      return risText(entries.map((entry) => risFixed(entry, plain, key)));
+    },
   },
 ];
 

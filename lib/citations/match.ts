@@ -2,9 +2,10 @@
  * Which Crossref work, if any, is the paper the scholarly index found. Pure functions, tested on recorded
  * Crossref answers. A wrong DOI is worse than none: a reference manager would file the paper under
  * another paper's identity, and the user would not notice. So a work is accepted only when its title is
- * nearly the same as the paper's (with the same numbers), the paper's first author is among its authors,
- * and its year is within one of the paper's; notices about a paper, generic titles in another venue and
- * ties between DOIs are refused (bestMatch). test/unit/lib/crossref-labelled.test.ts holds the rules to
+ * nearly the same as the paper's (with the same numbers, Arabic or Roman), the paper's first author is
+ * among its authors, both years are known and within one, and it is the version (preprint, conference
+ * paper, chapter, journal article, edition) the index's venue names; notices about a paper, generic titles
+ * in another venue or year and ties between DOIs are refused (bestMatch). test/unit/lib/crossref-labelled.test.ts holds the rules to
  * 0 wrong DOIs on a labelled set of recorded answers and traps. Crossref's own relevance `score` is not used: it is relative to each query (the
  * recorded answers range from 0 to 35, and an author-only query ranks unrelated works first at 9.5), so
  * no fixed cut-off on it means "the same paper".
@@ -42,6 +43,8 @@ export interface ScholarRecord {
   authors: { given: string; family: string }[];
   year: number | null;
   venue: string | null;
+  /** The site the index links to ("biorxiv.org", "Springer"), the summary's last part; absent when unknown. */
+  site?: string | null;
 }
 
 /**
@@ -98,6 +101,8 @@ export function titleSimilarity(scholarTitle: string, crossrefTitle: string): nu
   for (const n of a.values()) total += n;
   for (const n of b.values()) total += n;
   for (const [pair, n] of a) shared += Math.min(n, b.get(pair) ?? 0);
+  // A title of one letter has no bigram: it is similar to nothing (0 / 0 would be NaN, and NaN fails no
+  // `<` test, so it would pass every threshold).
   return total === 0 ? 0 : (2 * shared) / total;
 }
 
@@ -119,7 +124,11 @@ function familyWords(person: CrossrefPerson): string[] {
   return normalizeText(person.family ?? person.name ?? '').split(' ');
 }
 
-/** Whether the paper's first author is one of the work's authors (or editors, for an edited book). */
+/**
+ * Whether the paper's first author is one of the work's authors (or editors, for an edited book). A paper
+ * whose summary gave no author is never matched: title and year alone take a same-titled work of other
+ * people (a "Book review", "Medical News", a standard), so no first author means no DOI.
+ */
 function sameFirstAuthor(record: ScholarRecord, work: CrossrefWork): boolean {
   const family = normalizeText(record.authors[0]?.family ?? '')
     .split(' ')
@@ -149,7 +158,7 @@ const NOTICE_TYPES = new Set(['dataset', 'component', 'peer-review']);
  * optional "Re:"), where publishers put the notice's kind.
  */
 const NOTICE_TITLE =
-  /^(?:re\s*:\s*)?(?:(?:author|publisher|editorial)?\s*(?:erratum|errata|corrigendum|corrigenda|correction|retraction|retracted|withdrawn|expression of concern|addendum)\b|(?:reply|response|rejoinder|comments?|commentary)\s+(?:to|on)\b|(?:authors?\s+)?(?:reply|response)\s*:|acknowledge?ments?\s+to\s+(?:the\s+)?(?:reviewers|referees)|(?:peer\s+)?review\s+(?:report|of)\b|decision\s+letter|author\s+response|data\s+from\s*:|supplementa(?:l|ry)\s+(?:material|information|data)\b)/i;
+  /^(?:re\s*:\s*)?(?:(?:author|publisher|editorial)?\s*(?:erratum|errata|corrigendum|corrigenda|correction|retraction|retracted|withdrawn|expression of concern|addendum)\b|(?:reply|response|rejoinder|comments?|commentary)\s+(?:to|on)\b|(?:authors?['’]?\s+)?(?:reply|response)\s*:|acknowledge?ments?\s+to\s+(?:the\s+)?(?:reviewers|referees)|(?:peer\s+)?review\s+(?:report|of)\b|decision\s+letter|author\s+response|data\s+from\s*:|supplementa(?:l|ry)\s+(?:material|information|data)\b)/i;
 
 /** Whether a work is a notice about a paper, or a record deposited beside it, rather than a paper. */
 export function isNotice(title: string, type?: string): boolean {
@@ -167,50 +176,177 @@ export function isGenericTitle(title: string): boolean {
   return GENERIC_TITLE.test(normalizeText(title));
 }
 
+/** Roman numerals of two or more letters, as far as titles number parts and volumes (II … XXXIX). */
+const ROMAN = /^(?:x{0,3})(?:ix|iv|v?i{0,3})$/;
+const ROMAN_VALUES: Record<string, number> = { i: 1, v: 5, x: 10 };
+
+function romanValue(word: string): number {
+  let total = 0;
+  for (let i = 0; i < word.length; i++) {
+    const value = ROMAN_VALUES[word[i] ?? ''] ?? 0;
+    const next = ROMAN_VALUES[word[i + 1] ?? ''] ?? 0;
+    total += value < next ? -value : value;
+  }
+  return total;
+}
+
+/** Words after which a lone "I", "V" or "X" is a number: "Part I", "Vol. V", "Book X". */
+const NUMBER_MARKER = /^(?:part|parts|vol|volume|no|number|chapter|book|phase|type|class|stage|series|section|tome|teil|band)$/;
+
 /**
- * The numbers a title holds, in order: years, editions, volumes, parts. "Report 2015" and "Report 2013"
- * differ in one number and nearly no letters, and are different works. A title the index cut short is
- * compared only on as many words as it shows.
+ * The numbers in a text, in order: Arabic numerals without leading zeros, and Roman numerals as Arabic
+ * ("Part II" and "Part 2" both give 2). A Roman numeral of two or more letters counts anywhere ("Groups
+ * II", "Type IV"); a lone I, V or X only after a word that numbers ("Part I") or as the last word ("…
+ * groups I"), because elsewhere it is a pronoun, a letter or an "X-ray".
+ */
+function numbersOf(words: readonly string[]): string[] {
+  const numbers: string[] = [];
+  words.forEach((word, i) => {
+    for (const digits of word.match(/\d+/g) ?? []) numbers.push(digits.replace(/^0+(?=\d)/, ''));
+    if (/\d/.test(word) || !word || !ROMAN.test(word)) return;
+    if (word.length > 1 || NUMBER_MARKER.test(words[i - 1] ?? '') || i === words.length - 1) {
+      numbers.push(String(romanValue(word)));
+    }
+  });
+  return numbers;
+}
+
+/**
+ * The numbers a title holds, in order: years, editions, volumes, parts, in Arabic or Roman numerals.
+ * "Report 2015" and "Report 2013", "Part I" and "Part II" differ in one number and nearly no letters, and
+ * are different works. A title the index cut short is compared only on as many words as it shows.
  */
 export function titleNumbers(title: string, words?: number): string[] {
-  const text = normalizeText(title)
-    .split(' ')
-    .slice(0, words ?? Number.POSITIVE_INFINITY)
-    .join(' ');
-  return (text.match(/\d+/g) ?? []).map((n) => n.replace(/^0+(?=\d)/, ''));
+  const all = normalizeText(title).split(' ');
+  return numbersOf(all.slice(0, words ?? Number.POSITIVE_INFINITY));
+}
+
+/** A text the index cut short: "Deep learning for …", "Proceedings of the 20…". */
+interface Shown {
+  /** The words shown, normalised. */
+  words: string[];
+  cut: boolean;
+  /** Whether the last word shown is whole: the index put a space before "…" (or did not cut at all). */
+  lastWhole: boolean;
+}
+
+function shownText(text: string): Shown {
+  const cut = /(\s*)(?:…|\.\.\.)\s*$/.exec(text);
+  const shown = cut ? text.slice(0, cut.index) : text;
+  const words = normalizeText(shown).split(' ').filter(Boolean);
+  return { words, cut: cut !== null, lastWhole: !cut || (cut[1] ?? '') !== '' };
+}
+
+/**
+ * Whether the numbers of what the index shows are those of the other text. All shown numbers must be
+ * equal, in order, to the other's numbers on as many words, except that the last word of a cut text that
+ * the index cut inside a word ("…Report 20…") need only begin the other's number ("2015"), and a lone
+ * Roman letter cut that way is not compared ("Part I…" may be "Part II"). A space before "…" shows the
+ * last word whole, so "Part II …" is compared in full.
+ */
+function sameNumbersShown(shown: Shown, other: string): boolean {
+  const otherWords = normalizeText(other).split(' ').filter(Boolean);
+  const theirs = numbersOf(shown.cut ? otherWords.slice(0, shown.words.length) : otherWords);
+  if (shown.lastWhole) return numbersOf(shown.words).join(' ') === theirs.join(' ');
+  const head = numbersOf(shown.words.slice(0, -1));
+  const last = shown.words.at(-1) ?? '';
+  const lastDigits = /\d+$/.exec(last)?.[0];
+  const headOfLast = numbersOf([last]).slice(0, lastDigits ? -1 : undefined);
+  const mine = [...head, ...headOfLast];
+  if (mine.join(' ') !== theirs.slice(0, mine.length).join(' ')) return false;
+  if (!lastDigits) return true;
+  // The cut number is the start of the other's next number: "20" of "2015", not "2013" for "2015".
+  return (theirs[mine.length] ?? '').startsWith(lastDigits.replace(/^0+(?=\d)/, ''));
 }
 
 function sameNumbers(scholarTitle: string, crossrefTitle: string): boolean {
-  const cut = /(…|\.\.\.)\s*$/.exec(scholarTitle);
-  const shown = cut ? scholarTitle.slice(0, cut.index) : scholarTitle;
-  const shownWords = cut ? normalizeText(shown).split(' ').length : undefined;
-  const mine = titleNumbers(shown);
-  // The last word of a cut title may itself be cut ("20…" of "2015"): it is not compared.
-  const theirs = titleNumbers(crossrefTitle, shownWords);
-  if (cut && /\d$/.test(normalizeText(shown))) return mine.slice(0, -1).join(' ') === theirs.slice(0, mine.length - 1).join(' ');
-  return mine.join(' ') === theirs.join(' ');
-}
-
-/** Whether the index's venue and the work's container name one journal, book or proceedings. */
-function sameVenue(record: ScholarRecord, work: CrossrefWork): boolean {
-  const venue = record.venue ? normalizeText(record.venue) : '';
-  if (!venue) return false;
-  return (work['container-title'] ?? []).some((container) => {
-    const name = normalizeText(container);
-    if (!name) return false;
-    // As nearly the same name as titles need: "Nature" is not "Nature Communications".
-    return name === venue || titleSimilarity(record.venue ?? '', container) >= TITLE_SIMILARITY_THRESHOLD;
-  });
+  return sameNumbersShown(shownText(scholarTitle), crossrefTitle);
 }
 
 /**
+ * Whether the index's venue and one container name the same journal, book or proceedings, numbers
+ * included: "Pro jQuery" is not "Pro jQuery 2.0", the 2015 proceedings are not the 2016 ones. The
+ * letters must be nearly the same (as titles need: "Nature" is not "Nature Communications"); a venue the
+ * index cut ("Proceedings of the 2015 IEEE/ACM …") is compared with as many words of the container. A
+ * blank container names nothing.
+ */
+function venueNamesContainer(venue: string, container: string): boolean {
+  const shown = shownText(venue);
+  const name = normalizeText(container);
+  if (shown.words.length === 0) return false;
+  const letters = (words: readonly string[]) => words.filter((word) => !/\d/.test(word)).join(' ');
+  const nameWords = name.split(' ');
+  const compared = shown.cut ? nameWords.slice(0, shown.words.length) : nameWords;
+  const a = letters(shown.words);
+  const b = letters(compared);
+  const alike = a === b || (a !== '' && b !== '' && titleSimilarity(a, b) >= TITLE_SIMILARITY_THRESHOLD);
+  return alike && sameNumbersShown(shown, container);
+}
+
+/** Whether the index's venue names one of the work's containers (see venueNamesContainer). */
+function sameVenue(record: ScholarRecord, work: CrossrefWork): boolean {
+  const venue = record.venue ?? '';
+  // ACM names its proceedings "Proceedings of the 3rd … Supercomputing - E2SC '15"; the index often
+  // leaves out the acronym after " - ", so the name before it is compared too.
+  const names = (work['container-title'] ?? []).flatMap((name) => [name, name.replace(/\s+-\s+[^-]*$/, '')]);
+  return names.some((container) => venueNamesContainer(venue, container));
+}
+
+/**
+ * Venues and sites of preprint servers. A paper the index lists there IS the preprint: its record is the
+ * posted content (or, for SSRN, the "SSRN Electronic Journal" article), not the version a journal
+ * published later. Matched on the normalised venue or site.
+ */
+const PREPRINT_VENUE =
+  /\b(?:arxiv|biorxiv|medrxiv|chemrxiv|techrxiv|psyarxiv|socarxiv|eartharxiv|engrxiv|osf preprints|preprints org|research square|researchsquare|ssrn|ess open archive|essoar|essopenarchive|authorea|preprints)\b|\bdiscussions?$/;
+
+function isPreprintVenue(text: string | null | undefined): boolean {
+  return PREPRINT_VENUE.test(normalizeText(text ?? ''));
+}
+
+/** Words that name a conference's proceedings, not a journal: "Proceedings of the 3rd International Workshop…". */
+const CONFERENCE_VENUE = /\b(?:conference|workshop|symposium|congress|colloquium|lecture notes)\b/;
+
+/** A preprint's record: posted content, or an article of a preprint server's "journal" (SSRN). */
+function isPreprintWork(work: CrossrefWork): boolean {
+  return PREPRINT_TYPES.has(work.type ?? '') || (work['container-title'] ?? []).some((name) => isPreprintVenue(name));
+}
+
+/**
+ * Whether the work is the version of the paper the index lists: preprint, conference paper, journal
+ * article and book chapter of one title and authors are different works with different DOIs, told apart
+ * by the venue the index names and the work's type, never taken because a work is the only candidate.
+ * - A paper on a preprint server takes only a preprint record.
+ * - A paper in a named venue takes no preprint record (the index shows a preprint's server as its venue).
+ * - A conference paper or a chapter (types whose venue is a book or proceedings) needs the index's venue
+ *   to name its container, numbers included: the 2012 book's chapter is not the 2013 edition's.
+ * - A journal article is refused for a venue that names a conference which its container is not.
+ * Without a venue (the index often shows none) the type cannot be checked, and the ranking prefers a
+ * published version to a preprint.
+ */
+function sameVersion(record: ScholarRecord, work: CrossrefWork): boolean {
+  const venue = normalizeText(record.venue ?? '');
+  const paperIsPreprint = isPreprintVenue(record.venue) || isPreprintVenue(record.site);
+  if (paperIsPreprint) return isPreprintWork(work);
+  if (!venue) return true;
+  if (isPreprintWork(work)) return false;
+  if (BOOK_OR_PROCEEDINGS_TYPES.has(work.type ?? '')) return sameVenue(record, work);
+  if (CONFERENCE_VENUE.test(venue)) return sameVenue(record, work);
+  return true;
+}
+
+/** Types whose container is a book or proceedings volume: a version of a paper that the venue tells apart. */
+const BOOK_OR_PROCEEDINGS_TYPES = new Set(['proceedings-article', 'book-chapter', 'book-section', 'book-part']);
+
+/**
  * The work that is this paper, or undefined. A work passes when its title is nearly the paper's (the
- * same numbers in it), the paper's first author is among its authors, and its year is within one of the
- * paper's; a notice about a paper passes only for a paper whose title is a notice; a generic title only
- * with the same venue. Of several that pass, the most similar title wins, then the year nearest the
- * paper's, then a published version over a preprint. Works of different DOIs still tied after that (a
- * conference paper and its journal version of one title and year; one report deposited twice) give no
- * DOI: Crossref's order is no reason to pick one.
+ * same numbers in it), the paper's first author is among its authors, both years are known and within
+ * one of each other, and it is the version the index's venue names (sameVersion); a notice about a paper
+ * passes only for a paper whose title is a notice; a generic title only in the same venue (numbers
+ * included) and the same year. Of several that pass, the most similar title wins, then the year nearest
+ * the paper's, then a published version over a preprint. Works of different DOIs still tied after that
+ * (a conference paper and its journal version of one title and year; one report deposited twice) give
+ * no DOI: Crossref's order is no reason to pick one.
  */
 export function bestMatch(record: ScholarRecord, works: readonly CrossrefWork[]): Match | undefined {
   const paperIsNotice = isNotice(record.title);
@@ -220,10 +356,16 @@ export function bestMatch(record: ScholarRecord, works: readonly CrossrefWork[])
     const similarity = Math.max(0, ...titles.map((title) => titleSimilarity(record.title, title)));
     if (similarity < TITLE_SIMILARITY_THRESHOLD || !sameFirstAuthor(record, work)) return [];
     if (!paperIsNotice && isNotice(work.title?.[0] ?? '', work.type)) return [];
-    if (generic && !sameVenue(record, work)) return [];
+    // A year is one of the three things that single a work out: without it, a later edition or a
+    // same-titled work decades apart cannot be told from the paper. A missing year on either side refuses.
     const year = workYear(work);
-    const yearsApart = record.year !== null && year !== null ? Math.abs(record.year - year) : 0;
+    if (record.year === null || year === null) return [];
+    const yearsApart = Math.abs(record.year - year);
     if (yearsApart > 1) return [];
+    // A generic title is one of a series (every volume has an "Introduction"): the venue, with its
+    // numbers, and the very year must agree; a volume a year later is another volume.
+    if (generic && (!sameVenue(record, work) || yearsApart !== 0)) return [];
+    if (!sameVersion(record, work)) return [];
     const preprint = PREPRINT_TYPES.has(work.type ?? '') ? 1 : 0;
     // Compared in hundredths: what separates two renderings of one title is noise, not a preference.
     return [{ work, similarity, score: Math.round(similarity * 100), yearsApart, preprint }];
@@ -264,10 +406,12 @@ export function parseScholarSummary(title: string, summary: string | null): Scho
     .replace(/,?\s*(?:1[5-9]|20)\d\d\s*$/, '')
     .replace(/…/g, '')
     .trim();
+  const site = parts.length > 1 ? (parts.at(-1) ?? '').trim() : '';
   return {
     title: title.trim(),
     authors,
     year: yearText ? Number(yearText) : null,
     venue: venue && !/^\d+$/.test(venue) ? venue : null,
+    ...(site && parts.length > 2 ? { site } : {}),
   };
 }

@@ -8,6 +8,8 @@ import {
   CITATION_FORMATS,
   type CitationDetail,
   type CitationFormat,
+  type CitationMarkup,
+  type CitationOrigin,
   type Citations,
   type CiteSearchData,
   type Paper,
@@ -15,51 +17,51 @@ import {
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
 import { integer, list, record, text, textOrEmpty } from '../reshape/values.js';
+import type { IndexedFacts } from './index-record.js';
 import { LAST_PAGE } from '../schema.js';
 import type { SerpApiJson } from '../upstream/serpapi.js';
-
-const NO_CITATIONS = 'The search provider gave no citations for this paper';
 
 /** What of a citation-search request the reshaping needs. */
 export interface CitePageRequest {
   page: number;
   results: number;
   format: CitationFormat;
+  citation_markup?: CitationMarkup;
 }
 
-/** A paper as the search found it, before its citations: what the search-page cache keeps. */
-export type FoundPaper = Omit<Paper, 'index' | 'citations' | 'citations_source'>;
+/** A paper as the search found it, before its citations. */
+export type FoundPaper = Omit<Paper, 'index' | 'citations' | 'citations_source' | 'citation_gaps'>;
 export interface ScholarPage {
   papers: FoundPaper[];
+  /** What the index said of each paper beyond the response's fields, in paper order: its own record's facts. */
+  facts: IndexedFacts[];
   total_results: number | null;
   has_more: boolean;
 }
-/** One paper's citation answer: what the cite cache keeps. */
-export type CiteAnswer = Pick<CitationDetail, 'formats' | 'links'> & { citations: Citations };
+/** One paper's cite answer from the index: what the cite cache keeps. */
+export interface CiteAnswer {
+  citations: Citations;
+  formats: { name: string; text: string }[];
+  links: CitationDetail['links'];
+}
 
-/** Where one paper's citation outcome comes from, and why not from Crossref when it does not. */
-export interface CitationOrigin {
-  source: 'crossref' | 'index';
-  /** Why the paper's Crossref record gave no citations; null when it gave them. */
+/** One paper's citations, from whichever sources gave them, and what the response says about them. */
+export interface PaperCitations {
+  citations: Citations;
+  /** The source of most of the paper's citations; null when it has none. */
+  source: CitationOrigin | null;
+  formats: CitationDetail['formats'];
+  links: CitationDetail['links'];
+  gaps: string[];
+  /** Why the paper has no citations at all; null when it has some. */
+  error: string | null;
+  fallbackReason: string | null;
   crossrefFallback: string | null;
 }
 
-/** The origin of every paper's citations in a request that asked only the index. */
-export const INDEX_ONLY: CitationOrigin = {
-  source: 'index',
-  crossrefFallback: 'The request asked for the index\'s citations ("citation_source": "index")',
-};
-
-/** Citations rendered from a Crossref record, as a cite answer: the five formats, no export links. */
-export function renderedAnswer(citations: Citations): CiteAnswer {
-  const formats = CITATION_FORMATS.flatMap((name) => (citations[name] ? [{ name, text: citations[name] }] : []));
-  return { citations, formats, links: [] };
-}
-
 export function reshapeScholarPage(json: SerpApiJson, request: CitePageRequest): ScholarPage {
-  const papers = list(json.organic_results)
-    .slice(0, request.results)
-    .map((item) => {
+  const results = list(json.organic_results).slice(0, request.results);
+  const papers = results.map((item) => {
       const pdf = list(item.resources).find((r) => text(r.file_format)?.toUpperCase() === 'PDF');
       const citedBy = integer(record(record(item.inline_links).cited_by).total) ?? 0;
       return {
@@ -72,9 +74,18 @@ export function reshapeScholarPage(json: SerpApiJson, request: CitePageRequest):
         snippet: text(item.snippet),
       };
     });
+  const facts = results.map(
+    (item): IndexedFacts => ({
+      summary: text(record(item.publication_info).summary),
+      link: text(item.link),
+      profileAuthors: list(record(item.publication_info).authors).flatMap((author) => text(author.name) ?? []),
+      kind: text(item.type),
+    }),
+  );
   const next = text(record(json.serpapi_pagination).next) ?? text(record(json.pagination).next);
   return {
     papers,
+    facts,
     total_results: integer(record(json.search_information).total_results),
     has_more: Boolean(next) && papers.length > 0 && request.page < LAST_PAGE,
   };
@@ -111,41 +122,31 @@ export function citeAll(
   });
 }
 
-/** Why a paper has no citations, in words safe to show (AppError details are already redacted). */
-function failureReason(reason: unknown): string {
+/** Why a paper's cite call gave nothing, in words safe to show (AppError details are already redacted). */
+export function failureReason(reason: unknown): string {
   if (reason instanceof AppError) return reason.details;
   logger.error('citation lookup failed unexpectedly', { error: reason as Error });
   return 'Unexpected error while fetching the citations';
 }
 
-/**
- * The response: every paper with its citations. `origins` says, per paper, whether its outcome in `cited`
- * was rendered from Crossref or asked of the index (default: the index, for every paper).
- */
-export function assemble(
-  request: CitePageRequest,
-  found: ScholarPage,
-  cited: PromiseSettledResult<CiteAnswer>[],
-  origins: readonly CitationOrigin[] = [],
-): CiteSearchData {
+/** The response: every paper with its citations (`cited[i]` belongs to `found.papers[i]`). */
+export function assemble(request: CitePageRequest, found: ScholarPage, cited: readonly PaperCitations[]): CiteSearchData {
   const offset = request.page * request.results;
   const papers: Paper[] = [];
   const citation_details: CitationDetail[] = [];
   found.papers.forEach((paper, i) => {
     const outcome = cited[i];
-    const answer = outcome?.status === 'fulfilled' ? outcome.value : undefined;
     const index = offset + i + 1;
-    const origin = origins[i] ?? INDEX_ONLY;
-    const citations = { ...answer?.citations };
-    const has = Object.keys(citations).length > 0;
-    papers.push({ index, ...paper, citations, citations_source: has ? origin.source : null });
+    const citations = { ...outcome?.citations };
+    papers.push({ index, ...paper, citations, citations_source: outcome?.source ?? null, citation_gaps: outcome?.gaps ?? [] });
     citation_details.push({
       index,
       scholar_id: paper.scholar_id,
-      formats: answer?.formats ?? [],
-      links: answer?.links ?? [],
-      error: outcome?.status === 'rejected' ? failureReason(outcome.reason) : answer?.formats.length ? null : NO_CITATIONS,
-      crossref_fallback: origin.source === 'crossref' ? null : origin.crossrefFallback,
+      formats: outcome?.formats ?? [],
+      links: outcome?.links ?? [],
+      error: outcome ? outcome.error : 'No citations were looked for',
+      fallback_reason: outcome?.fallbackReason ?? null,
+      crossref_fallback: outcome?.crossrefFallback ?? null,
     });
   });
   const reference_list = papers.flatMap((p) =>
@@ -157,6 +158,7 @@ export function assemble(
     total_results: found.total_results,
     citation_count: reference_list.length,
     format: request.format,
+    citation_markup: request.citation_markup ?? 'text',
     reference_list,
     url_list: papers.map((p) => p.pdf_url ?? p.source_url),
     papers,
@@ -182,17 +184,23 @@ export function noteFor(
   }
   const of = found.total_results === null ? '' : ` of about ${groupThousands(found.total_results)}`;
   const sentences = [`Papers ${first.index}–${last.index}${of}; reference_list holds ${references} in ${request.format} style.`];
-  const rendered = papers.filter((p) => p.citations_source === 'crossref').length;
-  if (rendered > 0) {
+  const from = (source: string) => papers.filter((p) => p.citations_source === source).length;
+  const bySource = [
+    [from('crossref'), "their Crossref records"],
+    [from('index-record'), "the index's own records of them (citation_gaps lists what each lacks)"],
+    [from('index'), "the index's cite answers"],
+  ] as const;
+  const used = bySource.filter(([count]) => count > 0);
+  if (used.length === 1 && used[0] && used[0][0] === papers.length) {
+    sentences.push(`Every paper's citations come from ${used[0][1]}.`);
+  } else if (used.length > 0) {
     sentences.push(
-      rendered === papers.length
-        ? "Every citation is rendered from the paper's Crossref record."
-        : `Citations of ${rendered} of ${papers.length} papers are rendered from their Crossref records; the others come from the index (citations_source says which).`,
+      `Citations come from ${used.map(([count, what]) => `${what} for ${count} of ${papers.length} papers`).join('; ')} (citations_source says which).`,
     );
   }
   if (lacking > 0) {
     sentences.push(
-      `${lacking} of ${papers.length} ${papers.length === 1 ? 'paper lacks' : 'papers lack'} citations because the lookup failed or found none; failures are not cached, so repeating the request retries them.`,
+      `${lacking} of ${papers.length} ${papers.length === 1 ? 'paper lacks' : 'papers lack'} citations (citation_details[].error says why).`,
     );
   }
   sentences.push(

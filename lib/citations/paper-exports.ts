@@ -3,9 +3,10 @@
  * import, each BibTeX entry under a key no other paper of the answer has.
  */
 import type { CiteSearchData, ExportFormat, PaperExports } from '../contract/cite-search.js';
-import { cslFromScholar, type PaperRecord } from './csl.js';
+import type { PaperRecord } from './csl.js';
 import { citationKey, renderExports } from './exports.js';
-import type { ScholarRecord } from './match.js';
+import { type IndexedFacts, indexRecordOf } from './index-record.js';
+import { parseScholarSummary, type ScholarRecord } from './match.js';
 
 /**
  * Each paper's citation key: made of its scholar result id, else its DOI, else its place in the list, and
@@ -32,6 +33,7 @@ export async function addExports(
   data: CiteSearchData,
   formats: readonly ExportFormat[],
   lookups: readonly { scholar: ScholarRecord; record: PaperRecord }[],
+  facts: readonly (IndexedFacts | undefined)[] = [],
 ): Promise<CiteSearchData> {
   const records = data.papers.map(
     (_paper, i): PaperRecord => lookups[i]?.record ?? { doi: null, reason: 'No Crossref lookup was made for this paper' },
@@ -43,8 +45,10 @@ export async function addExports(
   const papers = await Promise.all(
     data.papers.map(async (paper, i) => {
       const record = records[i] as PaperRecord;
-      const scholar = lookups[i]?.scholar ?? { title: paper.title, authors: [], year: null, venue: null };
-      const csl = record.doi === null ? cslFromScholar(paper.scholar_id, scholar, paper.source_url) : record.csl;
+      const scholar = lookups[i]?.scholar ?? parseScholarSummary(paper.title, paper.publication);
+      // Without a Crossref record, the same record of the index the paper's citations were rendered from.
+      const indexFacts = facts[i] ?? { summary: paper.publication, link: paper.source_url, profileAuthors: [], kind: null };
+      const csl = record.doi === null ? indexRecordOf(paper.scholar_id, scholar, indexFacts).csl : record.csl;
       const exports: PaperExports = {
         source: record.doi === null ? 'scholar' : 'crossref',
         fallback_reason: record.doi === null ? record.reason : null,

@@ -9,7 +9,7 @@
 import { type CacheScope, createSharedCache } from '../cache/shared.js';
 import { mapSettled } from '../concurrency.js';
 import { config } from '../config.js';
-import type { Citations } from '../contract/cite-search.js';
+import type { CitationMarkup, Citations } from '../contract/cite-search.js';
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
 import { searchWorks } from './crossref-client.js';
@@ -22,7 +22,12 @@ import type { CitationRenderer } from './render.js';
  * What the lookup found for one paper, as cached: the matched work's record and, once rendered, its
  * citations in the five formats; `render_error` says why a matched record has none.
  */
-export type CitedRecord = PaperRecord & { citations?: Citations; render_error?: string };
+export type CitedRecord = PaperRecord & { citations?: Citations; citations_html?: Citations; render_error?: string };
+
+/** The record's citations in `markup`, when they were rendered. */
+export function renderedCitations(record: CitedRecord, markup: CitationMarkup): Citations | undefined {
+  return markup === 'html' ? record.citations_html : record.citations;
+}
 
 /** One paper's lookup: what the index said about it, parsed, and what Crossref gave for it. */
 export interface PaperLookup {
@@ -37,7 +42,8 @@ const NO_MATCH = 'Crossref has no work whose title, first author and year match 
 // search provider was spared, and a paper Crossref cannot match, never stored, would count a miss on
 // every repeat of a search otherwise answered entirely from the cache.
 const matchedRecords = createSharedCache<CitedRecord>({
-  name: 'crossref-v2',
+  // v3: records carry rich text, decoded entities, a book's series and a title's language.
+  name: 'crossref-v3',
   ttlSeconds: config.CROSSREF_CACHE_TTL_SECONDS,
   memoryMax: config.CROSSREF_CACHE_MAX,
   countsLookups: false,
@@ -73,10 +79,16 @@ export function citableItem(csl: CslItem): CslItem {
   return rest as CslItem;
 }
 
-function withCitations(record: CitedRecord, renderer: CitationRenderer): CitedRecord {
-  if (record.doi === null) return record;
+/**
+ * The record with its citations in `markup` rendered, once: every format whose style renders it (a style
+ * that gives nothing for this record leaves only that format to the next source).
+ */
+function withCitations(record: CitedRecord, renderer: CitationRenderer, markup: CitationMarkup): CitedRecord {
+  if (record.doi === null || renderedCitations(record, markup)) return record;
   try {
-    return { ...record, citations: renderer.render(citableItem(record.csl)), render_error: undefined };
+    const citations = renderer.render(citableItem(record.csl), markup);
+    if (Object.keys(citations).length === 0) throw new Error('no style rendered the record');
+    return { ...record, [markup === 'html' ? 'citations_html' : 'citations']: citations, render_error: undefined };
   } catch (error) {
     logger.warn('citations not rendered', { doi: record.doi, error: error as Error });
     return { ...record, render_error: 'The citations could not be rendered from the Crossref record' };
@@ -103,9 +115,10 @@ function recordOf(outcome: PromiseSettledResult<CitedRecord> | undefined, reques
  */
 export async function lookUpRecords(
   papers: readonly FoundPaper[],
-  options: { deadline: number; scope?: CacheScope; renderer?: Promise<CitationRenderer> },
+  options: { deadline: number; scope?: CacheScope; renderer?: Promise<CitationRenderer>; markup?: CitationMarkup },
 ): Promise<PaperLookup[]> {
   const { renderer } = options;
+  const markup = options.markup ?? 'text';
   const scholar = papers.map((paper) => parseScholarSummary(paper.title, paper.publication));
   const outcomes = await matchedRecords.rememberMany(
     papers.map((paper, i) => ({ id: paper.scholar_id, scholar: scholar[i] as ScholarRecord })),
@@ -122,17 +135,22 @@ export async function lookUpRecords(
       // Rendered once every lookup has settled, for the same reason: rendering holds the event loop too.
       const ready = await renderer.catch(rendererFailure);
       return outcomes.map((outcome) =>
-        outcome.status === 'fulfilled' ? { status: 'fulfilled', value: withCitations(outcome.value, ready) } : outcome,
+        outcome.status === 'fulfilled' ? { status: 'fulfilled', value: withCitations(outcome.value, ready, markup) } : outcome,
       );
     },
-    { scope: options.scope, store: (record) => record.doi !== null && (!renderer || record.citations !== undefined) },
+    {
+      scope: options.scope,
+      store: (record) => record.doi !== null && (!renderer || renderedCitations(record, markup) !== undefined),
+    },
   );
   const records = outcomes.map((outcome) => recordOf(outcome, options.scope?.requestId));
-  // A record cached by a request that asked for exports only has no citations yet: rendered here, once.
-  if (renderer && records.some((record) => record.doi !== null && !record.citations)) {
+  // A record cached by a request that asked for exports only, or for the other markup, has no such
+  // citations yet: rendered here, for this request.
+  const unrendered = (record: CitedRecord) => record.doi !== null && !renderedCitations(record, markup) && !record.render_error;
+  if (renderer && records.some(unrendered)) {
     const ready = await renderer.catch(rendererFailure);
     records.forEach((record, i) => {
-      if (record.doi !== null && !record.citations) records[i] = withCitations(record, ready);
+      if (unrendered(record)) records[i] = withCitations(record, ready, markup);
     });
   }
   return scholar.map((parsed, i) => ({ scholar: parsed, record: records[i] as CitedRecord }));

@@ -22,28 +22,38 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine } from 'citeproc';
-import { CITATION_FORMATS, type CitationFormat, type Citations } from '../contract/cite-search.js';
+import { CITATION_FORMATS, type CitationFormat, type CitationMarkup, type Citations } from '../contract/cite-search.js';
 import { logger } from '../logger.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
 import type { CslItem } from './csl.js';
 
-/** Renders one record in every format; throws when citeproc cannot render it. */
+/** Renders one record in every format it can. */
 export interface CitationRenderer {
-  render(item: CslItem): Citations;
+  /**
+   * The record's citations in every format whose style renders it; a format whose style gives nothing
+   * (Chicago for an author-less reference entry) or throws is left out, and the others are kept.
+   */
+  render(item: CslItem, markup?: CitationMarkup): Citations;
   /** The built engines, one per format (for inspection: rendering goes through `render`). */
   readonly engines?: Readonly<Record<CitationFormat, Engine>>;
 }
 
-/** The CSL style of each format: a style plugin-csl bundles, or one of lib/citations/styles. */
-const STYLE_OF: Record<CitationFormat, { bundled: 'apa' | 'harvard1' | 'vancouver' } | { shipped: 'mla' | 'chicago' }> = {
-  MLA: { shipped: 'mla' },
-  APA: { bundled: 'apa' },
-  Chicago: { shipped: 'chicago' },
-  Harvard: { bundled: 'harvard1' },
-  Vancouver: { bundled: 'vancouver' },
+/**
+ * The CSL style of each format (a style plugin-csl bundles, or one of lib/citations/styles) and the
+ * locale it is written in: the style's own `default-locale` as published in the CSL repository, which
+ * plugin-csl's copies leave out. Cite Them Right is a British guide: en-GB punctuation (no comma inside
+ * quotation marks) and spelling.
+ */
+const STYLE_OF: Record<
+  CitationFormat,
+  ({ bundled: 'apa' | 'harvard1' | 'vancouver' } | { shipped: 'mla' | 'chicago' }) & { locale: 'en-US' | 'en-GB' }
+> = {
+  MLA: { shipped: 'mla', locale: 'en-US' },
+  APA: { bundled: 'apa', locale: 'en-US' },
+  Chicago: { shipped: 'chicago', locale: 'en-US' },
+  Harvard: { bundled: 'harvard1', locale: 'en-GB' },
+  Vancouver: { bundled: 'vancouver', locale: 'en-US' },
 };
-
-const LOCALE = 'en-US';
 
 let building: Promise<CitationRenderer> | undefined;
 
@@ -108,24 +118,25 @@ export async function styleSources(): Promise<Record<CitationFormat, string>> {
 }
 
 async function buildRenderer(): Promise<CitationRenderer> {
-  const [{ default: CSL }, { default: locales }, sources] = await Promise.all([
+  const [{ default: CSL }, { default: bundledLocales }, { locales: shippedLocales }, sources] = await Promise.all([
     import('citeproc'),
     import('@citation-js/plugin-csl/lib/locales.json', { with: { type: 'json' } }),
+    import('./styles/styles.generated.js'),
     styleSources(),
   ]);
+  const locales: Record<string, string> = { ...(bundledLocales as Record<string, string>), ...shippedLocales };
   indexMacroLookups(CSL);
   // citeproc asks for an item by id while rendering it; each render puts its one item here first.
   const items = new Map<string, CslItem>();
   const sys = {
-    retrieveLocale: (lang: string) => (locales as Record<string, string>)[lang],
+    retrieveLocale: (lang: string) => locales[lang],
     retrieveItem: (id: string) => items.get(id),
   };
   const engines = {} as Record<CitationFormat, Engine>;
   for (const format of CITATION_FORMATS) {
     // One style per turn: a response that arrived during the previous build is read before the next.
     await nextTurn();
-    const engine = new CSL.Engine(sys, forOneEntry(sources[format]), LOCALE, true);
-    engine.setOutputFormat('text');
+    const engine = new CSL.Engine(sys, forOneEntry(labelsOnlyPreprints(sources[format])), STYLE_OF[format].locale, true);
     // citeproc would otherwise wrap DOIs and URLs in markup of its own.
     engine.opt.development_extensions.wrap_url_and_doi = false;
     engines[format] = engine;
@@ -133,13 +144,16 @@ async function buildRenderer(): Promise<CitationRenderer> {
   let renders = 0;
   return {
     engines,
-    render(item) {
+    render(item, markup = 'text') {
       // A fresh id per render: citeproc keeps what it retrieved by id, and two papers must never share it.
       const id = `r${++renders}`;
       items.set(id, { ...item, id });
       try {
         const citations: Citations = {};
-        for (const format of CITATION_FORMATS) citations[format] = entryOf(engines[format], id, format);
+        for (const format of CITATION_FORMATS) {
+          const entry = entryOf(engines[format], id, format, markup);
+          if (entry) citations[format] = entry;
+        }
         return citations;
       } finally {
         items.delete(id);
@@ -161,14 +175,34 @@ export function forOneEntry(xml: string): string {
     .replace(/(<bibliography\b[^>]*>)\s*<sort>[\s\S]*?<\/sort>/, '$1');
 }
 
-function entryOf(engine: Engine, id: string, format: CitationFormat): string {
-  // The engine's registry then holds this item alone: the previous one is dropped, so a paper's entry
-  // never depends on another's (APA's "2020a", Vancouver's numbering) and the engine holds one paper at most.
-  engine.updateItems([id]);
-  const bibliography = engine.makeBibliography();
-  const entry = bibliography ? bibliography[1][0] : undefined;
-  if (!entry) throw new Error(`citeproc gave no ${format} entry`);
-  return tidy(entry, format);
+/** One bibliography entry, or undefined when the style renders nothing for the item (or citeproc throws). */
+/**
+ * Cite Them Right's CSL style labels "[Preprint]" every journal article that has neither volume nor pages:
+ * a news item, an article online before its issue, and every record built from the index (which never
+ * gives them). Labelled here only what is a preprint: CSL's `article` (Crossref's posted content). The one
+ * change made to a published style; a test checks that it applies and nothing else changes.
+ */
+export function labelsOnlyPreprints(xml: string): string {
+  return xml.replace(
+    /<if type="article article-journal" match="any">(<choose><if match="none" variable="page volume"><text value="Preprint")/,
+    '<if type="article" match="any">$1',
+  );
+}
+
+function entryOf(engine: Engine, id: string, format: CitationFormat, markup: CitationMarkup): string | undefined {
+  try {
+    engine.setOutputFormat(markup);
+    // The engine's registry then holds this item alone: the previous one is dropped, so a paper's entry
+    // never depends on another's (APA's "2020a", Vancouver's numbering) and the engine holds one paper at most.
+    engine.updateItems([id]);
+    const bibliography = engine.makeBibliography();
+    const entry = bibliography ? bibliography[1][0] : undefined;
+    const tidied = entry === undefined ? '' : markup === 'html' ? tidyHtml(entry, format) : tidy(entry, format);
+    return tidied === '' ? undefined : tidied;
+  } catch (error) {
+    logger.warn('citation not rendered', { format, error: error as Error });
+    return undefined;
+  }
 }
 
 /**
@@ -178,4 +212,19 @@ function entryOf(engine: Engine, id: string, format: CitationFormat): string {
 export function tidy(entry: string, format: CitationFormat): string {
   const text = entry.replace(/\s+/g, ' ').trim();
   return format === 'Vancouver' ? text.replace(/^\d+\.\s*/, '') : text;
+}
+
+/**
+ * One bibliography entry as citeproc's HTML, without the `csl-entry` wrapper (and Vancouver's number in
+ * its margin division), so that it can be put inside any element: only inline markup remains (<i>, <b>,
+ * <span style="font-variant:small-caps;">, <sup>, <sub>) and characters escaped as HTML (&#38;).
+ */
+export function tidyHtml(entry: string, format: CitationFormat): string {
+  let html = entry.replace(/\s+/g, ' ').trim();
+  html = html.replace(/^<div class="csl-entry">\s*([\s\S]*?)\s*<\/div>$/, '$1');
+  if (format === 'Vancouver') html = html.replace(/^<div class="csl-left-margin">[^<]*<\/div>\s*/, '');
+  return html
+    .replace(/^<div class="csl-right-inline">\s*([\s\S]*?)\s*<\/div>$/, '$1')
+    .replace(/^\d+\.\s*/, format === 'Vancouver' ? '' : '$&')
+    .trim();
 }

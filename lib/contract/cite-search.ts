@@ -17,13 +17,27 @@ export const citationsSchema = z
   })
   .check(
     z.describe(
-      "The paper's formatted references, by format: rendered from its Crossref record in the five styles, or as the index's cite answer gave them (citations_source says which); {} when neither was available",
+      "The paper's formatted references, by format, as text or as HTML (citation_markup): rendered here from its Crossref record or from the index's own record of it, or as the index's cite answer gave them (citations_source says which); {} only when no record could be rendered",
     ),
   );
 
-/** Where a request's citations come from: `auto` renders them from Crossref where it can, `index` never. */
+/**
+ * Where a request's citations come from: `auto` renders every paper's citations here, from the best free
+ * record (no paid call beyond the search); `index` asks the index's cite call for every paper first.
+ */
 export const CITATION_SOURCES = ['auto', 'index'] as const;
 export type CitationSource = (typeof CITATION_SOURCES)[number];
+
+/**
+ * Where one paper's citations came from, best first: its Crossref record rendered here, the index's own
+ * record of it rendered here, or the index's cite answer (a paid call, asked for with "index").
+ */
+export const CITATION_ORIGINS = ['crossref', 'index-record', 'index'] as const;
+export type CitationOrigin = (typeof CITATION_ORIGINS)[number];
+
+/** How citations are written: plain text, or HTML with the styles' italics and small capitals. */
+export const CITATION_MARKUPS = ['text', 'html'] as const;
+export type CitationMarkup = (typeof CITATION_MARKUPS)[number];
 
 /** Reference-manager formats a request may ask for with `export`. */
 export const EXPORT_FORMATS = ['csl-json', 'bibtex', 'ris'] as const;
@@ -80,13 +94,20 @@ export const paperSchema = z.strictObject({
   citations: citationsSchema,
   citations_source: z.nullable(
     z
-      .enum(['crossref', 'index'])
+      .enum(CITATION_ORIGINS)
       .check(
         z.describe(
-          'Where citations come from: "crossref", rendered by this service from the paper\'s Crossref record (no paid call); "index", the index\'s own cite answer (one paid call, unless cached); null when the paper has none (citation_details[].error says why)',
+          'Where the paper\'s citations come from (the source of most of them; citation_details[].formats[].source names each one\'s): "crossref", rendered here from its Crossref record (free); "index-record", rendered here from what the index says of it: title, authors, venue, year, link (free; citation_gaps lists what that record lacks); "index", the index\'s cite answer (one paid call, unless cached; only with "citation_source": "index"); null when the paper has none (citation_details[].error says why)',
         ),
       ),
   ),
+  citation_gaps: z
+    .array(z.string())
+    .check(
+      z.describe(
+        'What the record behind citations rendered from the index\'s own record lacks, so what to check before citing: e.g. "volume", "issue", "pages", "doi", "publisher", "venue", "year", "authors", "authors truncated" (the index cut the author list with "…"), "title truncated", "venue truncated", "institution", "degree", "repository". [] when no citation comes from the index\'s record',
+      ),
+    ),
   doi: z.optional(
     z.nullable(
       z
@@ -105,10 +126,16 @@ export const citationDetailSchema = z.strictObject({
   index: z.int().check(z.describe('The index of the paper these details belong to')),
   scholar_id: z.string(),
   formats: z
-    .array(z.strictObject({ name: z.string(), text: z.string() }))
+    .array(
+      z.strictObject({
+        name: z.string(),
+        text: z.string(),
+        source: z.enum(CITATION_ORIGINS).check(z.describe('Where this formatted reference comes from (as citations_source)')),
+      }),
+    )
     .check(
       z.describe(
-        "Every formatted reference: the index's, including formats beyond the five, or the five rendered from the Crossref record",
+        "Every formatted reference: the five formats, each from the first source that gave it, and the index's formats beyond the five when its cite answer was used",
       ),
     ),
   links: z
@@ -117,6 +144,15 @@ export const citationDetailSchema = z.strictObject({
       z.describe('Export links the index gave: BibTeX, EndNote, RefMan, RefWorks…; [] when the citations come from Crossref'),
     ),
   error: z.nullable(z.string().check(z.describe('Why this paper has no citations; null when it has some'))),
+  fallback_reason: z.nullable(
+    z
+      .string()
+      .check(
+        z.describe(
+          "Why some or all of the paper's citations come from a later source than the first one asked: the index's cite answer failed or was empty, no Crossref work matched, or a style rendered nothing for the record; null when every citation comes from the first source",
+        ),
+      ),
+  ),
   crossref_fallback: z.nullable(
     z
       .string()
@@ -133,6 +169,9 @@ export const responseSchema = z.strictObject({
   total_results: z.nullable(z.int().check(z.describe("The index's estimate of all matching papers"))),
   citation_count: z.int().check(z.describe('Entries in reference_list: papers that have a citation in the chosen format')),
   format: z.enum(CITATION_FORMATS).check(z.describe('The format of reference_list')),
+  citation_markup: z
+    .enum(CITATION_MARKUPS)
+    .check(z.describe('How citations and reference_list are written: "text", or "html" (inline markup only, no wrapper element)')),
   reference_list: z
     .array(z.string())
     .check(z.describe('"[<index>] <reference>" in the chosen format, for every paper that has one, in paper order')),

@@ -579,11 +579,17 @@ export interface components {
        */
       format?: 'MLA' | 'APA' | 'Chicago' | 'Harvard' | 'Vancouver';
       /**
-       * @description Where citations come from. "auto": rendered here from each paper's Crossref record (free) when one matches it confidently, else the index's cite call (one paid call per such paper); "index": the index's cite call for every paper
+       * @description Where citations come from. "auto": rendered here from each paper's Crossref record when one matches it confidently, else from the index's own record of the paper (both free: a page costs its one search call); "index": the index's cite call for every paper (one paid call each, unless cached), and what it lacks rendered here as in "auto"
        * @default auto
        * @enum {string}
        */
       citation_source?: 'auto' | 'index';
+      /**
+       * @description How citations and reference_list are written: "text" (default), or "html": the styles' italics and small capitals as inline HTML, no wrapper element. The index's cite answers are text either way
+       * @default text
+       * @enum {string}
+       */
+      citation_markup?: 'text' | 'html';
       /**
        * @description Reference-manager records to add to each paper: any of csl-json, bibtex, ris. Each paper then also gets its DOI from Crossref (free, no key; looked up beside the citations). Default none: no Crossref call
        * @default []
@@ -606,6 +612,11 @@ export interface components {
        * @enum {string}
        */
       format: 'MLA' | 'APA' | 'Chicago' | 'Harvard' | 'Vancouver';
+      /**
+       * @description How citations and reference_list are written: "text", or "html" (inline markup only, no wrapper element)
+       * @enum {string}
+       */
+      citation_markup: 'text' | 'html';
       /** @description "[<index>] <reference>" in the chosen format, for every paper that has one, in paper order */
       reference_list: string[];
       /** @description Each paper's PDF link, else its source link, else null, in paper order */
@@ -622,7 +633,7 @@ export interface components {
         cited_by: string;
         publication: string | null;
         snippet: string | null;
-        /** @description The paper's formatted references, by format: rendered from its Crossref record in the five styles, or as the index's cite answer gave them (citations_source says which); {} when neither was available */
+        /** @description The paper's formatted references, by format, as text or as HTML (citation_markup): rendered here from its Crossref record or from the index's own record of it, or as the index's cite answer gave them (citations_source says which); {} only when no record could be rendered */
         citations: {
           /** @description The reference in MLA style */
           MLA?: string;
@@ -635,7 +646,9 @@ export interface components {
           /** @description The reference in Vancouver style */
           Vancouver?: string;
         };
-        citations_source: ('crossref' | 'index') | null;
+        citations_source: ('crossref' | 'index-record' | 'index') | null;
+        /** @description What the record behind citations rendered from the index's own record lacks, so what to check before citing: e.g. "volume", "issue", "pages", "doi", "publisher", "venue", "year", "authors", "authors truncated" (the index cut the author list with "…"), "title truncated", "venue truncated", "institution", "degree", "repository". [] when no citation comes from the index's record */
+        citation_gaps: string[];
         doi?: string | null;
         /** @description The paper as reference managers import it; present only when the request asked for an export */
         exports?: {
@@ -662,10 +675,15 @@ export interface components {
         /** @description The index of the paper these details belong to */
         index: number;
         scholar_id: string;
-        /** @description Every formatted reference: the index's, including formats beyond the five, or the five rendered from the Crossref record */
+        /** @description Every formatted reference: the five formats, each from the first source that gave it, and the index's formats beyond the five when its cite answer was used */
         formats: {
           name: string;
           text: string;
+          /**
+           * @description Where this formatted reference comes from (as citations_source)
+           * @enum {string}
+           */
+          source: 'crossref' | 'index-record' | 'index';
         }[];
         /** @description Export links the index gave: BibTeX, EndNote, RefMan, RefWorks…; [] when the citations come from Crossref */
         links: {
@@ -673,6 +691,7 @@ export interface components {
           url: string;
         }[];
         error: string | null;
+        fallback_reason: string | null;
         crossref_fallback: string | null;
       }[];
       page: number;

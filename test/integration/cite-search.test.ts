@@ -15,7 +15,8 @@ const PATH = '/v1/cite/search';
 const FIVE = ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'];
 
 // Citations are rendered from Crossref records where it knows the paper; the fake Crossref knows none of
-// these papers (the recorded empty answer), so every paper here gets the index's cite call, as counted below.
+// these papers (the recorded empty answer), so by default every paper is cited from the index's own record
+// of it, with no cite call; the tests of the cite call ask for it ("citation_source": "index").
 const crossref = await startFakeCrossref();
 afterAll(() => crossref.close());
 const harness = useService({
@@ -49,6 +50,9 @@ function scholarPage(prefix: string, n: number, { next = true } = {}) {
   }
   return page;
 }
+
+/** A request that asks for the index's cite call for every paper. */
+const INDEX = { citation_source: 'index' } as const;
 
 /** Serves `page` for the scholar search of `query`; cite calls get `cite(id)` or else the recorded sample. */
 function serve(query: string, page: unknown, cite: (id: string) => Fault | undefined = () => undefined) {
@@ -85,7 +89,7 @@ function lastRequestLog(): { upstreamCalls: number; cacheHits: number } {
 }
 
 describe('POST /v1/cite/search', () => {
-  it('answers every field of the contract on the recorded samples, one cite call per paper', async () => {
+  it("answers every field of the contract on the recorded samples at one paid call, every paper cited from the index's record", async () => {
     const reply = await harness.service.post(PATH, { query: 'bananas' });
     const data = expectSuccess(reply);
     expect(reply.json.message).toBe('2 papers');
@@ -97,12 +101,14 @@ describe('POST /v1/cite/search', () => {
       start: '0',
       api_key: TEST_UPSTREAM_KEY,
     });
-    expect(citeIds().sort()).toEqual(['dyZ4bDycdLQJ', 'l2aiAreIuHsJ']);
+    expect(harness.upstream.calls()).toBe(1);
+    expect(citeIds()).toEqual([]);
     expect(data).toMatchObject({
       total_found: 2,
       total_results: 1_140_000,
       citation_count: 2,
       format: 'MLA',
+      citation_markup: 'text',
       page: 0,
       has_more: true,
       index_offset: 0,
@@ -117,17 +123,47 @@ describe('POST /v1/cite/search', () => {
       publication: expect.any(String),
       snippet: expect.any(String),
       citations: Object.fromEntries(FIVE.map((format) => [format, expect.any(String)])),
-      citations_source: 'index',
+      citations_source: 'index-record',
+      citation_gaps: ['publisher'],
     });
+    // Each citation names its own paper: its title and its first author.
+    for (const [paper, author] of [
+      [data.papers[0], 'Robinson'],
+      [data.papers[1], 'Simmonds'],
+    ]) {
+      for (const format of FIVE) {
+        expect(paper.citations[format].toLowerCase()).toContain(paper.title.replace(/\.$/, '').toLowerCase());
+        expect(paper.citations[format]).toContain(author);
+      }
+    }
     expect(data.reference_list[1]).toBe(`[2] ${data.papers[1].citations.MLA}`);
     expect(data.url_list).toEqual([data.papers[0].source_url, data.papers[1].source_url]);
+    expect(data.citation_details[0]).toMatchObject({
+      links: [],
+      error: null,
+      fallback_reason: expect.stringMatching(/Crossref/),
+    });
+    expect(data.note).toContain('"page": 1');
+  });
+
+  it('asks the index\'s cite call for every paper with "citation_source": "index", and keeps its export links', async () => {
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'bananas', ...INDEX, no_cache: true }));
+    expect(citeIds().sort()).toEqual(['dyZ4bDycdLQJ', 'l2aiAreIuHsJ']);
+    expect(data.papers.map((p: { citations_source: string }) => p.citations_source)).toEqual(['index', 'index']);
+    for (const paper of data.papers) expect(Object.keys(paper.citations)).toEqual(FIVE);
     expect(data.citation_details[0].links.map((l: { name: string }) => l.name)).toEqual([
       'BibTeX',
       'EndNote',
       'RefMan',
       'RefWorks',
     ]);
-    expect(data.note).toContain('"page": 1');
+  });
+
+  it('writes citations as HTML when asked: the journal or book title in italics', async () => {
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'bananas', citation_markup: 'html', format: 'APA' }));
+    expect(data.citation_markup).toBe('html');
+    expect(data.papers[0].citations.APA).toContain('<i>Bananas and plantains</i>');
+    expect(data.reference_list[0]).toBe(`[1] ${data.papers[0].citations.APA}`);
   });
 
   it('sends num = results and start = page × results (no gl: the scholarly search has none), and writes references in the chosen format', async () => {
@@ -141,14 +177,14 @@ describe('POST /v1/cite/search', () => {
 
   it('pages 20 papers: page 0 holds indexes 1–20 with more to come, page 1 holds 21–40 and is the last', async () => {
     serve('paging', scholarPage('p0', 20));
-    const first = expectSuccess(await harness.service.post(PATH, { query: 'paging', results: 20 }));
+    const first = expectSuccess(await harness.service.post(PATH, { query: 'paging', results: 20, ...INDEX }));
     expect(first.papers.map((p: { index: number }) => p.index)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(first).toMatchObject({ page: 0, index_offset: 0, has_more: true, total_found: 20, citation_count: 20 });
     expect(citeIds().sort()).toEqual(Array.from({ length: 20 }, (_, i) => `p0-${i + 1}`).sort());
 
     harness.upstream.reset();
     serve('paging', scholarPage('p1', 20, { next: false }));
-    const second = expectSuccess(await harness.service.post(PATH, { query: 'paging', results: 20, page: 1 }));
+    const second = expectSuccess(await harness.service.post(PATH, { query: 'paging', results: 20, page: 1, ...INDEX }));
     expect(harness.upstream.requests[0]?.get('start')).toBe('20');
     expect(second.papers.map((p: { index: number }) => p.index)).toEqual(Array.from({ length: 20 }, (_, i) => i + 21));
     expect(second).toMatchObject({ page: 1, index_offset: 20, has_more: false });
@@ -161,18 +197,26 @@ describe('POST /v1/cite/search', () => {
     ['hangs past its timeout', 'hang'],
     ['is refused with 429', 'rate429'],
     ['answers an upstream error', 'errorBody'],
-  ])('still answers the other papers when one cite call %s', async (_, fault) => {
-    const query = `partial ${fault}`;
-    serve(query, scholarPage(`f-${fault}`, 6), (id) => (id === `f-${fault}-4` ? fault : undefined));
-    const data = expectSuccess(await harness.service.post(PATH, { query, results: 6 }));
-    expect(data.total_found).toBe(6);
-    expect(data.papers[3]).toMatchObject({ index: 4, scholar_id: `f-${fault}-4`, citations: {} });
-    expect(data.citation_details[3]).toMatchObject({ formats: [], links: [], error: expect.any(String) });
-    for (const i of [0, 1, 2, 4, 5]) expect(Object.keys(data.papers[i].citations)).toEqual(FIVE);
-    expect(data.citation_count).toBe(5);
-    expect(data.reference_list.map((r: string) => r.slice(0, 4))).toEqual(['[1] ', '[2] ', '[3] ', '[5] ', '[6] ']);
-    expect(data.note).toContain('1 of 6 papers lack citations');
-  });
+  ])(
+    "cites from the index's record the one paper whose cite call %s, and the others from their cite answers",
+    async (_, fault) => {
+      const query = `partial ${fault}`;
+      serve(query, scholarPage(`f-${fault}`, 6), (id) => (id === `f-${fault}-4` ? fault : undefined));
+      const data = expectSuccess(await harness.service.post(PATH, { query, results: 6, ...INDEX }));
+      expect(data.total_found).toBe(6);
+      expect(data.papers[3]).toMatchObject({ index: 4, scholar_id: `f-${fault}-4`, citations_source: 'index-record' });
+      expect(data.citation_details[3]).toMatchObject({
+        links: [],
+        error: null,
+        fallback_reason: expect.stringMatching(/^The index's cite call failed: /),
+      });
+      for (const i of [0, 1, 2, 4, 5]) expect(data.papers[i].citations_source).toBe('index');
+      for (const paper of data.papers) expect(Object.keys(paper.citations)).toEqual(FIVE);
+      expect(data.papers[3].citations.MLA.toLowerCase()).toContain(`f-${fault} paper 4`.toLowerCase());
+      expect(data.citation_count).toBe(6);
+      expect(data.note).not.toContain('lack citations');
+    },
+  );
 
   it.each<[Fault, number, string]>([
     ['status500', 502, 'UPSTREAM_ERROR'],
@@ -214,12 +258,12 @@ describe('POST /v1/cite/search', () => {
 describe('POST /v1/cite/search caching', () => {
   it('answers a repeated request from the warm container with no upstream call', async () => {
     serve('cache repeat', scholarPage('r', 4));
-    expectSuccess(await harness.service.post(PATH, { query: 'cache repeat', results: 4 }));
+    expectSuccess(await harness.service.post(PATH, { query: 'cache repeat', results: 4, ...INDEX }));
     expect(harness.upstream.calls()).toBe(5);
 
     harness.upstream.reset();
     serve('cache repeat', scholarPage('r', 4));
-    const again = expectSuccess(await harness.service.post(PATH, { query: 'cache repeat', results: 4 }));
+    const again = expectSuccess(await harness.service.post(PATH, { query: 'cache repeat', results: 4, ...INDEX }));
     expect(harness.upstream.calls()).toBe(0);
     expect(lastRequestLog()).toMatchObject({ upstreamCalls: 0, cacheHits: 5 });
     expect(again.citation_count).toBe(4);
@@ -228,12 +272,12 @@ describe('POST /v1/cite/search caching', () => {
 
   it('costs no cite call for a paper another search already cited', async () => {
     serve('shared one', scholarPage('shared', 3));
-    expectSuccess(await harness.service.post(PATH, { query: 'shared one', results: 3 }));
+    expectSuccess(await harness.service.post(PATH, { query: 'shared one', results: 3, ...INDEX }));
 
     harness.upstream.reset();
     // Another search whose page holds the same three papers and one new one.
     serve('shared two', scholarPage('shared', 4));
-    const data = expectSuccess(await harness.service.post(PATH, { query: 'shared two', results: 4 }));
+    const data = expectSuccess(await harness.service.post(PATH, { query: 'shared two', results: 4, ...INDEX }));
     expect(harness.upstream.calls('google_scholar')).toBe(1);
     expect(citeIds()).toEqual(['shared-4']);
     expect(data.citation_count).toBe(4);
@@ -241,11 +285,11 @@ describe('POST /v1/cite/search caching', () => {
 
   it('with no_cache: true, calls the upstream again for the search and every paper', async () => {
     serve('bypass', scholarPage('b', 3));
-    expectSuccess(await harness.service.post(PATH, { query: 'bypass', results: 3 }));
+    expectSuccess(await harness.service.post(PATH, { query: 'bypass', results: 3, ...INDEX }));
 
     harness.upstream.reset();
     serve('bypass', scholarPage('b', 3));
-    expectSuccess(await harness.service.post(PATH, { query: 'bypass', results: 3, no_cache: true }));
+    expectSuccess(await harness.service.post(PATH, { query: 'bypass', results: 3, no_cache: true, ...INDEX }));
     expect(harness.upstream.calls('google_scholar')).toBe(1);
     expect(citeIds().sort()).toEqual(['b-1', 'b-2', 'b-3']);
     expect(lastRequestLog().cacheHits).toBe(0);
@@ -253,30 +297,31 @@ describe('POST /v1/cite/search caching', () => {
 
   it('does not cache a failed cite: the repeated request retries only that paper, and gets it', async () => {
     serve('failed cite', scholarPage('x', 3), (id) => (id === 'x-2' ? 'errorBody' : undefined));
-    const first = expectSuccess(await harness.service.post(PATH, { query: 'failed cite', results: 3 }));
-    expect(first.papers[1].citations).toEqual({});
+    const first = expectSuccess(await harness.service.post(PATH, { query: 'failed cite', results: 3, ...INDEX }));
+    expect(first.papers[1].citations_source).toBe('index-record');
 
     harness.upstream.reset();
     serve('failed cite', scholarPage('x', 3));
-    const second = expectSuccess(await harness.service.post(PATH, { query: 'failed cite', results: 3 }));
+    const second = expectSuccess(await harness.service.post(PATH, { query: 'failed cite', results: 3, ...INDEX }));
     expect(harness.upstream.calls('google_scholar')).toBe(0);
     expect(citeIds()).toEqual(['x-2']);
     expect(Object.keys(second.papers[1].citations)).toEqual(FIVE);
+    expect(second.papers[1].citations_source).toBe('index');
     expect(second.citation_count).toBe(3);
   });
 
   it('does not cache an answer that holds no citations: the repeated request asks for that paper again', async () => {
     const empty = { search_metadata: { status: 'Success' }, citations: [], links: [] };
     serve('empty cite', scholarPage('e', 3), (id) => (id === 'e-3' ? { json: empty } : undefined));
-    const first = expectSuccess(await harness.service.post(PATH, { query: 'empty cite', results: 3 }));
-    expect(first.papers[2].citations).toEqual({});
-    expect(first.citation_details[2].error).toBe('The search provider gave no citations for this paper');
-    expect(first.note).toContain('1 of 3 papers lack citations');
+    const first = expectSuccess(await harness.service.post(PATH, { query: 'empty cite', results: 3, ...INDEX }));
+    expect(first.papers[2].citations_source).toBe('index-record');
+    expect(first.citation_details[2].fallback_reason).toBe("The index's cite answer held no citations");
 
     harness.upstream.reset();
     serve('empty cite', scholarPage('e', 3));
-    const second = expectSuccess(await harness.service.post(PATH, { query: 'empty cite', results: 3 }));
+    const second = expectSuccess(await harness.service.post(PATH, { query: 'empty cite', results: 3, ...INDEX }));
     expect(citeIds()).toEqual(['e-3']);
+    expect(second.papers[2].citations_source).toBe('index');
     expect(second.citation_count).toBe(3);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Writes styles.generated.ts: the CSL style files of this folder as string constants, so that the
+ * Writes styles.generated.ts: the CSL style and locale files of this folder as string constants, so that the
  * bundler carries them into the deployed function (it would not follow a file read at run time).
  * Run after replacing a style file: `npx tsx lib/citations/styles/write.ts`. A unit test fails while the
  * generated module and the files differ.
@@ -11,6 +11,11 @@ import { pathToFileURL } from 'node:url';
 export const STYLE_FILES = {
   mla: 'modern-language-association.csl',
   chicago: 'chicago-notes-bibliography.csl',
+} as const;
+
+/** The CSL locale files of this folder, by locale: those a style needs that plugin-csl does not bundle. */
+export const LOCALE_FILES = {
+  'en-GB': 'locales-en-GB.xml',
 } as const;
 
 /** A single-quoted literal, as the formatter writes one (the styles hold far more \" than '). */
@@ -29,6 +34,16 @@ export function generatedSource(): string {
     const xml = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
     lines.push('', `/** ${file} */`, `export const ${name} =`, `  ${quoted(xml)};`);
   }
+  lines.push(
+    '',
+    '/** CSL locales (citation-style-language/locales), by locale. */',
+    'export const locales: Record<string, string> = {',
+  );
+  for (const [locale, file] of Object.entries(LOCALE_FILES)) {
+    const xml = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
+    lines.push(`  '${locale}':`, `    ${quoted(xml)},`);
+  }
+  lines.push('};');
   return `${lines.join('\n')}\n`;
 }
 

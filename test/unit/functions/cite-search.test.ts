@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { type CiteSearchRequest, requestSchema, toScholarParams } from '../../../functions/cite-search.js';
+import type { CslItem } from '../../../lib/citations/csl.js';
+import { parseScholarSummary } from '../../../lib/citations/match.js';
 import {
   assemble,
   type CiteAnswer,
   citeAll,
   groupThousands,
-  renderedAnswer,
   reshapeCite,
   reshapeScholarPage,
 } from '../../../lib/citations/page.js';
-import { responseSchema } from '../../../lib/contract/cite-search.js';
+import type { CitedRecord } from '../../../lib/citations/records.js';
+import type { CitationRenderer } from '../../../lib/citations/render.js';
+import { citePapers } from '../../../lib/citations/sources.js';
+import { type Citations, responseSchema } from '../../../lib/contract/cite-search.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';
 import { formatIssues } from '../../../lib/middleware/validate.js';
@@ -122,7 +126,7 @@ describe('reshapeScholarPage', () => {
 
   it('answers an empty page for the upstream "no results" answer', () => {
     const page = reshapeScholarPage({ error: "Google hasn't returned any results for this query." }, request());
-    expect(page).toEqual({ papers: [], total_results: null, has_more: false });
+    expect(page).toEqual({ papers: [], facts: [], total_results: null, has_more: false });
   });
 });
 
@@ -145,18 +149,50 @@ describe('reshapeCite', () => {
   });
 });
 
-describe('assemble', () => {
+/**
+ * A renderer that writes what it was given, so that each citation shows which record it came from; a
+ * record whose title says so gets nothing in the formats it names (a style that renders nothing).
+ */
+const echoRenderer: CitationRenderer = {
+  render(item: CslItem, markup = 'text') {
+    const citations: Citations = {};
+    const family = (item.author as { family?: string }[] | undefined)?.[0]?.family ?? 'anonymous';
+    for (const format of FIVE as (keyof Citations)[]) {
+      if (String(item.title).includes(`no ${format}`)) continue;
+      citations[format] = `${format}${markup === 'html' ? ' <i>html</i>' : ''}: ${family}, ${item.title} (${item.type})`;
+    }
+    return citations;
+  },
+};
+
+const matched = (citations: Citations): CitedRecord => ({
+  doi: '10.1/x',
+  csl: { id: '10.1/x', type: 'article-journal', title: 'x' },
+  citations,
+});
+const unmatched = (reason: string): CitedRecord => ({ doi: null, reason });
+
+describe('assemble with citePapers', () => {
   const page = reshapeScholarPage(sample('google_scholar'), request());
   const cite = reshapeCite(sample('google_scholar_cite'));
+  const scholar = (i: number) => parseScholarSummary(page.papers[i]?.title ?? '', page.papers[i]?.publication ?? null);
 
-  it('fills every field on the recorded samples, and the contract schema accepts it', () => {
-    const data = assemble(request(), page, [ok(cite), ok(cite)]);
+  it("fills every field on the recorded samples with the index's cite answers, and the contract schema accepts it", () => {
+    const cited = citePapers(page, {
+      lookups: null,
+      cites: [ok(cite), ok(cite)],
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: true,
+    });
+    const data = assemble(request(), page, cited);
     expect(responseSchema.parse(data)).toEqual(data);
     expect(data).toMatchObject({
       total_found: 2,
       total_results: 1_140_000,
       citation_count: 2,
       format: 'MLA',
+      citation_markup: 'text',
       page: 0,
       has_more: true,
       index_offset: 0,
@@ -167,72 +203,140 @@ describe('assemble', () => {
     expect(data.citation_details[1]).toEqual({
       index: 2,
       scholar_id: 'l2aiAreIuHsJ',
-      formats: cite.formats,
+      formats: cite.formats.map((format) => ({ ...format, source: 'index' })),
       links: cite.links,
       error: null,
+      fallback_reason: null,
       crossref_fallback: 'The request asked for the index\'s citations ("citation_source": "index")',
     });
     expect(data.papers.map((p) => p.citations_source)).toEqual(['index', 'index']);
+    expect(data.papers.map((p) => p.citation_gaps)).toEqual([[], []]);
     expect(data.note).toBe(
-      'Papers 1–2 of about 1,140,000; reference_list holds 2 in MLA style. For the next page, send the same request with "page": 1.',
+      'Papers 1–2 of about 1,140,000; reference_list holds 2 in MLA style. Every paper\'s citations come from the index\'s cite answers. For the next page, send the same request with "page": 1.',
     );
   });
 
   it('numbers papers from index_offset = page × results, in the chosen format', () => {
-    const data = assemble(request({ page: 2, results: 7, format: 'Vancouver' }), page, [ok(cite), ok(cite)]);
+    const cited = citePapers(page, {
+      lookups: null,
+      cites: [ok(cite), ok(cite)],
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: true,
+    });
+    const data = assemble(request({ page: 2, results: 7, format: 'Vancouver' }), page, cited);
     expect(data.index_offset).toBe(14);
     expect(data.papers.map((p) => p.index)).toEqual([15, 16]);
     expect(data.reference_list[0]).toBe(`[15] ${cite.citations.Vancouver}`);
   });
 
-  it('lists a paper whose cite failed with citations {} and its reason, and counts only generated entries', () => {
+  it("renders the index's own record of a paper whose cite call failed or was empty, and says why", () => {
     const timeout = new AppError('UPSTREAM_TIMEOUT', { details: 'The search provider did not answer within the deadline' });
-    const data = assemble(request(), page, [failed(timeout), ok(cite)]);
+    const empty: CiteAnswer = { citations: {}, formats: [], links: [] };
+    const cited = citePapers(page, {
+      lookups: null,
+      cites: [failed(timeout), ok(empty)],
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: true,
+    });
+    const data = assemble(request(), page, cited);
+    expect(responseSchema.parse(data)).toEqual(data);
+    for (const paper of data.papers) {
+      expect(Object.keys(paper.citations)).toEqual(FIVE);
+      expect(paper.citations_source).toBe('index-record');
+      expect(paper.citations.MLA).toContain(paper.title.replace(/\.$/, ''));
+    }
+    expect(data.papers[0]?.citations.APA).toBe('APA: Robinson, Bananas and plantains (book)');
+    expect(data.papers[0]?.citation_gaps).toEqual(['publisher']);
+    expect(data.citation_details[0]?.fallback_reason).toBe(
+      "The index's cite call failed: The search provider did not answer within the deadline",
+    );
+    expect(data.citation_details[1]?.fallback_reason).toBe("The index's cite answer held no citations");
+    expect(data.citation_details[0]?.error).toBeNull();
+    expect(data.citation_count).toBe(2);
+    expect(data.note).toContain("Every paper's citations come from the index's own records of them");
+  });
+
+  it("takes only the formats a source lacks from the next source, and names each one's source", () => {
+    const fourFormats: CiteAnswer = { ...cite, citations: { ...cite.citations, Chicago: undefined } };
+    delete fourFormats.citations.Chicago;
+    const cited = citePapers(page, {
+      lookups: [
+        { scholar: scholar(0), record: matched({ MLA: 'crossref MLA', APA: 'crossref APA', Harvard: 'h', Vancouver: 'v' }) },
+        { scholar: scholar(1), record: unmatched('Crossref did not answer in time') },
+      ],
+      cites: null,
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: false,
+    });
+    const data = assemble(request(), page, cited);
+    expect(responseSchema.parse(data)).toEqual(data);
+    expect(data.papers[0]?.citations).toEqual({
+      MLA: 'crossref MLA',
+      APA: 'crossref APA',
+      Chicago: 'Chicago: Robinson, Bananas and plantains (book)',
+      Harvard: 'h',
+      Vancouver: 'v',
+    });
+    expect(data.papers[0]?.citations_source).toBe('crossref');
+    expect(data.citation_details[0]?.formats.map((f) => f.source)).toEqual([
+      'crossref',
+      'crossref',
+      'index-record',
+      'crossref',
+      'crossref',
+    ]);
+    expect(data.citation_details[0]?.fallback_reason).toBe('Chicago: the style renders nothing for the Crossref record');
+    expect(data.citation_details[0]?.crossref_fallback).toBe('Chicago: the style renders nothing for the Crossref record');
+    expect(data.papers[1]?.citations_source).toBe('index-record');
+    expect(data.citation_details[1]?.crossref_fallback).toBe('Crossref did not answer in time');
+    expect(data.note).toContain('Citations come from their Crossref records for 1 of 2 papers');
+    // With a cite answer lacking one format, the index's record fills only that one.
+    const mixed = citePapers(page, {
+      lookups: null,
+      cites: [ok(fourFormats), ok(cite)],
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: true,
+    });
+    expect(mixed[0]?.citations.Chicago).toBe('Chicago: Robinson, Bananas and plantains (book)');
+    expect(mixed[0]?.citations.MLA).toBe(cite.citations.MLA);
+    expect(mixed[0]?.source).toBe('index');
+    expect(mixed[0]?.fallbackReason).toBe("The index's cite answer lacked Chicago");
+  });
+
+  it('asks the renderer for HTML when the request does, and says so', () => {
+    const cited = citePapers(page, { lookups: null, cites: null, renderer: echoRenderer, markup: 'html', askedIndex: false });
+    const data = assemble(request({ citation_markup: 'html' }), page, cited);
+    expect(data.citation_markup).toBe('html');
+    expect(data.papers[0]?.citations.APA).toBe('APA <i>html</i>: Robinson, Bananas and plantains (book)');
+  });
+
+  it('lists a paper with no citations at all with citations {} and its reason, and counts only generated entries', () => {
+    const timeout = new AppError('UPSTREAM_TIMEOUT', { details: 'The search provider did not answer within the deadline' });
+    const cited = citePapers(page, {
+      lookups: null,
+      cites: [failed(timeout), ok(cite)],
+      renderer: undefined,
+      markup: 'text',
+      askedIndex: true,
+    });
+    const data = assemble(request(), page, cited);
     expect(responseSchema.parse(data)).toEqual(data);
     expect(data.papers[0]?.citations).toEqual({});
     expect(data.papers[1]?.citations).toEqual(cite.citations);
-    expect(data.citation_details[0]).toEqual({
+    expect(data.citation_details[0]).toMatchObject({
       index: 1,
-      scholar_id: 'dyZ4bDycdLQJ',
       formats: [],
       links: [],
-      error: 'The search provider did not answer within the deadline',
-      crossref_fallback: 'The request asked for the index\'s citations ("citation_source": "index")',
+      error: 'The citation styles could not be loaded; the next request tries again',
     });
     expect(data.papers[0]?.citations_source).toBeNull();
     expect(data.citation_count).toBe(1);
     expect(data.reference_list).toEqual([`[2] ${cite.citations.MLA}`]);
-    expect(data.total_found).toBe(2);
     expect(data.note).toContain('1 of 2 papers lack citations');
-  });
-
-  it("says per paper where its citations come from, and why not from Crossref, in the contract's shape", () => {
-    const rendered = renderedAnswer({ MLA: 'Boettiger, Carl. “The Forecast Trap.”', APA: 'Boettiger, C. (2022).' });
-    const data = assemble(
-      request(),
-      page,
-      [ok(rendered), ok(cite)],
-      [
-        { source: 'crossref', crossrefFallback: null },
-        { source: 'index', crossrefFallback: 'Crossref did not answer in time' },
-      ],
-    );
-    expect(responseSchema.parse(data)).toEqual(data);
-    expect(data.papers.map((p) => p.citations_source)).toEqual(['crossref', 'index']);
-    expect(data.citation_details[0]).toEqual({
-      index: 1,
-      scholar_id: 'dyZ4bDycdLQJ',
-      formats: [
-        { name: 'MLA', text: 'Boettiger, Carl. “The Forecast Trap.”' },
-        { name: 'APA', text: 'Boettiger, C. (2022).' },
-      ],
-      links: [],
-      error: null,
-      crossref_fallback: null,
-    });
-    expect(data.citation_details[1]?.crossref_fallback).toBe('Crossref did not answer in time');
-    expect(data.reference_list[0]).toBe('[1] Boettiger, Carl. “The Forecast Trap.”');
-    expect(data.note).toContain('Citations of 1 of 2 papers are rendered from their Crossref records');
   });
 
   it('does not reveal an unexpected error, and prefers the PDF link in url_list', () => {
@@ -240,14 +344,25 @@ describe('assemble', () => {
       ...page,
       papers: page.papers.map((p, i) => (i === 0 ? { ...p, pdf_url: 'https://example.org/a.pdf' } : p)),
     };
-    const data = assemble(request(), withPdf, [ok(cite), failed(new Error('secret internals'))]);
-    expect(data.citation_details[1]?.error).toBe('Unexpected error while fetching the citations');
+    const cited = citePapers(withPdf, {
+      lookups: null,
+      cites: [ok(cite), failed(new Error('secret internals'))],
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: true,
+    });
+    const data = assemble(request(), withPdf, cited);
+    expect(data.citation_details[1]?.fallback_reason).toBe(
+      "The index's cite call failed: Unexpected error while fetching the citations",
+    );
+    expect(JSON.stringify(data)).not.toContain('secret internals');
     expect(data.url_list).toEqual(['https://example.org/a.pdf', page.papers[1]?.source_url]);
   });
 
   it('says this is the last page, or that nothing was found', () => {
-    expect(assemble(request(), { ...page, has_more: false }, [ok(cite), ok(cite)]).note).toMatch(/This is the last page\.$/);
-    const empty = assemble(request({ page: 4 }), { papers: [], total_results: null, has_more: false }, []);
+    const cited = citePapers(page, { lookups: null, cites: null, renderer: echoRenderer, markup: 'text', askedIndex: false });
+    expect(assemble(request(), { ...page, has_more: false }, cited).note).toMatch(/This is the last page\.$/);
+    const empty = assemble(request({ page: 4 }), { papers: [], facts: [], total_results: null, has_more: false }, []);
     expect(empty).toMatchObject({
       total_found: 0,
       citation_count: 0,
