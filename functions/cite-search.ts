@@ -6,14 +6,14 @@
  * what it lacks comes from those records. Only the search itself can fail the request.
  */
 import * as z from 'zod/mini';
-import { config } from '../lib/config.js';
-import { CITATION_FORMATS, CITATION_MARKUPS, CITATION_SOURCES, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
 import { citeFromIndex } from '../lib/citations/index-cite.js';
 import { assemble, reshapeScholarPage } from '../lib/citations/page.js';
 import { addExports } from '../lib/citations/paper-exports.js';
 import { lookUpRecords } from '../lib/citations/records.js';
 import { citationRenderer, prepareCitationRenderer } from '../lib/citations/render.js';
 import { citePapers } from '../lib/citations/sources.js';
+import { config } from '../lib/config.js';
+import { CITATION_FORMATS, CITATION_MARKUPS, CITATION_SOURCES, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
 import { countMessage } from '../lib/envelope.js';
 import { logger } from '../lib/logger.js';
 import { api } from '../lib/middleware/index.js';

@@ -211,9 +211,9 @@ export function withoutEmpty(item: Record<string, unknown>): Record<string, unkn
  */
 const LANGUAGE_WORDS: [string, RegExp][] = [
   ['de', /^(?:der|die|das|und|den|dem|des|ein|eine|einer|im|zur|zum|über|für|mit|bei|von|auf|nicht|ist)$/],
-  ['fr', /^(?:le|la|les|des|du|et|une|dans|sur|pour|au|aux|par|est|en|l|d|qu)$/],
-  ['es', /^(?:el|los|las|del|y|una|en|para|por|con|sobre|entre|como|al|lo)$/],
-  ['pt', /^(?:o|os|as|do|da|dos|das|e|um|uma|em|no|na|nos|nas|para|com|sobre|entre)$/],
+  ['fr', /^(?:le|la|les|de|des|du|et|une|dans|sur|pour|au|aux|par|est|en|l|d|qu)$/],
+  ['es', /^(?:el|los|las|de|del|y|una|en|para|por|con|sobre|entre|como|al|lo)$/],
+  ['pt', /^(?:o|os|as|de|do|da|dos|das|e|um|uma|em|no|na|nos|nas|para|com|sobre|entre)$/],
   ['it', /^(?:il|lo|gli|della|delle|dei|degli|di|e|un|una|nel|nella|per|con|sul|sulla|tra)$/],
   ['nl', /^(?:het|een|van|en|de|in|op|voor|met|bij|naar|over|uit)$/],
 ];
@@ -246,7 +246,10 @@ export function titleLanguage(title: string | undefined): string | undefined {
   if (letters.length > 0 && latin / letters.length < 0.5) {
     return SCRIPT_LANGUAGES.find(([script]) => script.test(text))?.[1];
   }
-  const words = text.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean);
   const english = words.filter((word) => ENGLISH_WORDS.test(word)).length;
   let best: string | undefined;
   let most = 0;

@@ -4,7 +4,10 @@
  * core and its BibTeX and RIS plugins). Its CSL plugin is left out on purpose: it renders bibliographies
  * in citation styles through citeproc, which the exports do not need and which would be 560 KiB of the
  * bundle. citation-js is imported only when a request asks for BibTeX or RIS, and then once per container.
- * A record it cannot render costs that paper only the format, never the answer.
+ * A record it cannot render costs that paper only the format, never the answer. CSL rich text in titles,
+ * containers and series (`<i>`, `<b>`, `<sup>`, `<sub>`, small capitals, `nocase`) becomes LaTeX in BibTeX
+ * and plain text in RIS; the CSL-JSON record keeps it. test/unit/lib/exports-tex.test.ts builds a LaTeX
+ * document of the BibTeX exports with BibTeX and with biber.
  */
 import type { ExportFormat, PaperExports } from '../contract/cite-search.js';
 import { type CslItem, withoutEmpty } from './csl.js';
@@ -254,10 +257,6 @@ const NOT_TEXT = new Set(['id', 'citation-key', 'type', 'DOI', 'URL']);
 /** The item as citation-js should see it to write a BibTeX entry that any reader imports whole, keyed `key`. */
 function bibtexSafe(csl: CslItem, key: string): CslItem {
   const item: Record<string, unknown> = { ...structuredClone(csl), 'citation-key': key };
-  // BibTeX has no day: citation-js would write `month = {mar 22}`, which biber rejects as a month.
-  const issued = item.issued as { 'date-parts'?: unknown[][] } | undefined;
-  const parts = issued?.['date-parts']?.[0];
-  if (Array.isArray(parts) && parts.length > 2) item.issued = { 'date-parts': [parts.slice(0, 2)] };
   for (const [field, value] of Object.entries(item)) {
     if (field === 'DOI') {
       if (typeof value === 'string') item[field] = value.replace(BIBTEX_BREAKERS, (char) => PERCENT_ENCODED[char] ?? '');
@@ -338,8 +337,10 @@ function bibtexText(entry: BibtexObject, csl: CslItem, safe: CslItem): string {
   const covered = ['journal', 'booktitle', 'series', 'howpublished', 'type'].some((field) => fields.has(field));
   if (container !== undefined && !covered) fields.set('howpublished', container);
 
+  // BibTeX has no day: citation-js writes `month = {mar 22}`, which biber rejects as a month, and a
+  // number, which styles print as it is. The month is written from the date, as its macro, and alone.
   const month = (csl.issued as { 'date-parts'?: unknown[][] } | undefined)?.['date-parts']?.[0]?.[1];
-  const macro = typeof month === 'number' || typeof month === 'string' ? BIBTEX_MONTHS[Number(month)] : undefined;
+  const macro = typeof month === 'number' || typeof month === 'string' ? BIBTEX_MONTHS[Number(month) - 1] : undefined;
   const lines: string[] = [];
   for (const [field, value] of fields) {
     if (field === 'month') continue;
@@ -388,8 +389,8 @@ const EXPORT_RENDERERS: {
 ];
 
 /**
- * The requested exports of one CSL item; the BibTeX entry is keyed `key` (by default made of the item's
- * id). Never rejects: a format citation-js cannot render, or citation-js failing to load, costs only
+ * The requested exports of one CSL item; the BibTeX entry and the RIS record are keyed `key` (by default
+ * made of the item's id; addExports gives each paper of an answer its own). Never rejects: a format citation-js cannot render, or citation-js failing to load, costs only
  * that format, and `render_error` says so; the CSL-JSON record is given all the same.
  */
 export async function renderExports(

@@ -31,7 +31,13 @@ const PREPRINT_SERVER =
   /\b(arxiv|biorxiv|medrxiv|chemrxiv|psyarxiv|socarxiv|edarxiv|techrxiv|engrxiv|ssrn|research ?square|preprints\.org|authorea|osf preprints|zenodo)\b/i;
 const THESIS = /\b(thesis|theses|dissertation|dissertations|doctoral|phd|ph\.d\.|master'?s|doktorarbeit|tesis|th[eè]se)\b/i;
 const THESIS_HOST = /(?:^|\.)(?:theses|etd|ethos|dart-europe|tesisenred|oatd)\.|thesis|theses|dissertation/i;
-const CONFERENCE = /\b(proceedings|proc\.|conference|symposium|workshop|congress|colloquium|conf\.)\b/i;
+/**
+ * A conference's proceedings, as the index names them: "… conference …", "Proceedings of the 58th annual
+ * meeting …", "Proc. of the 2019 …". Not the journals whose name begins with "Proceedings" (of the Royal
+ * Society, of the National Academy of Sciences, of the IEEE).
+ */
+const CONFERENCE =
+  /\b(?:conference|symposium|workshop|congress|colloquium|conf\.|annual meeting)\b|\bproc(?:eedings|\.)\s+of\s+(?:the\s+)?(?:\d|[a-z]+(?:st|nd|rd|th)\b|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b)/i;
 const BOOK_HOST = /(?:^|\.)books\.google\.[a-z.]+$/i;
 
 /**

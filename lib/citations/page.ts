@@ -17,9 +17,9 @@ import {
 import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
 import { integer, list, record, text, textOrEmpty } from '../reshape/values.js';
-import type { IndexedFacts } from './index-record.js';
 import { LAST_PAGE } from '../schema.js';
 import type { SerpApiJson } from '../upstream/serpapi.js';
+import type { IndexedFacts } from './index-record.js';
 
 /** What of a citation-search request the reshaping needs. */
 export interface CitePageRequest {
@@ -62,18 +62,18 @@ export interface PaperCitations {
 export function reshapeScholarPage(json: SerpApiJson, request: CitePageRequest): ScholarPage {
   const results = list(json.organic_results).slice(0, request.results);
   const papers = results.map((item) => {
-      const pdf = list(item.resources).find((r) => text(r.file_format)?.toUpperCase() === 'PDF');
-      const citedBy = integer(record(record(item.inline_links).cited_by).total) ?? 0;
-      return {
-        title: textOrEmpty(item.title),
-        source_url: text(item.link),
-        pdf_url: text(pdf?.link),
-        scholar_id: textOrEmpty(item.result_id),
-        cited_by: `Cited by ${citedBy}`,
-        publication: text(record(item.publication_info).summary),
-        snippet: text(item.snippet),
-      };
-    });
+    const pdf = list(item.resources).find((r) => text(r.file_format)?.toUpperCase() === 'PDF');
+    const citedBy = integer(record(record(item.inline_links).cited_by).total) ?? 0;
+    return {
+      title: textOrEmpty(item.title),
+      source_url: text(item.link),
+      pdf_url: text(pdf?.link),
+      scholar_id: textOrEmpty(item.result_id),
+      cited_by: `Cited by ${citedBy}`,
+      publication: text(record(item.publication_info).summary),
+      snippet: text(item.snippet),
+    };
+  });
   const facts = results.map(
     (item): IndexedFacts => ({
       summary: text(record(item.publication_info).summary),
@@ -186,7 +186,7 @@ export function noteFor(
   const sentences = [`Papers ${first.index}–${last.index}${of}; reference_list holds ${references} in ${request.format} style.`];
   const from = (source: string) => papers.filter((p) => p.citations_source === source).length;
   const bySource = [
-    [from('crossref'), "their Crossref records"],
+    [from('crossref'), 'their Crossref records'],
     [from('index-record'), "the index's own records of them (citation_gaps lists what each lacks)"],
     [from('index'), "the index's cite answers"],
   ] as const;

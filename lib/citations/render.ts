@@ -44,7 +44,7 @@ export interface CitationRenderer {
  * plugin-csl's copies leave out. Cite Them Right is a British guide: en-GB punctuation (no comma inside
  * quotation marks) and spelling.
  */
-const STYLE_OF: Record<
+export const STYLE_OF: Record<
   CitationFormat,
   ({ bundled: 'apa' | 'harvard1' | 'vancouver' } | { shipped: 'mla' | 'chicago' }) & { locale: 'en-US' | 'en-GB' }
 > = {
@@ -145,6 +145,9 @@ async function buildRenderer(): Promise<CitationRenderer> {
   return {
     engines,
     render(item, markup = 'text') {
+      // A record with neither a title nor a container gives strings such as "(n.d.).": no citation at all.
+      const named = (field: unknown) => typeof field === 'string' && field.trim() !== '';
+      if (!named(item.title) && !named(item['container-title'])) return {};
       // A fresh id per render: citeproc keeps what it retrieved by id, and two papers must never share it.
       const id = `r${++renders}`;
       items.set(id, { ...item, id });

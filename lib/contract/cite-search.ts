@@ -171,7 +171,9 @@ export const responseSchema = z.strictObject({
   format: z.enum(CITATION_FORMATS).check(z.describe('The format of reference_list')),
   citation_markup: z
     .enum(CITATION_MARKUPS)
-    .check(z.describe('How citations and reference_list are written: "text", or "html" (inline markup only, no wrapper element)')),
+    .check(
+      z.describe('How citations and reference_list are written: "text", or "html" (inline markup only, no wrapper element)'),
+    ),
   reference_list: z
     .array(z.string())
     .check(z.describe('"[<index>] <reference>" in the chosen format, for every paper that has one, in paper order')),

@@ -85,15 +85,18 @@ describe('the spending budget (one process, memory counter)', () => {
     expect((await service.post('/v1/usage', {})).json.data.hour.used).toBe(2);
   });
 
-  it('answers a citation search that runs out mid-page with the remaining papers uncited and the reason', async () => {
+  it("answers a citation search whose cite calls run out mid-page, citing the rest from the index's records, with the reason", async () => {
     // Two searches left: the scholarly search and one of the two papers' cite lookups.
-    const reply = await service.post('/v1/cite/search', { query: 'budget run out', results: 2 });
+    const reply = await service.post('/v1/cite/search', { query: 'budget run out', results: 2, citation_source: 'index' });
     expect(reply.status).toBe(200);
     expect(upstream.calls()).toBe(2);
-    const details = reply.json.data.citation_details as { error: string | null }[];
+    const details = reply.json.data.citation_details as { error: string | null; fallback_reason: string | null }[];
     expect(details).toHaveLength(2);
-    expect(details.filter((d) => d.error === null)).toHaveLength(1);
-    expect(details.find((d) => d.error !== null)?.error).toMatch(/budget of 4 searches this hour is used up/);
+    expect(details.filter((d) => d.error === null)).toHaveLength(2);
+    expect(details.filter((d) => d.fallback_reason === null)).toHaveLength(1);
+    expect(details.find((d) => d.fallback_reason !== null)?.fallback_reason).toMatch(/budget of 4 searches this hour is used up/);
+    const sources = (reply.json.data.papers as { citations_source: string }[]).map((p) => p.citations_source).sort();
+    expect(sources).toEqual(['index', 'index-record']);
   });
 
   it('refuses the next paid search with 429 BUDGET_EXHAUSTED and Retry-After to the end of the hour', async () => {

@@ -54,7 +54,7 @@ describe('POST /v1/cite/search, citations from Crossref records', () => {
       Chicago:
         'Boettiger, Carl. “The Forecast Trap.” Ecology Letters 25, no. 7 (2022): 1655–64. https://doi.org/10.1111/ele.14024.',
       Harvard:
-        'Boettiger, C. (2022) “The forecast trap,” Ecology Letters, 25(7), pp. 1655–1664. Available at: https://doi.org/10.1111/ele.14024.',
+        'Boettiger, C. (2022) ‘The forecast trap’, Ecology Letters, 25(7), pp. 1655–1664. Available at: https://doi.org/10.1111/ele.14024.',
       Vancouver: 'Boettiger C. The forecast trap. Ecology Letters. 2022 May 30;25(7):1655–64. doi:10.1111/ele.14024',
     });
     // Every author, not the index's shortened list.
@@ -64,24 +64,32 @@ describe('POST /v1/cite/search, citations from Crossref records', () => {
     expect(data.citation_details[0].links).toEqual([]);
     expect(data.reference_list[0]).toBe(`[1] ${data.papers[0].citations.MLA}`);
     expect(data.citation_count).toBe(3);
-    expect(data.note).toContain("Every citation is rendered from the paper's Crossref record.");
+    expect(data.note).toContain("Every paper's citations come from their Crossref records.");
     // Not asked for an export: the DOI and the record stay out of the answer, as before.
     expect(data.papers[0]).not.toHaveProperty('doi');
   });
 
-  it('makes a cite call for the paper Crossref does not know, and for no other', async () => {
+  it("renders the index's own record of the paper Crossref does not know, at no cite call", async () => {
     servePapers('mixed page', 'mixed', [FORECAST_TRAP, BANANAS, EARLY_WARNING]);
     const data = expectSuccess(await harness.service.post(PATH, { query: 'mixed page', format: 'APA' }));
 
-    expect(harness.upstream.calls()).toBe(2);
-    expect(citeIds()).toEqual(['mixed-2']);
-    expect(data.papers.map((p: { citations_source: string }) => p.citations_source)).toEqual(['crossref', 'index', 'crossref']);
-    const recordedCite = sample('google_scholar_cite') as { citations: { title: string; snippet: string }[] };
-    expect(data.papers[1].citations.APA).toBe(recordedCite.citations.find((c) => c.title === 'APA')?.snippet);
+    expect(harness.upstream.calls()).toBe(1);
+    expect(citeIds()).toEqual([]);
+    expect(data.papers.map((p: { citations_source: string }) => p.citations_source)).toEqual([
+      'crossref',
+      'index-record',
+      'crossref',
+    ]);
+    expect(data.papers[1].citations.APA).toBe(
+      'Robinson, J. C., & Saúco, V. G. (2010). Bananas and plantains. https://books.google.com/books?id=0GxOPqj2UVYC',
+    );
+    expect(data.papers[1].citation_gaps).toEqual(['publisher']);
+    expect(data.papers[0].citation_gaps).toEqual([]);
     expect(data.citation_details[1].crossref_fallback).toMatch(/no work whose title, first author and year match/);
-    expect(data.citation_details[1].links.map((l: { name: string }) => l.name)).toContain('BibTeX');
+    expect(data.citation_details[1].fallback_reason).toBe(data.citation_details[1].crossref_fallback);
+    expect(data.citation_details[1].links).toEqual([]);
     expect(data.reference_list).toHaveLength(3);
-    expect(data.note).toContain('Citations of 2 of 3 papers are rendered from their Crossref records');
+    expect(data.note).toContain('Citations come from their Crossref records for 2 of 3 papers');
   });
 
   it('with citation_source "index", makes one cite call per paper and asks Crossref nothing', async () => {
@@ -101,7 +109,7 @@ describe('POST /v1/cite/search, citations from Crossref records', () => {
     servePapers('repeat me', 'repeat', [FORECAST_TRAP, BANANAS]);
     const body = { query: 'repeat me' };
     const first = expectSuccess(await harness.service.post(PATH, body));
-    expect(harness.upstream.calls()).toBe(2);
+    expect(harness.upstream.calls()).toBe(1);
 
     harness.upstream.reset();
     crossref.reset();
@@ -124,7 +132,7 @@ describe('POST /v1/cite/search, citations from Crossref records', () => {
     );
   });
 
-  it('falls back to the index for a paper whose lookup Crossref refuses (429), and asks Crossref nothing during the pause it sets', async () => {
+  it("falls back to the index's record for a paper whose lookup Crossref refuses (429), and asks Crossref nothing during the pause it sets", async () => {
     servePapers('refused', 'refused', [FORECAST_TRAP]);
     crossref.respond(() => ({
       status: 429,
@@ -132,16 +140,16 @@ describe('POST /v1/cite/search, citations from Crossref records', () => {
       headers: { 'retry-after': '60', 'x-rate-limit-limit': '5', 'x-rate-limit-interval': '1s' },
     }));
     const data = expectSuccess(await harness.service.post(PATH, { query: 'refused' }));
-    expect(citeIds()).toEqual(['refused-1']);
-    expect(data.papers[0].citations_source).toBe('index');
+    expect(citeIds()).toEqual([]);
+    expect(data.papers[0].citations_source).toBe('index-record');
     expect(data.citation_details[0].crossref_fallback).toBe('Crossref refused the lookup for rate (HTTP 429)');
 
-    // Within the minute Crossref asked for, a paper it knows is not looked up: its citations come from the index.
+    // Within the minute Crossref asked for, a paper it knows is not looked up: it is cited from the index's record.
     crossref.reset();
     servePapers('during the pause', 'paused', [EARLY_WARNING]);
     const paused = expectSuccess(await harness.service.post(PATH, { query: 'during the pause' }));
     expect(crossref.requests).toHaveLength(0);
-    expect(paused.papers[0].citations_source).toBe('index');
+    expect(paused.papers[0].citations_source).toBe('index-record');
     expect(paused.citation_details[0].crossref_fallback).toBe(
       'Crossref asked for a pause (HTTP 429); the paper was not looked up',
     );

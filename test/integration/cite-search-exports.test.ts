@@ -79,10 +79,11 @@ describe('POST /v1/cite/search with export', () => {
     expect(prosecutor.exports.csl_json).toMatchObject({
       title: PROSECUTOR.title,
       author: [
-        { given: 'C', family: 'Boettiger' },
-        { given: 'A', family: 'Hastings' },
+        { given: 'C.', family: 'Boettiger' },
+        { given: 'A.', family: 'Hastings' },
       ],
       issued: { 'date-parts': [[2012]] },
+      type: 'article-journal',
       'container-title': 'Proceedings of the Royal Society B',
     });
     expect(prosecutor.exports.bibtex).not.toMatch(/doi/i);
@@ -90,6 +91,9 @@ describe('POST /v1/cite/search with export', () => {
     expect(bananas.doi).toBeNull();
     expect(bananas.exports.source).toBe('scholar');
     expect(bananas.exports.ris).toContain('TI  - Bananas and plantains');
+    // The same record of the index the paper's citations were rendered from: a book, as its link says.
+    expect(bananas.exports.csl_json).toMatchObject({ type: 'book', URL: 'https://books.google.com/books?id=0GxOPqj2UVYC' });
+    expect(bananas.exports.ris).toMatch(/^TY {2}- BOOK$/m);
 
     const queries = crossref.requests.map((q) => Object.fromEntries(q));
     expect(queries).toHaveLength(3);

@@ -15,9 +15,21 @@ const harness = useService();
 
 /** Each route's most expensive request: the most papers, terms or pages one body can ask for. */
 const COSTLIEST: Readonly<Record<string, Record<string, unknown>>> = {
-  'cite-search': { query: 'machine learning', results: 20 },
+  'cite-search': { query: 'machine learning', results: 20, citation_source: 'index' },
   'alpha-trends': { queries: ['coffee', 'tea', 'cocoa', 'mate', 'chai'] },
 };
+
+describe('cite-search by default', () => {
+  it('makes one paid call for a page of 20 papers, whatever Crossref knows: every paper is cited from a free record', async () => {
+    harness.upstream.respond(realPageSizes);
+    const reply = await harness.service.post('/v1/cite/search', { query: 'machine learning', results: 20, no_cache: true });
+    expect(reply.status, reply.text).toBe(200);
+    expect(harness.upstream.calls()).toBe(1);
+    const papers = reply.json.data.papers as { citations: object }[];
+    expect(papers.length).toBeGreaterThan(0);
+    for (const paper of papers) expect(Object.keys(paper.citations)).toHaveLength(5);
+  });
+});
 
 describe.each(ROUTES.map((route) => [route.name, route] as const))('%s', (name, route) => {
   it('makes exactly the paid upstream calls the cost table gives it, at most', async () => {

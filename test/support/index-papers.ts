@@ -9,6 +9,10 @@ export interface IndexPaper {
   title: string;
   /** The index's summary line: authors, venue, year, host. */
   summary: string;
+  /** The page the index links it to; by default one of example.org's. */
+  link?: string;
+  /** SerpApi's `type` of the result ("Book" for the index's [BOOK] mark); by default none. */
+  kind?: string;
 }
 
 /** A paper of the recorded Crossref answers (habanero's recordings hold it). */
@@ -18,7 +22,13 @@ export const EARLY_WARNING: IndexPaper = {
 };
 
 /** Not in any recorded Crossref answer: the fake Crossref answers its lookup with the recorded empty answer. */
-export const BANANAS: IndexPaper = { title: 'Bananas and plantains', summary: 'JC Robinson, VG Saúco - 2010 - books.google.com' };
+export const BANANAS: IndexPaper = {
+  title: 'Bananas and plantains',
+  summary: 'JC Robinson, VG Saúco - 2010 - books.google.com',
+  // As recorded: a [BOOK] result linked to Google Books.
+  link: 'https://books.google.com/books?hl=en&lr=&id=0GxOPqj2UVYC&oi=fnd&pg=PR5&dq=bananas&ots=fRAeFORzsb&sig=1YRs1lHY30DgfzqDWglTlzu77Ec',
+  kind: 'Book',
+};
 
 /** The recorded scholar page, with these papers and ids `<prefix>-1`… */
 export function scholarPage(prefix: string, papers: IndexPaper[]) {
@@ -31,6 +41,8 @@ export function scholarPage(prefix: string, papers: IndexPaper[]) {
       position: i,
       title: paper.title,
       result_id: `${prefix}-${i + 1}`,
+      link: paper.link ?? `https://example.org/papers/${prefix}-${i + 1}`,
+      type: paper.kind,
       publication_info: { summary: paper.summary },
     })),
   };

@@ -10,7 +10,14 @@ import { crossrefPace, intervalMs, notePace } from '../../../lib/citations/cross
 import { cslFromCrossref } from '../../../lib/citations/csl.js';
 import { bestMatch, type CrossrefWork, parseScholarSummary } from '../../../lib/citations/match.js';
 import { citableItem } from '../../../lib/citations/records.js';
-import { type CitationRenderer, citationRenderer, forOneEntry, styleSources, tidy } from '../../../lib/citations/render.js';
+import {
+  type CitationRenderer,
+  citationRenderer,
+  forOneEntry,
+  labelsOnlyPreprints,
+  styleSources,
+  tidy,
+} from '../../../lib/citations/render.js';
 import { generatedSource, STYLE_FILES } from '../../../lib/citations/styles/write.js';
 import { CITATION_FORMATS } from '../../../lib/contract/cite-search.js';
 import { citeReplay } from '../../../lib/local/replay-cite.js';
@@ -114,6 +121,22 @@ describe('citationRenderer', () => {
     expect(macros).toBeGreaterThan(100);
   });
 
+  it("changes one thing in a published style: Cite Them Right's preprint label, and only there", async () => {
+    const sources = await styleSources();
+    for (const format of CITATION_FORMATS) {
+      const changed = labelsOnlyPreprints(sources[format]);
+      if (format === 'Harvard') {
+        expect(changed).not.toBe(sources[format]);
+        expect(changed.replace('<if type="article" match="any"><choose><if match="none" variable="page volume">', '')).toBe(
+          sources[format].replace(
+            '<if type="article article-journal" match="any"><choose><if match="none" variable="page volume">',
+            '',
+          ),
+        );
+      } else expect(changed).toBe(sources[format]);
+    }
+  });
+
   it('renders every recorded work in the five formats, each with its DOI and first author', () => {
     for (const work of works) {
       const citations = renderer.render(citableItem(cslFromCrossref(work)));
@@ -136,7 +159,7 @@ describe('citationRenderer', () => {
       Chicago:
         'Boettiger, Carl. “The Forecast Trap.” Ecology Letters 25, no. 7 (2022): 1655–64. https://doi.org/10.1111/ele.14024.',
       Harvard:
-        'Boettiger, C. (2022) “The forecast trap,” Ecology Letters, 25(7), pp. 1655–1664. Available at: https://doi.org/10.1111/ele.14024.',
+        'Boettiger, C. (2022) ‘The forecast trap’, Ecology Letters, 25(7), pp. 1655–1664. Available at: https://doi.org/10.1111/ele.14024.',
       Vancouver: 'Boettiger C. The forecast trap. Ecology Letters. 2022 May 30;25(7):1655–64. doi:10.1111/ele.14024',
     });
   });
@@ -168,8 +191,98 @@ describe('citationRenderer', () => {
     expect(Object.keys(sideBySide.index)).toEqual([...CITATION_FORMATS]);
   });
 
-  it('throws for a record citeproc cannot render, rather than answering an empty citation', () => {
-    expect(() => renderer.render({ id: 'x', type: 'article-journal', author: 'not a list' } as never)).toThrow();
+  it('leaves out each format citeproc cannot render, and renders nothing without a title, rather than an empty citation', () => {
+    expect(renderer.render({ id: 'y', type: 'article-journal', author: [{ family: 'Doe' }] })).toEqual({});
+    // A field of the wrong shape costs nothing but itself.
+    expect(renderer.render({ id: 'x', type: 'article-journal', title: 'T', author: 'not a list' } as never).APA).toBe(
+      '(n.d.). T.',
+    );
+  });
+
+  it('leaves out only the format whose style renders nothing: Chicago for an author-less reference entry', () => {
+    const entry = {
+      id: 'e',
+      type: 'entry-encyclopedia',
+      title: 'Web widget',
+      'container-title': 'Encyclopedia of Database Systems',
+    };
+    expect(Object.keys(renderer.render(entry))).toEqual(['MLA', 'APA', 'Harvard', 'Vancouver']);
+  });
+
+  it('writes HTML when asked: the journal in italics in APA, no wrapper element, characters escaped', () => {
+    const work = works.find((w) => w.DOI === '10.1111/ele.14024') as CrossrefWork;
+    const html = renderer.render(citableItem(cslFromCrossref(work)), 'html');
+    expect(html.APA).toBe(
+      'Boettiger, C. (2022). The forecast trap. <i>Ecology Letters</i>, <i>25</i>(7), 1655–1664. https://doi.org/10.1111/ele.14024',
+    );
+    for (const format of CITATION_FORMATS) expect(html[format]).not.toMatch(/<div|^\d+\. /);
+    const ampersand = renderer.render(
+      { id: 'a', type: 'article-journal', title: 'R&D', 'container-title': 'Food & Health' },
+      'html',
+    );
+    expect(ampersand.APA).toContain('R&#38;D');
+  });
+
+  it('renders Cite Them Right with its British punctuation and every other style in US English', () => {
+    const work = works.find((w) => w.DOI === '10.1111/ele.14024') as CrossrefWork;
+    const citations = renderer.render(citableItem(cslFromCrossref(work)));
+    expect(citations.Harvard).toContain('‘The forecast trap’, Ecology Letters');
+    expect(citations.MLA).toContain('“The Forecast Trap.”');
+    expect(citations.Chicago).toContain('“The Forecast Trap.”');
+  });
+
+  it('labels "[Preprint]" what is a preprint, and no journal article that lacks volume and pages', () => {
+    const article = {
+      id: 'n',
+      type: 'article-journal',
+      title: 'A news item',
+      author: [{ family: 'Doe', given: 'J.' }],
+      'container-title': 'Nature',
+      issued: { 'date-parts': [[2020]] },
+    };
+    for (const text of Object.values(renderer.render(article))) expect(text).not.toMatch(/preprint/i);
+    const preprint = { ...article, type: 'article', genre: 'Preprint', 'container-title': 'bioRxiv' };
+    const rendered = renderer.render(preprint);
+    expect(rendered.APA).toContain('[Preprint]');
+    expect(rendered.Harvard).toContain('[Preprint]');
+  });
+
+  it('keeps the case of a non-English title and of what the publisher set in italics', () => {
+    const german = renderer.render(
+      cslFromCrossref({
+        DOI: '10.1/d',
+        type: 'journal-article',
+        title: ['Die Entwicklung der Stadt und des Landes'],
+        author: [{ family: 'Müller', given: 'Karl' }],
+        'container-title': ['Zeitschrift'],
+        issued: { 'date-parts': [[2001]] },
+      }),
+    );
+    expect(german.MLA).toContain('Die Entwicklung der Stadt und des Landes');
+    const species = renderer.render(
+      cslFromCrossref({
+        DOI: '10.1/s',
+        type: 'journal-article',
+        title: ['Resistance of<i>Salmonella enterica</i>from poultry'],
+        author: [{ family: 'Doe', given: 'Jane' }],
+        'container-title': ['Food'],
+        issued: { 'date-parts': [[2001]] },
+      }),
+    );
+    expect(species.MLA).toContain('Resistance of Salmonella enterica from Poultry');
+    expect(
+      renderer.render(
+        cslFromCrossref({
+          DOI: '10.1/s',
+          type: 'journal-article',
+          title: ['Resistance of<i>Salmonella enterica</i>from poultry'],
+          author: [{ family: 'Doe', given: 'Jane' }],
+          'container-title': ['Food'],
+          issued: { 'date-parts': [[2001]] },
+        }),
+        'html',
+      ).MLA,
+    ).toContain('<i>Salmonella enterica</i>');
   });
 });
 

@@ -89,8 +89,11 @@ type Name = { family?: string; given?: string; literal?: string };
 const families = (csl: CslItem) =>
   ((csl.author as Name[] | undefined) ?? []).map((name) => normalizeText(name.family ?? name.literal ?? ''));
 const year = (csl: CslItem) => (csl.issued as { 'date-parts': number[][] } | undefined)?.['date-parts'][0]?.[0];
-const container = (csl: CslItem) =>
-  typeof csl['container-title'] === 'string' ? normalizeText(csl['container-title']) : undefined;
+/** Where a record is published, as text: its container, or a book's series. */
+const container = (csl: CslItem) => {
+  const venue = csl['container-title'] ?? (csl.type === 'book' ? csl['collection-title'] : undefined);
+  return typeof venue === 'string' ? normalizeText(venue) : undefined;
+};
 
 /** RIS as its tag lines: `TY  - JOUR` … `ER  - `, each tag's values in order. */
 function readRis(text: string): Map<string, string[]> {
@@ -137,8 +140,13 @@ describe('exports read back by independent readers', () => {
     expect(authors).toEqual(families(csl));
     expect(fields.year === undefined ? undefined : Number(fields.year)).toBe(year(csl));
     expect(fields.doi).toBe(csl.DOI);
-    const venue = fields.journal ?? fields.booktitle ?? fields.howpublished;
-    expect(venue === undefined ? undefined : normalizeText(String(venue))).toBe(container(csl));
+    // A book's series in `series`, a report's in `type`; a `@misc` prints its container, then its publisher.
+    const venue = fields.journal ?? fields.booktitle ?? fields.series ?? (entry?.type === 'techreport' ? fields.type : undefined);
+    const published = fields.howpublished === undefined ? undefined : normalizeText(String(fields.howpublished));
+    const publisher = typeof csl.publisher === 'string' ? normalizeText(csl.publisher) : undefined;
+    if (venue !== undefined) expect(normalizeText(String(venue))).toBe(container(csl));
+    else if (container(csl) !== undefined) expect(published?.startsWith(container(csl) ?? '')).toBe(true);
+    else expect(published).toBe(publisher);
   });
 
   it.each(records)('$label: RIS keeps title, authors, year, DOI and container', async ({ csl }) => {
@@ -156,5 +164,50 @@ describe('exports read back by independent readers', () => {
     const venue = tags.get('JF')?.[0] ?? tags.get('C3')?.[0] ?? tags.get('T2')?.[0] ?? tags.get('BT')?.[0];
     expect(venue === undefined ? undefined : normalizeText(venue)).toBe(container(csl));
     if (tags.get('TY')?.[0] === 'JOUR' && venue !== undefined) expect(tags.get('JF')).toBeDefined();
+  });
+});
+
+/**
+ * Every Crossref work type (api.crossref.org/types) as the CSL type cslFromCrossref gives it, and as the
+ * BibTeX entry type and RIS type the exports write for it: a changed mapping anywhere fails here. Book
+ * types are books whose container is their series; any other type, known or not, keeps its container.
+ */
+const TYPE_MAPPINGS: [crossref: string, csl: string, bibtex: string, ris: string][] = [
+  ['journal-article', 'article-journal', 'article', 'JOUR'],
+  ['proceedings-article', 'paper-conference', 'inproceedings', 'CONF'],
+  ['book-chapter', 'chapter', 'incollection', 'CHAP'],
+  ['book-section', 'chapter', 'incollection', 'CHAP'],
+  ['book-part', 'chapter', 'incollection', 'CHAP'],
+  ['book', 'book', 'book', 'BOOK'],
+  ['monograph', 'book', 'book', 'BOOK'],
+  ['edited-book', 'book', 'book', 'BOOK'],
+  ['reference-book', 'book', 'book', 'BOOK'],
+  ['book-series', 'book', 'book', 'BOOK'],
+  ['posted-content', 'article', 'article', 'JOUR'],
+  ['dataset', 'dataset', 'misc', 'DATA'],
+  ['report', 'report', 'techreport', 'RPRT'],
+  ['dissertation', 'thesis', 'phdthesis', 'THES'],
+  ['reference-entry', 'entry-encyclopedia', 'incollection', 'ENCYC'],
+  ['standard', 'standard', 'misc', 'STAND'],
+  ['other', 'document', 'misc', 'GEN'],
+  ['peer-review', 'document', 'misc', 'GEN'],
+];
+
+describe('Crossref work types', () => {
+  it.each(TYPE_MAPPINGS)('%s is CSL %s, BibTeX @%s and RIS %s', async (crossref, cslType, bibtexType, risType) => {
+    const work = {
+      DOI: `10.9999/${crossref}`,
+      type: crossref,
+      title: ['A work'],
+      'container-title': ['Where it is published'],
+      issued: { 'date-parts': [[2020]] },
+    } as CrossrefWork;
+    const csl = cslFromCrossref(work);
+    expect(csl.type).toBe(cslType);
+    if (cslType === 'book') expect(csl).toMatchObject({ 'collection-title': 'Where it is published' });
+    else expect(csl).toMatchObject({ 'container-title': 'Where it is published' });
+    const { bibtex, ris } = await renderExports(csl, ['bibtex', 'ris']);
+    expect(parseBibtex(bibtex ?? '').entries[0]?.type).toBe(bibtexType);
+    expect(readRis(ris ?? '').get('TY')).toEqual([risType]);
   });
 });

@@ -1,17 +1,21 @@
 /**
  * CSL-JSON records from recorded Crossref works and from the recorded scholarly-index page, and the
  * BibTeX and RIS rendered from them, read back with citation-js's own BibTeX and RIS input plugins: what a
- * reference manager imports must be the paper we meant.
+ * reference manager imports must be the paper we meant. Then each rule the exports add to citation-js's
+ * output, checked with Better BibTeX's parser (@retorquere/bibtex-parser) and the RIS tag lines: TeX
+ * escaping, rich text, entry types and their fields, month macros, URLs, corporate names, RIS IDs, the
+ * tags of a container and line breaks in RIS values. Each test fails when its rule is broken in exports.ts.
  */
+import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type CslItem, cslFromCrossref, cslFromScholar, plainText, withSubtitle } from '../../../lib/citations/csl.js';
+import { type CslItem, cslFromCrossref, cslFromScholar } from '../../../lib/citations/csl.js';
 import { citationKey, loadCitationJs, renderExports } from '../../../lib/citations/exports.js';
 import { type CrossrefWork, parseScholarSummary } from '../../../lib/citations/match.js';
 import { addExports } from '../../../lib/citations/paper-exports.js';
 import type { CiteSearchData } from '../../../lib/contract/cite-search.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
-import { EARLY_WARNING_CSL } from '../../fixtures/csl-items.js';
+import { EXPORT_RECORDS } from '../../fixtures/export-records.js';
 
 const works = (JSON.parse(crossrefRecording('boettiger')) as { message: { items: CrossrefWork[] } }).message.items;
 const scholarResults = sample('google_scholar').organic_results as {
@@ -208,7 +212,7 @@ describe('addExports', () => {
       doi: null,
       exports: { source: 'scholar', fallback_reason: 'Crossref did not answer in time' },
     });
-    expect(out.papers[1]?.exports?.bibtex).toContain('Robinson, JC');
+    expect(out.papers[1]?.exports?.bibtex).toMatch(/Robinson, J\.? ?C/);
     expect(out.papers[1]?.exports).not.toHaveProperty('ris');
     expect(out.papers.map((paper) => keyOf(paper.exports?.bibtex))).toEqual(['a', 'b']);
   });
@@ -263,5 +267,264 @@ describe('addExports', () => {
     expect(out.papers[0]?.exports).not.toHaveProperty('bibtex');
     expect(out.papers[1]?.exports?.bibtex).toContain('10.1111/ele.14024');
     expect(out.papers[1]?.exports).not.toHaveProperty('render_error');
+  });
+});
+
+/** One constructed record by its key (test/fixtures/export-records.ts). */
+function record(key: string): CslItem {
+  const found = EXPORT_RECORDS.find((entry) => entry.key === key);
+  if (!found) throw new Error(`no record ${key}`);
+  return found.csl;
+}
+
+/** A BibTeX entry as Better BibTeX's parser reads it: its type and its fields, LaTeX turned into text. */
+function bibtexFields(bibtex: string | undefined) {
+  const library = parseBibtex(bibtex ?? '', { english: false });
+  expect(library.errors).toEqual([]);
+  expect(library.entries).toHaveLength(1);
+  const [entry] = library.entries;
+  return { type: entry?.type, fields: (entry?.fields ?? {}) as { [field: string]: unknown } };
+}
+
+/** RIS text as tag lines; every line must be one (`TY  - JOUR`). */
+function risTags(ris: string | undefined): Map<string, string[]> {
+  const tags = new Map<string, string[]>();
+  for (const line of (ris ?? '').split('\n')) {
+    const found = /^([A-Z][A-Z0-9]) {2}- ?(.*)$/.exec(line);
+    if (!found) throw new Error(`not an RIS line: ${JSON.stringify(line)}`);
+    const [, tag, value] = found as unknown as [string, string, string];
+    tags.set(tag, [...(tags.get(tag) ?? []), value]);
+  }
+  return tags;
+}
+
+describe('BibTeX for TeX and reference managers', () => {
+  it.each([
+    ['&', '\\&'],
+    ['%', '\\%'],
+    ['$', '\\$'],
+    ['#', '\\#'],
+    ['_', '\\_'],
+    ['~', '\\textasciitilde{}'],
+    ['^', '\\textasciicircum{}'],
+    ['\\', '\\textbackslash{}'],
+    ['{', '\\textbraceleft{}'],
+    ['}', '\\textbraceright{}'],
+    ['<', '\\textless{}'],
+    ['>', '\\textgreater{}'],
+  ])('escapes %s in text as %s, and a BibTeX parser reads the character back', async (char, escaped) => {
+    const csl: CslItem = { id: 'x', type: 'book', title: `a${char}b`, publisher: `p${char}q`, 'collection-title': `s${char}t` };
+    const { bibtex } = await renderExports(csl, ['bibtex']);
+    expect(bibtex).toContain(`a${escaped}b`);
+    expect(bibtex).toContain(`publisher = {p${escaped}q}`);
+    const { fields } = bibtexFields(bibtex);
+    expect(fields.title).toBe(`a${char}b`);
+    expect(fields.publisher).toEqual([`p${char}q`]);
+    expect(fields.series).toBe(`s${char}t`);
+  });
+
+  it('writes CSL rich text as LaTeX: italics, bold, sub- and superscripts, small capitals, nocase', async () => {
+    const { bibtex } = await renderExports(record('journal_article'), ['bibtex']);
+    const title = /\ttitle = \{(.*)\},$/m.exec(bibtex ?? '')?.[1];
+    expect(title).toBe(
+      '\\textit{{{Salmonella} enterica}} in {H}\\textsubscript{2}{O} at 10\\textsuperscript{3} {K}: \\textbf{bold} \\textsc{{Nasa}} and {van der waals}',
+    );
+    expect(bibtexFields(bibtex).fields.title).toBe(
+      '<i>Salmonella enterica</i> in H₂O at 10³ K: <b>bold</b> <span style="font-variant:small-caps;">Nasa</span> and van der waals',
+    );
+  });
+
+  it('writes rich text in containers and series too, and keeps an unpaired tag as text', async () => {
+    const chapter = { ...record('book_chapter'), title: 'a <i>b and c</b> d <b>e' };
+    const { bibtex } = await renderExports(chapter, ['bibtex']);
+    expect(bibtex).toContain('booktitle = {Handbook of \\textit{{Enzymes}}}');
+    expect(bibtex).toContain(
+      'title = {a \\textless{}i\\textgreater{}b and c\\textless{}/b\\textgreater{} d \\textless{}b\\textgreater{}e}',
+    );
+    const { bibtex: series } = await renderExports(record('book_in_series'), ['bibtex']);
+    expect(series).toContain('series = {Lecture {Notes} in \\textit{{Mathematics}}}');
+  });
+
+  it('writes a book in a series as @book with `series`, and the series an older record gives as container', async () => {
+    const { type, fields } = bibtexFields((await renderExports(record('book_in_series'), ['bibtex'])).bibtex);
+    expect(type).toBe('book');
+    expect(fields).toMatchObject({ series: 'Lecture Notes in <i>Mathematics</i>', number: '1234' });
+    expect(fields).not.toHaveProperty('howpublished');
+    const older: CslItem = { id: 'b', type: 'book', title: 'B', 'container-title': 'Studies in Logic' };
+    const olderFields = bibtexFields((await renderExports(older, ['bibtex'])).bibtex).fields;
+    expect(olderFields.series).toBe('Studies in Logic');
+    expect(olderFields).not.toHaveProperty('howpublished');
+  });
+
+  it("writes a chapter as @incollection with its book in `booktitle` and the book's series in `series`", async () => {
+    const { type, fields } = bibtexFields((await renderExports(record('book_chapter'), ['bibtex'])).bibtex);
+    expect(type).toBe('incollection');
+    expect(fields).toMatchObject({ booktitle: 'Handbook of <i>Enzymes</i>', series: 'Methods in Molecular Biology' });
+  });
+
+  it.each([
+    ['proceedings_paper', 'inproceedings', 'booktitle'],
+    ['encyclopedia_entry', 'incollection', 'booktitle'],
+    ['journal_article', 'article', 'journal'],
+    ['dataset', 'misc', 'howpublished'],
+    ['preprint', 'article', 'journal'],
+  ])('writes %s as @%s with its container in `%s`', async (key, type, field) => {
+    const csl = record(key);
+    const read = bibtexFields((await renderExports(csl, ['bibtex'])).bibtex);
+    expect(read.type).toBe(type);
+    expect(read.fields[field]).toBe(csl['container-title']);
+  });
+
+  it('writes a thesis as @phdthesis, "Thesis" unless its genre says more, and a master\'s thesis as @mastersthesis', async () => {
+    const thesis = record('thesis');
+    const phd = bibtexFields((await renderExports(thesis, ['bibtex'])).bibtex);
+    expect(phd).toMatchObject({ type: 'phdthesis', fields: { school: 'Wageningen University', type: 'Thesis' } });
+    const masters = bibtexFields((await renderExports({ ...thesis, genre: "Master's thesis" }, ['bibtex'])).bibtex);
+    expect(masters.type).toBe('mastersthesis');
+  });
+
+  it("moves what an entry type has no field for to one it has, and leaves out an article's publisher", async () => {
+    const report: CslItem = { id: 'r', type: 'report', title: 'R', 'container-title': 'NBER Working Paper', number: '7' };
+    expect(bibtexFields((await renderExports(report, ['bibtex'])).bibtex)).toMatchObject({
+      type: 'techreport',
+      fields: { type: 'NBER Working Paper', number: '7' },
+    });
+    const misc: CslItem = { id: 'm', type: 'document', title: 'M', publisher: 'Acme' };
+    const miscRead = bibtexFields((await renderExports(misc, ['bibtex'])).bibtex);
+    expect(miscRead.fields).toMatchObject({ howpublished: 'Acme' });
+    expect(miscRead.fields).not.toHaveProperty('publisher');
+    const preprint = bibtexFields((await renderExports({ ...record('preprint'), publisher: 'CSHL' }, ['bibtex'])).bibtex);
+    expect(preprint.fields).toMatchObject({ note: 'Preprint' });
+    expect(preprint.fields).not.toHaveProperty('publisher');
+    expect(preprint.fields).not.toHaveProperty('type');
+    const alone: CslItem = { ...record('preprint') };
+    delete alone['container-title'];
+    expect(bibtexFields((await renderExports(alone, ['bibtex'])).bibtex).type).toBe('misc');
+  });
+
+  it.each([
+    [1, 'jan'],
+    [3, 'mar'],
+    [12, 'dec'],
+  ])('writes month %i as the macro %s, without the day', async (month, macro) => {
+    const csl: CslItem = { id: 'x', type: 'article-journal', title: 'T', issued: { 'date-parts': [[1906, month, 22]] } };
+    const { bibtex } = await renderExports(csl, ['bibtex']);
+    expect(bibtex).toMatch(new RegExp(`^\\tyear = \\{1906\\},\\n\\tmonth = ${macro},$`, 'm'));
+    expect(bibtex).not.toMatch(/22/);
+    expect(bibtexFields(bibtex).fields).toMatchObject({ year: '1906', month: String(month) });
+  });
+
+  it('writes no month that is not one (a season, a bad number) and none without a year', async () => {
+    for (const parts of [
+      [2020, 21],
+      [2020, 0],
+      [2020, 13],
+    ]) {
+      const csl: CslItem = { id: 'x', type: 'article-journal', title: 'T', issued: { 'date-parts': [parts] } };
+      expect((await renderExports(csl, ['bibtex'])).bibtex).not.toContain('month');
+    }
+  });
+
+  it('writes the URL in `url` only, as it is where TeX reads it whole, percent-encoded where not', async () => {
+    for (const key of ['hostile_text', 'dataset', 'journal_article']) {
+      const csl = record(key);
+      const { bibtex } = await renderExports(csl, ['bibtex']);
+      expect(bibtex).toContain(`\turl = {${csl.URL}},`);
+      expect(bibtex?.split(String(csl.URL))).toHaveLength(2);
+      expect(bibtex).not.toMatch(/howpublished = \{http/);
+      expect(bibtexFields(bibtex).fields.url).toBe(csl.URL);
+    }
+    const odd: CslItem = { id: 'x', type: 'document', title: 'T', URL: 'https://example.org/Müller page/{a}\\b' };
+    expect(bibtexFields((await renderExports(odd, ['bibtex'])).bibtex).fields.url).toBe(
+      'https://example.org/M%C3%BCller%20page/%7Ba%7D%5Cb',
+    );
+  });
+
+  it('writes corporate authors and editors as one name in braces, never split into family and given names', async () => {
+    const { bibtex } = await renderExports(record('corporate_author'), ['bibtex']);
+    expect(bibtex).toContain('author = {{World Health Organization} and Cavaco‐Paulo, Artur}');
+    expect(bibtexFields(bibtex).fields.author).toEqual([
+      { name: 'World Health Organization' },
+      { lastName: 'Cavaco‐Paulo', firstName: 'Artur' },
+    ]);
+    const chapter = bibtexFields((await renderExports(record('book_chapter'), ['bibtex'])).bibtex);
+    expect(chapter.fields.editor).toEqual([
+      { lastName: 'Menten', firstName: 'Maud' },
+      { name: 'International Union of Biochemistry' },
+    ]);
+  });
+});
+
+describe('RIS for reference managers', () => {
+  it('identifies each record by the key it is given, so that no two records of one answer share an ID', async () => {
+    // Two DOIs of one publisher share their first 20 characters, which is all citation-js keeps.
+    const first: CslItem = { id: '10.1007/978-3-030-12345-1_1', type: 'chapter', title: 'One' };
+    const second: CslItem = { ...first, id: '10.1007/978-3-030-12345-1_2', title: 'Two' };
+    const ids = await Promise.all(
+      [
+        [first, 'paper_a'],
+        [second, 'paper_b'],
+      ].map(async ([csl, key]) => risTags((await renderExports(csl as CslItem, ['ris'], key as string)).ris).get('ID')),
+    );
+    expect(ids).toEqual([['paper_a'], ['paper_b']]);
+    expect(risTags((await renderExports(first, ['ris'])).ris).get('ID')).toEqual(['10_1007_978_3_030_12345_1_1']);
+  });
+
+  it('writes rich text as plain text: no tag in a title, container or series', async () => {
+    const article = risTags((await renderExports(record('journal_article'), ['ris'])).ris);
+    expect(article.get('TI')).toEqual(['Salmonella enterica in H2O at 103 K: bold Nasa and van der waals']);
+    expect(article.get('JF')).toEqual(['Journal of R&D']);
+    const chapter = risTags((await renderExports({ ...record('book_chapter'), title: 'a <i>b</b> c' }, ['ris'])).ris);
+    expect(chapter.get('TI')).toEqual(['a <i>b</b> c']);
+    expect(chapter.get('T2')).toEqual(['Handbook of Enzymes']);
+    const book = risTags((await renderExports(record('book_in_series'), ['ris'])).ris);
+    expect(book.get('T2')).toEqual(['Lecture Notes in Mathematics']);
+  });
+
+  it.each([
+    ['book_chapter', 'CHAP', { T2: 'Handbook of Enzymes', BT: 'Handbook of Enzymes', T3: 'Methods in Molecular Biology' }],
+    [
+      'proceedings_paper',
+      'CONF',
+      {
+        C3: 'Proceedings of the Seventh International Learning Analytics & Knowledge Conference',
+        T2: 'Proceedings of the Seventh International Learning Analytics & Knowledge Conference',
+      },
+    ],
+    ['encyclopedia_entry', 'ENCYC', { T2: 'Encyclopedia of Ecology', BT: 'Encyclopedia of Ecology' }],
+    ['journal_article', 'JOUR', { T2: 'Journal of R&D', JF: 'Journal of R&D' }],
+    ['dataset', 'DATA', { T2: 'Zenodo' }],
+    ['book_in_series', 'BOOK', { T2: 'Lecture Notes in Mathematics' }],
+  ])('writes the container of %s (%s) under every tag readers look for it in', async (key, ty, expected) => {
+    const tags = risTags((await renderExports(record(key), ['ris'])).ris);
+    expect(tags.get('TY')).toEqual([ty]);
+    for (const [tag, value] of Object.entries(expected)) expect(tags.get(tag), tag).toEqual([value]);
+  });
+
+  it('writes a corporate author or editor with the trailing comma that keeps the name whole', async () => {
+    const article = risTags((await renderExports(record('corporate_author'), ['ris'])).ris);
+    expect(article.get('AU')).toEqual(['World Health Organization,', 'Cavaco‐Paulo, Artur']);
+    const chapter = risTags((await renderExports(record('book_chapter'), ['ris'])).ris);
+    expect(chapter.get('A2')).toEqual(['Menten, Maud', 'International Union of Biochemistry,']);
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CR LF', '\r\n'],
+    ['CR', '\r'],
+    ['line separator', '\u2028'],
+    ['blank line', '\n\n  '],
+  ])('writes a value with a line break (%s) on one line', async (_name, lineBreak) => {
+    const csl: CslItem = {
+      id: 'x',
+      type: 'article-journal',
+      title: `first${lineBreak}second`,
+      'container-title': `Journal${lineBreak}of Things`,
+      author: [{ family: `Smith${lineBreak}Jones`, given: 'A' }],
+    };
+    const tags = risTags((await renderExports(csl, ['ris'])).ris);
+    expect(tags.get('TI')).toEqual(['first second']);
+    expect(tags.get('JF')).toEqual(['Journal of Things']);
+    expect(tags.get('AU')).toEqual(['Smith Jones, A']);
   });
 });
