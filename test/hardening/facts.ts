@@ -49,7 +49,8 @@ export interface RouteFacts {
   integers: Record<string, IntegerFact>;
   extra: ExtraCase[];
   /** A later call whose failure the endpoint answers around, with a 200 (docs/decisions.md §5, §6). */
-  optionalCall?: { name: string; matches(query: URLSearchParams): boolean };
+  /** A call whose failure must only cost its part of the answer; `body` asks for it, when `body` above does not. */
+  optionalCall?: { name: string; matches(query: URLSearchParams): boolean; body?: Record<string, unknown> };
 }
 
 const QUERY_MAX = 2048;
@@ -262,7 +263,12 @@ const FACTS: Record<string, RouteFacts> = {
       { name: 'results 21', body: { query: 'bananas', results: 21 }, field: 'results' },
       { name: 'an unknown citation format', body: { query: 'bananas', format: 'IEEE' }, field: 'format' },
     ],
-    optionalCall: { name: "a paper's citations", matches: (q) => q.get('engine') === 'google_scholar_cite' },
+    optionalCall: {
+      name: "a paper's citations",
+      matches: (q) => q.get('engine') === 'google_scholar_cite',
+      // The index's cite call is made only when asked for; by default papers are cited from free records.
+      body: { query: 'bananas', citation_source: 'index' },
+    },
   },
 };
 

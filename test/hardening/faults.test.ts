@@ -322,7 +322,7 @@ describe('upstream faults on every endpoint', { timeout: 60_000 }, () => {
       const before = upstream.calls();
       const reply = await service.post(
         covered.route.path,
-        covered.facts.text.set(covered.facts.body, covered.facts.text.withToken('partial')),
+        covered.facts.text.set(optional?.body ?? covered.facts.body, covered.facts.text.withToken('partial')),
       );
       tally.faults += 1;
       try {
