@@ -32,8 +32,9 @@ export function floodGuard(ratePerSecond: number, burst: number): FloodGuard {
 
 /**
  * The cost table: the most paid SerpApi searches one request can make, by route name, before retries and
- * with every cache missed (README, "Spending budget"). Citation search: the scholarly search plus one cite
- * lookup per paper, and a page holds at most 20 papers. Trends: the time series and the regional
+ * with every cache missed (README, "Spending budget"). Citation search: the scholarly search plus, when a
+ * request asks for the index's cite call ("citation_source": "index"), one per paper, and a page holds at
+ * most 20 papers (by default a page costs the search alone). Trends: the time series and the regional
  * breakdown. Author citation: the author page and the documents citing the article. Crossref lookups
  * (exports) are free, and /v1/usage reads the counter only.
  */

@@ -11,7 +11,8 @@ declare module 'citeproc' {
   type Bibliography = [{ entry_ids: string[][] }, string[]] | false;
   export class Engine {
     constructor(sys: CiteprocSys, style: string, lang?: string, forceLang?: boolean);
-    opt: { development_extensions: Record<string, boolean> };
+    /** `mode`: the output format last set with setOutputFormat. */
+    opt: { development_extensions: Record<string, boolean>; mode: string };
     setOutputFormat(format: 'text' | 'html' | 'rtf'): void;
     updateItems(ids: string[]): void;
     makeBibliography(): Bibliography;

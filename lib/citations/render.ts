@@ -194,7 +194,8 @@ export function labelsOnlyPreprints(xml: string): string {
 
 function entryOf(engine: Engine, id: string, format: CitationFormat, markup: CitationMarkup): string | undefined {
   try {
-    engine.setOutputFormat(markup);
+    // Switched only when it changes: citeproc rebuilds its output decorations on every call.
+    if (engine.opt.mode !== markup) engine.setOutputFormat(markup);
     // The engine's registry then holds this item alone: the previous one is dropped, so a paper's entry
     // never depends on another's (APA's "2020a", Vancouver's numbering) and the engine holds one paper at most.
     engine.updateItems([id]);

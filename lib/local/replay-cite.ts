@@ -1,11 +1,12 @@
 /**
  * The demo's citation search (`npm start`), beside the demo upstream (replay-upstream.ts):
  *
- * - A cite call is answered with the recorded cite answer only for the paper it was recorded for
- *   (`google_scholar_cite.json`, q=FDc6HiktlqEJ, "Iron oxides"); any other paper gets an answer with no
- *   citations, so that no paper shows another paper's citation. The demo's recorded search page ("Bananas
- *   and plantains", "The evolution of the bananas.") therefore shows no index citations: no cite answer
- *   was recorded for those papers, and Crossref's recordings do not hold them either.
+ * - A cite call (made only for "citation_source": "index") is answered with the recorded cite answer only
+ *   for the paper it was recorded for (`google_scholar_cite.json`, q=FDc6HiktlqEJ, "Iron oxides"); any
+ *   other paper gets an answer with no citations, so that no paper shows another paper's citation. The
+ *   demo's recorded search page ("Bananas and plantains", "The evolution of the bananas.") is therefore
+ *   cited from the index's own records of its papers: no cite answer was recorded for them, and Crossref's
+ *   recordings do not hold them either.
  * - A scholarly search that names an author of the recorded Crossref answer (e.g. "boettiger") is
  *   answered with a page listing that answer's journal articles, as the index would summarise them
  *   (title; authors' initials and family names, venue, year). The page is built here from the Crossref
