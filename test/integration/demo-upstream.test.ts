@@ -5,20 +5,45 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrendsData } from '../../lib/contract/alpha-trends.js';
+import { type ReplayCrossref, startReplayCrossref } from '../../lib/local/replay-crossref.js';
 import { type ReplayUpstream, startReplayUpstream } from '../../lib/local/replay-upstream.js';
 import { type Service, startService } from '../support/service.js';
 
 let replay: ReplayUpstream;
+let crossref: ReplayCrossref;
 let service: Service;
 
 beforeAll(async () => {
-  replay = await startReplayUpstream();
-  service = await startService({ SERPAPI_BASE_URL: replay.url });
-});
+  [replay, crossref] = await Promise.all([startReplayUpstream(), startReplayCrossref()]);
+  service = await startService({ SERPAPI_BASE_URL: replay.url, CROSSREF_BASE_URL: crossref.url });
+  // The first citation search of a process builds the citation styles: seconds of CPU on a busy machine.
+  await (await import('../../lib/citations/render.js')).citationRenderer();
+}, 180_000);
 
 afterAll(async () => {
   await service?.close();
-  await replay?.close();
+  await Promise.all([replay?.close(), crossref?.close()]);
+});
+
+describe('the demo upstream, asked for citations', () => {
+  it("cites every paper of the spec's example, {\"query\":\"bananas\"}, in the five formats, from the index's records", async () => {
+    const reply = await service.post('/v1/cite/search', { query: 'bananas' });
+    expect(reply.status, reply.text).toBe(200);
+    const { papers, citation_count } = reply.json.data as {
+      papers: { title: string; citations: Record<string, string>; citations_source: string; citation_gaps: string[] }[];
+      citation_count: number;
+    };
+    expect(papers.length).toBeGreaterThan(0);
+    expect(citation_count).toBe(papers.length);
+    for (const paper of papers) {
+      expect(Object.keys(paper.citations)).toEqual(['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver']);
+      expect(paper.citations_source).toBe('index-record');
+      expect(paper.citation_gaps).toEqual(['publisher']);
+      for (const text of Object.values(paper.citations)) {
+        expect(text.toLowerCase()).toContain(paper.title.replace(/\.$/, '').toLowerCase());
+      }
+    }
+  });
 });
 
 async function trends(body: Record<string, unknown>): Promise<TrendsData> {
