@@ -307,6 +307,19 @@ describe('assemble with citePapers', () => {
     expect(mixed[0]?.fallbackReason).toBe("The index's cite answer lacked Chicago");
   });
 
+  it('names as citations_source the source of most formats, the earlier one on a tie', () => {
+    const twoFormats: CiteAnswer = { citations: { MLA: 'index MLA', APA: 'index APA' }, formats: [], links: [] };
+    const [paper] = citePapers(page, {
+      lookups: [{ scholar: scholar(0), record: matched({ Chicago: 'crossref Chicago', Harvard: 'crossref Harvard' }) }],
+      cites: [ok(twoFormats)],
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: true,
+    });
+    expect(paper?.formats.map((f) => f.source)).toEqual(['index', 'index', 'crossref', 'crossref', 'index-record']);
+    expect(paper?.source).toBe('index');
+  });
+
   it('asks the renderer for HTML when the request does, and says so', () => {
     const cited = citePapers(page, { lookups: null, cites: null, renderer: echoRenderer, markup: 'html', askedIndex: false });
     const data = assemble(request({ citation_markup: 'html' }), page, cited);
