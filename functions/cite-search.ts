@@ -11,7 +11,7 @@ import { assemble, reshapeScholarPage } from '../lib/citations/page.js';
 import { addExports } from '../lib/citations/paper-exports.js';
 import { lookUpRecords } from '../lib/citations/records.js';
 import { citationRenderer, prepareCitationRenderer } from '../lib/citations/render.js';
-import { citePapers } from '../lib/citations/sources.js';
+import { citePapers, warmUpCitationPipeline } from '../lib/citations/sources.js';
 import { config } from '../lib/config.js';
 import { CITATION_FORMATS, CITATION_MARKUPS, CITATION_SOURCES, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
 import { countMessage } from '../lib/envelope.js';
@@ -77,7 +77,10 @@ export function toScholarParams(request: CiteSearchRequest) {
 }
 
 // Deployed, the citation styles are built while the container starts (render.ts says why).
-if (config.CITATION_STYLES_AT_INIT === 'true') await prepareCitationRenderer();
+if (config.CITATION_STYLES_AT_INIT === 'true') {
+  await prepareCitationRenderer();
+  await warmUpCitationPipeline();
+}
 
 export const handler = api({ body: requestSchema }).handler(async ({ body: request, upstream, cache }) => {
   // Unless built at start-up, the citation styles are built while the search is on the network (render.ts

@@ -15,12 +15,13 @@ import {
   type Citations,
 } from '../contract/cite-search.js';
 import { logger } from '../logger.js';
+import { cslFromCrossref } from './csl.js';
 import { indexRecordOf } from './index-record.js';
-import { parseScholarSummary, type ScholarRecord } from './match.js';
+import { bestMatch, parseScholarSummary, type ScholarRecord } from './match.js';
 import type { CiteAnswer, FoundPaper, PaperCitations, ScholarPage } from './page.js';
 import { failureReason } from './page.js';
-import { type CitedRecord, renderedCitations } from './records.js';
-import type { CitationRenderer } from './render.js';
+import { type CitedRecord, citableItem, renderedCitations } from './records.js';
+import { type CitationRenderer, citationRenderer } from './render.js';
 
 /** What the request found out about one paper before its citations are put together. */
 export interface PaperSources {
@@ -211,4 +212,40 @@ export function citePapers(
       options.askedIndex,
     ),
   );
+}
+
+/** A paper as the index lists it and its Crossref work: what the start-up warm-up runs through. */
+const WARM_UP_PAPER = { title: 'A study of warm starts', summary: 'J Doe, R Roe - Journal of Examples, 2021 - Example Press' };
+const WARM_UP_WORK = {
+  DOI: '10.5555/warm-up',
+  title: ['A study of warm starts'],
+  author: [
+    { given: 'Jane', family: 'Doe' },
+    { given: 'Richard', family: 'Roe' },
+  ],
+  issued: { 'date-parts': [[2021, 5, 4]] },
+  'container-title': ['Journal of Examples'],
+  type: 'journal-article',
+  volume: '12',
+  issue: '3',
+  page: '45-67',
+};
+
+/**
+ * At start-up, after the styles are built (prepareCitationRenderer): one paper through the rest of the
+ * pipeline, the summary parsed and matched, its Crossref work made a CSL record and rendered, and its index
+ * record rendered, so that the first citation search runs compiled code throughout. No call is made.
+ * Never rejects: a failure here only costs the first search its warm start.
+ */
+export async function warmUpCitationPipeline(): Promise<void> {
+  try {
+    const renderer = await citationRenderer();
+    const scholar = parseScholarSummary(WARM_UP_PAPER.title, WARM_UP_PAPER.summary);
+    bestMatch(scholar, [WARM_UP_WORK]);
+    renderer.render(citableItem(cslFromCrossref(WARM_UP_WORK)));
+    const facts = { summary: WARM_UP_PAPER.summary, link: 'https://example.org/warm-up', profileAuthors: [], kind: null };
+    renderer.render(indexRecordOf('warm-up', scholar, facts).csl);
+  } catch (error) {
+    logger.warn('citation pipeline not warmed up', { error: error as Error });
+  }
 }
