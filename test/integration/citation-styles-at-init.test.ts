@@ -23,7 +23,7 @@ const SCRIPT = `
 `;
 
 async function loadHandler(atInit: string | undefined) {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], {
+  const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -34,7 +34,8 @@ async function loadHandler(atInit: string | undefined) {
     },
     timeout: 150_000,
   });
-  const lines = stdout
+  // The logger writes warnings and errors to stderr, the rest to stdout.
+  const lines = `${stdout}\n${stderr}`
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
