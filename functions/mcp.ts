@@ -1,7 +1,8 @@
 /**
  * POST /mcp: every endpoint as an MCP tool (lib/mcp/). Refuses other methods (the streamable HTTP
  * transport lets a server without streams answer GET and DELETE with 405) and any caller without a valid
- * key before anything else, with the API's own envelopes; each tool call then runs the endpoint's handler.
+ * key before anything else, with the API's own envelopes; each tool call then runs the endpoint's handler,
+ * loaded on the first call of its tool.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config } from '../lib/config.js';
@@ -10,11 +11,18 @@ import { AppError, toAppError } from '../lib/errors.js';
 import { errorResponse, header } from '../lib/http.js';
 import { logger } from '../lib/logger.js';
 import { handleMcpRequest } from '../lib/mcp/server.js';
-import { routeTools } from '../lib/mcp/tools.js';
 import { bearerToken } from '../lib/middleware/auth.js';
 
-// At cold start, as the endpoints do their own set-up: the tools (and with them every route's module).
-await routeTools();
+// Nothing is loaded at cold start but the protocol: an endpoint's module is loaded when its tool is first
+// called (or the tools are listed), so `initialize` and a first call do not pay for every endpoint.
+
+/**
+ * The 401's challenge (RFC 6750 §3): the key is wrong or missing. `invalid_token` and no
+ * `resource_metadata`, so a client that can do OAuth says the key is wrong instead of starting a
+ * discovery this API does not offer (it has no authorization server; its keys come from its operator).
+ */
+export const MCP_CHALLENGE =
+  'Bearer error="invalid_token", error_description="Missing or invalid API key: send the header Authorization: Bearer <API key> with a key from this API\'s operator (no OAuth)"';
 
 // Leave the function a moment after the deadline to answer, as every endpoint does.
 const ANSWER_MARGIN_MS = 500;
@@ -69,7 +77,7 @@ async function answer(event: APIGatewayProxyEvent, context: Context): Promise<AP
       return errorResponse(
         new AppError('UNAUTHORIZED', {
           details: 'Send the header "Authorization: Bearer <API key>" with a valid key',
-          headers: { 'WWW-Authenticate': 'Bearer' },
+          headers: { 'WWW-Authenticate': MCP_CHALLENGE },
         }),
         stamp,
       );

@@ -55,7 +55,7 @@ export async function callRouteTool(
   const envelope = JSON.parse(result.body) as SuccessEnvelope<Record<string, unknown>> | FailureEnvelope;
   if (envelope.success) {
     return {
-      content: [{ type: 'text', text: renderSuccess(envelope.message, envelope.data) }],
+      content: [{ type: 'text', text: renderSuccess(envelope.message, envelope.data, tool.route.name) }],
       structuredContent: envelope.data,
     };
   }
@@ -63,7 +63,7 @@ export async function callRouteTool(
   const retryAfterText = headerValue(result.headers, 'retry-after');
   const retryAfter = retryAfterText !== undefined && /^\d+$/.test(retryAfterText) ? Number(retryAfterText) : undefined;
   const requestId = headerValue(result.headers, 'x-request-id');
-  const text = renderError(code, envelope.message, envelope.error?.details ?? '', retryAfter);
+  const text = renderError(code, envelope.message, envelope.error?.details ?? '', retryAfter, tool.route.name);
   return {
     isError: true,
     content: [{ type: 'text', text: requestId ? `${text}\nRequest id: ${requestId}` : text }],

@@ -7,7 +7,7 @@
 
 /** Said of every tool that can spend: the one rule about cost a model can act on. */
 export const COST_NOTE =
-  'Each paid search counts against the team’s hourly, monthly and per-key daily budget; an answer served from the cache costs nothing. Call the usage tool to see what is left.';
+  'Paid searches count against the team’s hourly, monthly and per-key daily budget; cached answers are free (see the usage tool).';
 
 export const TOOL_GUIDES: Record<string, string> = {
   'web-search-alpha':
@@ -24,8 +24,8 @@ export const TOOL_GUIDES: Record<string, string> = {
     'Cost: 1 paid search per call. Paging: `page` 0–99 (10 a page) or an explicit result offset `pn`.',
   'cite-search':
     'Scholarly paper search (Google Scholar) returning each paper with formatted citations (MLA, APA, Chicago, Harvard, Vancouver) and a reference list in `format`; `export` adds BibTeX, RIS or CSL-JSON records and DOIs (free, from Crossref). ' +
-    'Use it to find papers on a topic and cite them. Cost: 1 paid search plus up to one per paper whose citations are neither cached nor rendered from Crossref: at most 1 + `results` (21 at results=20); keep `results` small when you need few papers. ' +
-    'Paging: `page` 0–99 with `results` papers per page. Papers whose citations ran out of time are listed with their citations marked unavailable.',
+    'Use it to find papers on a topic and cite them. Every paper is cited, rendered here from its Crossref record or else from what the index says of it (`citations_source`; `citation_gaps` lists what such a record lacks, to check). Cost: 1 paid search per call; `citation_source: "index"` adds the index\'s own cite call per paper not cached (at most 1 + `results`). ' +
+    'Paging: `page` 0–99 with `results` papers per page. `citation_markup: "html"` gives the styles\' italics as HTML.',
   'scholar-profiles':
     'Google Scholar author profiles by name or research tag (e.g. label:machine_learning), found through the authors that scholarly search results link, best match first. ' +
     'Cost: 1 paid search, plus 1 per profile filled from its profile page (`enrich`, default 5, 0–10); the others carry only name, author_id and link. Paging: `page` with `num` profiles per page (1–20).',
@@ -48,6 +48,56 @@ export const TOOL_GUIDES: Record<string, string> = {
     'Where the search budget stands: searches used and left this hour and this month for the deployment, and today for your key, with when each window resets. ' +
     'Free: makes no paid search. Call it before a long series of searches, or after a BUDGET_EXHAUSTED error.',
 };
+
+/** Titles that name the engine behind each tool (lib/upstream/engines.ts); the tool names stay. */
+export const TOOL_TITLES: Record<string, string> = {
+  'web-search-alpha': 'Google web search',
+  'web-search-bravo': 'DuckDuckGo web search',
+  'web-search-charlie': 'Bing web search',
+  'web-search-delta': 'Baidu web search (Chinese-language queries)',
+  'cite-search': 'Google Scholar papers with formatted citations',
+  'scholar-profiles': 'Google Scholar author profiles by name or tag',
+  'scholar-author': 'Google Scholar author: profile, metrics, articles',
+  'scholar-author-citation': 'Google Scholar article with the documents citing it',
+  'alpha-trends': 'Google Trends: interest over time and by region',
+  'alpha-news': 'Google News search',
+  'alpha-images': 'Google Images search',
+  usage: 'Search budget left (free)',
+};
+
+export function toolTitle(route: { name: string; summary: string }): string {
+  return TOOL_TITLES[route.name] ?? route.summary;
+}
+
+/** Said once in the description of a tool with free-text fields, whose patterns the schema leaves out. */
+export const TEXT_RULE = 'Text fields take no control characters.';
+
+/**
+ * Field descriptions that say in words a rule the compact schema leaves out (a long pattern or code
+ * list); the endpoint still enforces the rule, and its error names the field. By route name, then field.
+ */
+export const FIELD_NOTES: Record<string, Record<string, string>> = {
+  // Every route's field: said shorter than the OpenAPI document says it.
+  '*': { no_cache: 'Skip the caches: a fresh (paid) search, cached for the next request' },
+  'cite-search': {
+    country: 'Two-letter country code; accepted for compatibility, it has no effect',
+    citation_source:
+      '"auto": citations rendered here from each paper\'s Crossref record, else from the index\'s record of it (free); "index": the index\'s cite call per paper (paid unless cached)',
+  },
+  'scholar-profiles': { country: 'Two-letter country code; accepted for compatibility, it has no effect' },
+  'web-search-delta': {
+    date_from: 'Only results published on or after this date, YYYY-MM-DD',
+    date_to: 'Only results published on or before this date, YYYY-MM-DD; not before date_from',
+  },
+  'alpha-trends': {
+    category:
+      'Google Trends category id (integer); 0 all categories (default), e.g. 3 Arts & Entertainment, 5 Computers & Electronics, 7 Finance, 16 News, 20 Sports, 45 Health, 67 Travel, 71 Food & Drink. ' +
+      'Others: the category menu of trends.google.com/explore (its cat= URL parameter); an unknown id is refused',
+  },
+};
+
+/** The routes whose tools declare an output schema: small data a client may read field by field. */
+export const OUTPUT_SCHEMA_ROUTES: ReadonlySet<string> = new Set(['usage']);
 
 /** The tool's description: its guide when written, else the route's summary; always the budget rule. */
 export function toolDescription(route: { name: string; summary: string; path: string }): string {

@@ -1,26 +1,57 @@
 /**
- * The MCP endpoint's protocol side: a stateless streamable-HTTP server answering plain JSON. Every HTTP
- * request gets a new server and transport (no session id, nothing kept between requests), so any
- * container can answer any request and there is no "server not initialized" behind a load balancer.
- * The caller is authenticated before this runs (functions/mcp.ts).
+ * The MCP endpoint's protocol side: a stateless streamable-HTTP server answering plain JSON, one JSON-RPC
+ * message per HTTP request. Nothing is kept between requests (no session id), so any container can answer
+ * any request and there is no "server not initialized" behind a load balancer. Speaks the 2025 revisions
+ * (`initialize` first) and the stateless 2026-07-28 one (`server/discover`, a version on every request,
+ * `Mcp-Method`/`Mcp-Name` headers) side by side. The caller is authenticated before this runs
+ * (functions/mcp.ts).
+ *
+ * Written here rather than with the SDK's server: a stateless JSON server is a few methods, and the SDK's
+ * (with the classic zod schemas of every protocol type) took longer to load than a whole endpoint's cold
+ * start, while it accepted batches, answered bad params -32603 with a validator dump and knew no 2026-07-28.
+ * The SDK's client is what the tests connect with.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { ROUTES } from '../routes.js';
 import { callRouteTool } from './call.js';
-import { routeTools } from './tools.js';
+import { toolName } from './descriptions.js';
+import { type RouteTool, routeTools } from './tools.js';
 
 export const SERVER_INFO = { name: 'search-citation-api', version: '0.1.0' } as const;
 
-/** The protocol versions this server negotiates (the SDK's list): a client asking for another gets the latest. */
-export const PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+/** The latest 2025 revision: what `initialize` answers a client asking for a version it does not know. */
+export const LATEST_PROTOCOL_VERSION = '2025-11-25';
+
+/** The protocol versions `initialize` negotiates (the SDK's SUPPORTED_PROTOCOL_VERSIONS; a test holds them equal). */
+export const PROTOCOL_VERSIONS: readonly string[] = [
+  LATEST_PROTOCOL_VERSION,
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+];
+
+/**
+ * The stateless revision: no `initialize`; each request names its version in the `MCP-Protocol-Version`
+ * header (and `params._meta`), a client may ask `server/discover` first, and the `Mcp-Method` and `Mcp-Name`
+ * headers repeat the body's method and tool for intermediaries. Served here around the 1.x SDK.
+ */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** What `server/discover` lists: the stateless revision, then every version `initialize` negotiates. */
+export const DISCOVER_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...PROTOCOL_VERSIONS];
+
+/** JSON-RPC's own codes, and the 2026-07-28 revision's for headers that contradict the body. */
+export const RPC_ERRORS = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  /** A transport-level refusal (content type, protocol version), as the SDK answers them. */
+  SERVER_ERROR: -32000,
+  HEADER_MISMATCH: -32020,
+} as const;
 
 /**
  * An MCP request is a JSON-RPC message wrapping a tool's arguments, which the endpoint limits to 16 KiB;
@@ -34,41 +65,272 @@ const INSTRUCTIONS =
   'Prefer web_search_alpha for general web questions, cite_search for papers and citations, and call usage to see the budget. ' +
   'A tool error says what to do; after BUDGET_EXHAUSTED do not retry before the time it gives.';
 
-function toRequest(event: APIGatewayProxyEvent): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers.set(name, value);
-  const body = event.body == null ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64') : event.body;
-  const host = headers.get('host') ?? 'localhost';
-  return new Request(`https://${host}${event.path}`, { method: event.httpMethod, headers, body });
+const CAPABILITIES = { tools: { listChanged: false } };
+
+const JSON_HEADERS = {
+  'Content-Type': 'application/json',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+type JsonRpcId = string | number | null;
+
+function rpcError(status: number, id: JsonRpcId, code: number, message: string): APIGatewayProxyResult {
+  return {
+    statusCode: status,
+    headers: { ...JSON_HEADERS },
+    body: JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }),
+  };
 }
 
-async function toResult(response: Response): Promise<APIGatewayProxyResult> {
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return { statusCode: response.status, headers, body: await response.text() };
+function rpcResult(id: JsonRpcId, result: Record<string, unknown>): APIGatewayProxyResult {
+  return { statusCode: 200, headers: { ...JSON_HEADERS }, body: JSON.stringify({ jsonrpc: '2.0', id, result }) };
 }
 
-/** Answers one MCP HTTP request (POST): initialize, ping, tools/list, tools/call and notifications. */
-export async function handleMcpRequest(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
-  const tools = await routeTools();
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.values()].map((tool) => tool.definition) }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const tool = tools.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; list the tools to see them`);
-    return callRouteTool(tool, request.params.arguments ?? {}, event, context);
-  });
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-    maxRequestBodySize: MAX_MCP_BODY_BYTES,
-  });
+function headerOf(event: APIGatewayProxyEvent, name: string): string | undefined {
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === name && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** A standard header's value: a name outside printable ASCII comes as `=?base64?…?=` (2026-07-28). */
+function decodedHeader(value: string): string {
+  const encoded = value.trim().match(/^=\?base64\?(.*)\?=$/i)?.[1];
+  return encoded === undefined ? value.trim() : Buffer.from(encoded, 'base64').toString('utf8');
+}
+
+function bodyText(event: APIGatewayProxyEvent): string {
+  if (event.body == null) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type ParamCheck = (params: Record<string, unknown>) => string[];
+
+const stringField = (params: Record<string, unknown>, field: string, optional = false): string[] =>
+  (optional && params[field] === undefined) || typeof params[field] === 'string' ? [] : [`params.${field}: expected a string`];
+const objectField = (params: Record<string, unknown>, field: string, optional = false): string[] =>
+  (optional && params[field] === undefined) || isObject(params[field]) ? [] : [`params.${field}: expected an object`];
+
+/** What each method this server answers needs in its params (the protocol's schema, as far as it is used). */
+const PARAM_CHECKS: Record<string, ParamCheck> = {
+  initialize: (params) => {
+    const problems = [...stringField(params, 'protocolVersion'), ...objectField(params, 'capabilities')];
+    const info = params.clientInfo;
+    if (!isObject(info)) problems.push('params.clientInfo: expected an object');
+    else {
+      if (typeof info.name !== 'string') problems.push('params.clientInfo.name: expected a string');
+      if (typeof info.version !== 'string') problems.push('params.clientInfo.version: expected a string');
+    }
+    return problems;
+  },
+  'tools/list': (params) => stringField(params, 'cursor', true),
+  'tools/call': (params) => [...stringField(params, 'name'), ...objectField(params, 'arguments', true)],
+};
+
+/** The first few problems as `field: problem`. */
+function paramProblems(method: string, params: Record<string, unknown>): string | undefined {
+  const problems = PARAM_CHECKS[method]?.(params) ?? [];
+  if (params._meta !== undefined && !isObject(params._meta)) problems.unshift('params._meta: expected an object');
+  return problems.length ? `Invalid params for ${method}: ${problems.slice(0, 3).join('; ')}` : undefined;
+}
+
+/** The message's id if it is a valid one, for error replies; null otherwise, as JSON-RPC says. */
+const idOf = (message: Record<string, unknown>): JsonRpcId =>
+  typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+
+type Preflight =
+  | { reply: APIGatewayProxyResult }
+  | { id: JsonRpcId; method: string; params: Record<string, unknown>; modern: boolean };
+
+/**
+ * What the SDK's transport accepts too loosely, refused here before any tool runs: a batch (one HTTP
+ * request must be one message, so that the gateway's flood guard and WAF count every call), a message
+ * that is not JSON-RPC 2.0 (-32600), params that fail the method's schema (-32602 naming the field), and
+ * the 2026-07-28 headers that contradict the body. Notifications and responses are accepted (202).
+ */
+function preflight(event: APIGatewayProxyEvent): Preflight {
+  const contentType = headerOf(event, 'content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType.trim())) {
+    return {
+      reply: rpcError(415, null, RPC_ERRORS.SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json'),
+    };
+  }
+  const accept = headerOf(event, 'accept');
+  if (accept !== undefined && !/application\/json|application\/\*|\*\/\*/i.test(accept)) {
+    return { reply: rpcError(406, null, RPC_ERRORS.SERVER_ERROR, 'Not Acceptable: the client must accept application/json') };
+  }
+  const text = bodyText(event);
+  if (Buffer.byteLength(text) > MAX_MCP_BODY_BYTES) {
+    return { reply: rpcError(413, null, RPC_ERRORS.INVALID_REQUEST, `The message must be at most ${MAX_MCP_BODY_BYTES} bytes`) };
+  }
+  let parsed: unknown;
   try {
-    await server.connect(transport);
-    return await toResult(await transport.handleRequest(toRequest(event)));
-  } finally {
-    await server.close();
+    parsed = JSON.parse(text);
+  } catch {
+    return { reply: rpcError(400, null, RPC_ERRORS.PARSE_ERROR, 'Parse error: the body is not valid JSON') };
+  }
+  if (Array.isArray(parsed)) {
+    return {
+      reply: rpcError(
+        400,
+        null,
+        RPC_ERRORS.INVALID_REQUEST,
+        'Invalid Request: batches are not accepted; send one JSON-RPC message per HTTP request',
+      ),
+    };
+  }
+  if (!isObject(parsed)) {
+    return { reply: rpcError(400, null, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: the body must be one JSON-RPC object') };
+  }
+  const message = parsed;
+  const id = idOf(message);
+  if (message.jsonrpc !== '2.0') {
+    return { reply: rpcError(400, id, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"') };
+  }
+  const hasId = 'id' in message;
+  if (hasId && (id === null || (typeof message.id === 'number' && !Number.isInteger(message.id)))) {
+    return { reply: rpcError(400, null, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: id must be a string or an integer') };
+  }
+  const isResponse = !('method' in message) && hasId && ('result' in message || 'error' in message);
+  if (!isResponse && (typeof message.method !== 'string' || message.method === '')) {
+    return { reply: rpcError(400, id, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: method must be a non-empty string') };
+  }
+  if ('params' in message && message.params !== undefined && !isObject(message.params)) {
+    return { reply: rpcError(400, id, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: params must be an object') };
+  }
+  const method = typeof message.method === 'string' ? message.method : undefined;
+  const params = isObject(message.params) ? message.params : {};
+
+  // The 2026-07-28 standard headers, checked against the body when sent.
+  const methodHeader = headerOf(event, 'mcp-method');
+  if (methodHeader !== undefined && decodedHeader(methodHeader) !== method) {
+    return {
+      reply: rpcError(
+        400,
+        id,
+        RPC_ERRORS.HEADER_MISMATCH,
+        `Header mismatch: Mcp-Method is not the body's method (${method ?? 'none'})`,
+      ),
+    };
+  }
+  const nameHeader = headerOf(event, 'mcp-name');
+  if (nameHeader !== undefined && method === 'tools/call' && decodedHeader(nameHeader) !== params.name) {
+    return { reply: rpcError(400, id, RPC_ERRORS.HEADER_MISMATCH, "Header mismatch: Mcp-Name is not the body's params.name") };
+  }
+  const versionHeader = headerOf(event, 'mcp-protocol-version')?.trim();
+  const meta = isObject(params._meta) ? params._meta : {};
+  const metaVersion = meta['io.modelcontextprotocol/protocolVersion'];
+  if (versionHeader !== undefined && typeof metaVersion === 'string' && metaVersion !== versionHeader) {
+    return {
+      reply: rpcError(
+        400,
+        id,
+        RPC_ERRORS.HEADER_MISMATCH,
+        "Header mismatch: MCP-Protocol-Version is not the body's _meta protocol version",
+      ),
+    };
+  }
+  if (versionHeader !== undefined && !DISCOVER_VERSIONS.includes(versionHeader)) {
+    const supported = DISCOVER_VERSIONS.join(', ');
+    const message = `Bad Request: Unsupported protocol version: ${versionHeader.slice(0, 32)} (supported versions: ${supported})`;
+    return { reply: rpcError(400, id, RPC_ERRORS.SERVER_ERROR, message) };
+  }
+  const modern = versionHeader === MODERN_PROTOCOL_VERSION || metaVersion === MODERN_PROTOCOL_VERSION;
+  // A notification, or a response to a request this server never sends: nothing to answer.
+  if (method === undefined || !hasId) return { reply: { statusCode: 202, headers: { ...JSON_HEADERS }, body: '' } };
+  const problems = paramProblems(method, params);
+  if (problems) return { reply: rpcError(200, id, RPC_ERRORS.INVALID_PARAMS, problems) };
+  return { id, method, params, modern };
+}
+
+// Tools by name, each built on its first call from its own route's modules only: a container that is
+// asked for one tool never loads the other endpoints' handlers.
+const ROUTE_BY_TOOL = new Map(ROUTES.map((route) => [toolName(route.name), route]));
+const oneTool = new Map<string, Promise<RouteTool | undefined>>();
+
+async function toolNamed(name: string): Promise<RouteTool | undefined> {
+  const route = ROUTE_BY_TOOL.get(name);
+  if (!route) return undefined;
+  let tool = oneTool.get(name);
+  if (!tool) {
+    tool = routeTools([route]).then((tools) => tools.get(name));
+    tool.catch(() => oneTool.delete(name));
+    oneTool.set(name, tool);
+  }
+  return tool;
+}
+
+async function toolList(): Promise<Tool[]> {
+  return [...(await routeTools()).values()].map((tool) => tool.definition);
+}
+
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function answer(
+  method: string,
+  params: Record<string, unknown>,
+  event: APIGatewayProxyEvent,
+  context: Context,
+): Promise<Record<string, unknown>> {
+  switch (method) {
+    case 'initialize': {
+      const asked = params.protocolVersion as string;
+      const result: InitializeResult = {
+        protocolVersion: PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION,
+        capabilities: CAPABILITIES,
+        serverInfo: SERVER_INFO,
+        instructions: INSTRUCTIONS,
+      };
+      return result;
+    }
+    case 'server/discover':
+      return {
+        supportedVersions: DISCOVER_VERSIONS,
+        capabilities: CAPABILITIES,
+        serverInfo: SERVER_INFO,
+        instructions: INSTRUCTIONS,
+      };
+    case 'ping':
+      return {};
+    case 'tools/list':
+      return { tools: await toolList() };
+    case 'tools/call': {
+      const name = params.name as string;
+      const tool = await toolNamed(name);
+      if (!tool) throw new RpcError(RPC_ERRORS.INVALID_PARAMS, `Unknown tool: ${name.slice(0, 64)}; list the tools to see them`);
+      const result: CallToolResult = await callRouteTool(tool, params.arguments ?? {}, event, context);
+      return result;
+    }
+    default:
+      throw new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, `Method not found: ${method.slice(0, 64)}`);
+  }
+}
+
+/**
+ * Answers one MCP HTTP request (POST): initialize, ping, tools/list, tools/call, server/discover and
+ * notifications. Loads a tool's endpoint only when it is listed or called.
+ */
+export async function handleMcpRequest(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
+  const checked = preflight(event);
+  if ('reply' in checked) return checked.reply;
+  const { id, method, params, modern } = checked;
+  try {
+    const result = await answer(method, params, event, context);
+    // Every 2026-07-28 result (server/discover's always) says how the server answered: here always in full.
+    return rpcResult(id, modern || method === 'server/discover' ? { resultType: 'complete', ...result } : result);
+  } catch (error) {
+    if (error instanceof RpcError) return rpcError(200, id, error.code, error.message);
+    throw error;
   }
 }

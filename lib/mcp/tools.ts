@@ -1,8 +1,11 @@
 /**
  * The MCP tools, generated from the routes table: one per endpoint, its input schema the request schema
- * the endpoint's validation runs (functions/<name>.ts `requestSchema`), its output schema the endpoint's
- * success data (lib/contract/<name>.ts `responseSchema`), both written by zod as the OpenAPI document's
- * are. A call runs the endpoint's own Lambda handler, so a new route is a new tool with no code here.
+ * the endpoint's validation runs (functions/<name>.ts `requestSchema`), written by zod as the OpenAPI
+ * document's is, then made compact for a model's context (compactSchema): long patterns and long code
+ * lists are said in words, since the endpoint's own validation still enforces them and its error names
+ * the field. Output schemas are given only where a client gains from them (OUTPUT_SCHEMA_ROUTES), in
+ * portable JSON Schema. A call runs the endpoint's own Lambda handler, so a new route is a new tool with
+ * no code here.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod/mini';
@@ -10,7 +13,7 @@ import type { LambdaHandler } from '../middleware/index.js';
 // The very function that writes the OpenAPI document's schemas, so the tools' schemas cannot drift from it.
 import { toSchema } from '../openapi.js';
 import { ROUTES, type Route } from '../routes.js';
-import { toolDescription, toolName } from './descriptions.js';
+import { FIELD_NOTES, OUTPUT_SCHEMA_ROUTES, TEXT_RULE, toolDescription, toolName, toolTitle } from './descriptions.js';
 
 export interface RouteTool {
   route: Route;
@@ -38,21 +41,114 @@ function objectSchema(schema: z.ZodMiniType, io: 'input' | 'output', where: stri
   return json as Tool['inputSchema'];
 }
 
+/** The longest pattern a tool's schema keeps; a longer one is said in the field's description instead. */
+export const MAX_PATTERN_CHARS = 200;
+/** The most values an enum keeps; a longer code list is described (FIELD_NOTES), not enumerated. */
+export const MAX_ENUM_VALUES = 30;
+/**
+ * The start of every free-text field's pattern (lib/schema.ts): optional surrounding white space around
+ * text without control characters. Said once in the tool's description (TEXT_RULE) rather than per field.
+ */
+const TEXT_PATTERN_START = '^[\\t\\n\\x0b\\x0c\\r \\xa0';
+
+type JsonSchema = Record<string, unknown>;
+const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A schema as a model reads it and every client accepts it: patterns over MAX_PATTERN_CHARS and free-text
+ * patterns dropped, enums over MAX_ENUM_VALUES dropped (the field's note in FIELD_NOTES says the rule),
+ * `type: [X, "null"]` written as anyOf, and no bare `{}` (an "anything" is said as its description).
+ * Returns whether a free-text pattern was dropped, so the description can say that rule once.
+ */
+export function compactSchema(
+  schema: JsonSchema,
+  notes: Readonly<Record<string, string>> = {},
+): { schema: JsonSchema; text: boolean } {
+  let text = false;
+  const walk = (node: unknown, field: string | undefined): unknown => {
+    if (Array.isArray(node)) return node.map((inner) => walk(inner, field));
+    if (!isSchema(node)) return node;
+    const out: JsonSchema = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'pattern' && typeof value === 'string') {
+        const freeText = value.startsWith(TEXT_PATTERN_START);
+        text ||= freeText;
+        if (freeText || value.length > MAX_PATTERN_CHARS) continue;
+      }
+      if (key === 'enum' && Array.isArray(value) && value.length > MAX_ENUM_VALUES) {
+        // Every value of the long lists is an integer id (Google Trends' categories).
+        if (node.type === 'number' && value.every(Number.isInteger)) out.type = 'integer';
+        continue;
+      }
+      if (key === 'type' && Array.isArray(value)) continue;
+      if (key === 'properties' && isSchema(value)) {
+        out.properties = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, walk(inner, name)]));
+        continue;
+      }
+      if (key === 'description' && field !== undefined && notes[field] !== undefined) {
+        out.description = notes[field];
+        continue;
+      }
+      out[key] = isSchema(value) && Object.keys(value).length === 0 ? { description: 'Any JSON value' } : walk(value, undefined);
+    }
+    if (field !== undefined && notes[field] !== undefined) out.description = notes[field];
+    const types = Array.isArray(node.type) ? (node.type as string[]) : undefined;
+    if (types) {
+      // anyOf of one schema per type: what `type: [X, "null"]` says, in the form every client reads.
+      const { description, ...rest } = out;
+      const only = Object.fromEntries(Object.entries(rest).filter(([key]) => key !== 'default'));
+      return {
+        ...(description === undefined ? {} : { description }),
+        ...('default' in rest ? { default: rest.default } : {}),
+        anyOf: types.map((type) => (type === 'null' ? { type } : { type, ...only })),
+      };
+    }
+    return out;
+  };
+  return { schema: walk(schema, undefined) as JsonSchema, text };
+}
+
+/** An output schema as a client checks it: types and shape only; the tool's text explains the fields. */
+function withoutDescriptions(schema: unknown): Tool['outputSchema'] {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!isSchema(node)) return node;
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([key, value]) => !(key === 'description' && typeof value === 'string'))
+        .map(([key, value]) => [
+          key,
+          key === 'properties' && isSchema(value)
+            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
+            : walk(value),
+        ]),
+    );
+  };
+  return walk(schema) as Tool['outputSchema'];
+}
+
 async function routeTool(route: Route): Promise<RouteTool> {
   const { handler, requestSchema, responseSchema } = await routeModules(route);
   const where = `${route.path} (MCP tool)`;
   const free = route.tag === 'Usage';
+  const input = compactSchema(objectSchema(requestSchema, 'input', where), {
+    ...FIELD_NOTES['*'],
+    ...FIELD_NOTES[route.name],
+  });
+  const title = toolTitle(route);
   return {
     route,
     handler,
     definition: {
       name: toolName(route.name),
-      title: route.summary,
-      description: toolDescription(route),
-      inputSchema: objectSchema(requestSchema, 'input', where),
-      outputSchema: objectSchema(responseSchema, 'output', where),
+      title,
+      description: input.text ? `${toolDescription(route)} ${TEXT_RULE}` : toolDescription(route),
+      inputSchema: input.schema as Tool['inputSchema'],
+      ...(OUTPUT_SCHEMA_ROUTES.has(route.name)
+        ? { outputSchema: withoutDescriptions(compactSchema(objectSchema(responseSchema, 'output', where)).schema) }
+        : {}),
       annotations: {
-        title: route.summary,
+        title,
         readOnlyHint: true,
         destructiveHint: false,
         // A repeated call may be answered from the cache, but a fresh one is another paid search.
