@@ -105,7 +105,8 @@ function renderTimes(): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, API_KEYS: CLIENT_KEY, SERPAPI_API_KEY: UPSTREAM_KEY },
+      // A loopback upstream: the configuration checks a key's form only for SerpApi itself, and nothing is called.
+      env: { ...process.env, API_KEYS: CLIENT_KEY, SERPAPI_API_KEY: UPSTREAM_KEY, SERPAPI_BASE_URL: 'http://127.0.0.1:9' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

@@ -88,10 +88,13 @@ export function answerTtlFor(timeframe: string | undefined): number | undefined 
 export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {
   const params = toSerpApiParams(body);
   const options: SearchOptions = { answerTtlSeconds: answerTtlFor(body.timeframe) };
-  const [timeseries, regions] = await Promise.all([
-    settle(upstream.search('trends', params.timeseries, options)),
-    settle(upstream.search('trends', params.regions, options)),
-  ]);
+  // One call after the other, not in parallel: a failed first call (a rejected key, a spent quota or budget,
+  // the upstream down or slow) would most likely fail the second as well, and the second is paid for. With
+  // the first part missing there is nothing the second could be a partial answer to, so the request fails
+  // with the first call's error, as when both parts fail (docs/decisions.md §5, §6).
+  const timeseries = await settle(upstream.search('trends', params.timeseries, options));
+  if (!timeseries.ok) throw timeseries.error;
+  const regions = await settle(upstream.search('trends', params.regions, options));
   const data = reshapeTrends(timeseries, regions, body.queries, body.timeframe);
   return { data, message: trendsMessage(data) };
 });

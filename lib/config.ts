@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isRealSerpApi } from './credentials/sources.js';
 import { ROUTES } from './routes.js';
 
 /** A whole number from an environment string, with a default and bounds. */
@@ -38,6 +39,14 @@ const ttlByEndpoint = z.pipe(
     return ttls;
   }),
 );
+
+// A key sent to SerpApi itself is a SerpApi key: 64 hexadecimal characters.
+const SERPAPI_KEY_FORM = /^[0-9a-f]{64}$/i;
+
+/** Why a plain upstream key cannot be SerpApi's, without quoting it (it is a secret). */
+function serpApiKeyProblem(key: string): string {
+  return `must be a SerpApi API key, 64 hexadecimal characters (0-9, a-f) as shown at https://serpapi.com/manage-api-key; the one set has ${key.length} characters${/^[0-9a-f]*$/i.test(key) ? '' : ', not all of them hexadecimal'}`;
+}
 
 const configSchema = z
   .object({
@@ -152,6 +161,20 @@ const configSchema = z
     z.refine((c) => !(c.SERPAPI_API_KEY && c.SERPAPI_SECRET_ID), {
       error: 'set only one of SERPAPI_API_KEY (a plain key) and SERPAPI_SECRET_ID (the secret holding it)',
       path: ['SERPAPI_API_KEY'],
+    }),
+    // A key of another form cannot be SerpApi's: refused at start, not answered 401 on the first paid call.
+    // Only for SerpApi itself: the demo upstream, an emulator or a test's fake take whatever key they are given.
+    z.superRefine((c, ctx) => {
+      const key = c.SERPAPI_API_KEY;
+      if (key && isRealSerpApi(c.SERPAPI_BASE_URL) && !SERPAPI_KEY_FORM.test(key)) {
+        ctx.issues.push({
+          code: 'custom',
+          message: serpApiKeyProblem(key),
+          path: ['SERPAPI_API_KEY'],
+          input: key,
+          continue: true,
+        });
+      }
     }),
     z.refine((c) => !(c.API_KEYS && c.CLIENT_KEYS_SECRET_ID), {
       error: 'set only one of API_KEYS (plain keys) and CLIENT_KEYS_SECRET_ID (the secret holding their digests)',

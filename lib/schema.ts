@@ -162,9 +162,26 @@ export function page() {
   return integer({ min: 0, max: LAST_PAGE, default: 0, description: 'Page number, starting at 0' });
 }
 
-/** One of a fixed list of values; the error lists them all. */
+/** Said in the description of a list accepted in any letter case (the document's `enum` lists the canonical values). */
+export const ANY_LETTER_CASE = '(any letter case)';
+
+/**
+ * One of a fixed list of values; the error lists them all. Accepted in any letter case and turned into the
+ * listed spelling (`"apa"` → `APA`), unless two values of the list differ only in case, where that would be
+ * ambiguous and only the exact spelling is taken. The document lists the values as written (`enum`) and
+ * the description says "(any letter case)".
+ */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description?: string) {
-  return describe(z.optional(z.enum(values, { error: `must be one of: ${values.join(', ')}` })), description);
+  const error = `must be one of: ${values.join(', ')}`;
+  const canonical = new Map<string, T[number]>(values.map((value) => [value.toLowerCase(), value]));
+  if (canonical.size < values.length) return describe(z.optional(z.enum(values, { error })), description);
+  const anyCase = z.pipe(
+    z.string({ error }).check(z.overwrite((value) => canonical.get(value.toLowerCase()) ?? value)),
+    z.enum(values, { error }),
+  );
+  // The input is a string turned into one of the values; the document still lists the values themselves.
+  z.globalRegistry.add(anyCase, { type: 'string', enum: [...values] } as z.core.GlobalMeta);
+  return describe(z.optional(anyCase), description ? `${description} ${ANY_LETTER_CASE}` : `Any letter case`);
 }
 
 /**

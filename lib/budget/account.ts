@@ -6,6 +6,7 @@
  * than the plan can serve; /v1/usage shows the rest.
  */
 import { config } from '../config.js';
+import { isRealSerpApi } from '../credentials/sources.js';
 import { serpApiKey } from '../credentials/upstream-key.js';
 import { httpGet } from '../http-get.js';
 import { logger } from '../logger.js';
@@ -15,7 +16,10 @@ export interface PlanNumbers {
   searches_per_month: number | null;
   plan_searches_left: number | null;
   this_month_usage: number | null;
+  /** Searches in the current hour; SerpApi documents it beside `last_hour_searches` and may send either. */
   this_hour_searches: number | null;
+  /** Searches in the last 60 minutes. */
+  last_hour_searches: number | null;
   account_rate_limit_per_hour: number | null;
   /** When SerpApi said so (ISO 8601). */
   read_at: string;
@@ -33,7 +37,11 @@ function count(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
 }
 
-/** The fields the budget uses, from the Account API's JSON; anything else in it (the key, the e-mail) is dropped. */
+/**
+ * The fields the budget uses, from the Account API's JSON; anything else in it (the key, the e-mail) is
+ * dropped. Every field is optional (users see answers without some of them): one that is absent or not a
+ * count is null, never a reason to drop the others.
+ */
 export function parseAccount(json: unknown, readAt: number): PlanNumbers | undefined {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   const a = json as Record<string, unknown>;
@@ -44,6 +52,7 @@ export function parseAccount(json: unknown, readAt: number): PlanNumbers | undef
     plan_searches_left: count(a.plan_searches_left),
     this_month_usage: count(a.this_month_usage),
     this_hour_searches: count(a.this_hour_searches),
+    last_hour_searches: count(a.last_hour_searches),
     account_rate_limit_per_hour: count(a.account_rate_limit_per_hour),
     read_at: new Date(readAt).toISOString(),
   };
@@ -61,8 +70,10 @@ async function readOnce(): Promise<void> {
       nextReadAt = Date.now() + config.ACCOUNT_API_TTL_SECONDS * 1000;
       return;
     }
-    // Never the URL: it holds the key.
-    logger.info('account API not read; the budget uses its configured limits only', {
+    // Never the URL: it holds the key. A stand-in upstream without an Account API (the demo of `npm start`,
+    // an emulator) answers 404: expected there, so not worth a line before the banner.
+    const log = answer.ok && answer.status === 404 && !isRealSerpApi(config.SERPAPI_BASE_URL) ? 'debug' : 'info';
+    logger[log]('account API not read; the budget uses its configured limits only', {
       status: answer.ok ? answer.status : answer.reason,
     });
   } catch (error) {

@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 
 // The page needs no upstream and no real key: it is only rendered, never used to call anything.
-process.env.SERPAPI_API_KEY ||= 'unused-by-the-screenshot';
+// A key of SerpApi's form (lib/config.ts refuses another for SerpApi), never sent anywhere.
+process.env.SERPAPI_API_KEY ||= '0'.repeat(64);
 process.env.API_KEYS ||= 'unused-by-the-screenshot';
 
 const { startLocalServer } = await import('./server.js');

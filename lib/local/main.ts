@@ -34,14 +34,30 @@ const firstKey = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}:([^:\s]+)(?::daily=\d{1,9})?$
 const shownKey = demoKey ? firstKey : maskKey(firstKey);
 const clientKey = demoKey ? firstKey : '<your key>';
 
+/** Ends the start with one line saying what to do: no stack trace for a mistake of the setup. */
+function refuse(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
 // Config is read when the handlers load, so the environment above must be settled first.
-const { startLocalServer } = await import('./server.js');
-const { docsPages } = await import('./docs.js');
-const { config } = await import('../config.js');
-const { url } = await startLocalServer({
-  port: Number(env.PORT ?? 3000),
-  host: env.HOST ?? '127.0.0.1',
-  pages: await docsPages(),
+const loaded = await Promise.all([import('./server.js'), import('./docs.js'), import('../config.js')]).catch((error: unknown) => {
+  // lib/config.ts names every bad variable and what it must be; the rest of its stack says nothing more.
+  if (error instanceof Error && error.message.startsWith('Invalid configuration: ')) refuse(error.message);
+  throw error;
+});
+const [{ startLocalServer }, { docsPages }, { config }] = loaded;
+const port = Number(env.PORT ?? 3000);
+const host = env.HOST ?? '127.0.0.1';
+const { url } = await startLocalServer({ port, host, pages: await docsPages() }).catch((error: unknown) => {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    refuse(`Port ${port} is in use on ${host}: stop what listens there or set PORT to a free port (PORT=${port + 1} npm start)`);
+  }
+  if (code === 'EACCES')
+    refuse(`Port ${port} on ${host} needs privileges this process lacks: set PORT=3000 or another port above 1023`);
+  if (code === 'EADDRNOTAVAIL') refuse(`HOST=${host} is no address of this machine: set HOST=127.0.0.1 or HOST=0.0.0.0`);
+  throw error;
 });
 
 console.log(

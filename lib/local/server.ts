@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { ok } from '../envelope.js';
 import { AppError } from '../errors.js';
-import { errorResponse } from '../http.js';
+import { errorResponse, jsonResponse } from '../http.js';
 import { MAX_BODY_BYTES } from '../middleware/body.js';
 import type { LambdaHandler } from '../middleware/index.js';
 import { ROUTES } from '../routes.js';
@@ -52,6 +53,24 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   res.end(body);
 }
 
+/**
+ * `GET /`: where to start, in the envelope every answer has (a browser or curl pointed at the bare address
+ * gets a signpost, not a 404).
+ */
+function sendIndex(res: ServerResponse, requestId: string): void {
+  const data = {
+    docs: '/docs',
+    openapi: '/openapi.json',
+    endpoints: `${ROUTES.length} endpoints, each a POST under /v1 with Authorization: Bearer <key>; MCP at POST ${MCP_PATH}`,
+  };
+  send(
+    res,
+    jsonResponse(200, ok(data, 'Search and Citation API: the reference is at /docs, the OpenAPI document at /openapi.json'), {
+      'X-Request-Id': requestId,
+    }),
+  );
+}
+
 function sendError(res: ServerResponse, error: AppError, requestId: string): void {
   send(res, errorResponse(error, { 'X-Request-Id': requestId }));
 }
@@ -86,6 +105,7 @@ export async function startLocalServer(
         res.end(req.method === 'HEAD' ? undefined : page.body);
         return;
       }
+      if (path === '/' && !page && (req.method === 'GET' || req.method === 'HEAD')) return sendIndex(res, requestId);
       const route = handlers.get(path);
       const body = await readBody(req);
       if (!route)

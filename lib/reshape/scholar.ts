@@ -25,13 +25,39 @@ export const CITATION_ID = {
 type Interest = z.output<typeof interestSchema>;
 type CitationCount = z.output<typeof citationCountSchema>;
 
-/** Research interests as `{title, link}`; plain strings (as one spec sample shows) become titles. */
+/** Engines SerpApi has retired (docs/decisions.md §10): no link of ours may lead to one. */
+const RETIRED_ENGINES = new Set(['google_scholar_profiles']);
+
+/**
+ * A link an answer may pass on: a Google Scholar page, never one of the upstream's own API links
+ * (`serpapi_link`, which for interests still names the retired `google_scholar_profiles` engine). A link
+ * to the upstream's API, or naming a retired engine, is dropped (null).
+ */
+function publicLink(value: unknown): string | null {
+  const link = text(value);
+  if (!link) return null;
+  try {
+    const url = new URL(link);
+    const engine = url.searchParams.get('engine');
+    if (/(^|\.)serpapi\.com$/i.test(url.hostname) || (engine !== null && RETIRED_ENGINES.has(engine))) return null;
+  } catch {
+    return null;
+  }
+  return link;
+}
+
+/**
+ * Research interests as `{title, link}`; plain strings (as one spec sample shows) become titles. The link
+ * is Google Scholar's page of the interest; the upstream's `serpapi_link` is never passed on.
+ */
 export function reshapeInterests(value: unknown): Interest[] {
   if (!Array.isArray(value)) return [];
   return value
     .map(
       (item): Interest =>
-        isRecord(item) ? { title: textOrEmpty(item.title), link: text(item.link) } : { title: textOrEmpty(item), link: null },
+        isRecord(item)
+          ? { title: textOrEmpty(item.title), link: publicLink(item.link) }
+          : { title: textOrEmpty(item), link: null },
     )
     .filter((item) => item.title !== '');
 }
@@ -84,23 +110,43 @@ export function reshapeProfile(item: Record<string, unknown>): Profile {
 }
 
 /**
- * The author page's metrics table: `[{citations: {all, since_2019}}, {h_index: …}, {i10_index: …}]`, whose
- * "since" key names a year that moves every year, hence `since` plus `since_year`.
+ * The rows of the author page's metrics table, in the upstream's order: citations, h-index, i10-index,
+ * e.g. `[{citations: {all, since_2019}}, {h_index: …}, {i10_index: …}]`. The row labels and the "since"
+ * key follow the answer's language (`indice_h`, `depuis_2016` for `hl=fr`), so a row is read by its
+ * position and as its one object value, never by an English label.
+ */
+function metricRows(table: unknown): Record<string, unknown>[] {
+  // Not `list`, which drops what is not an object: a row keeps its position even when it is junk.
+  return Array.isArray(table) ? table.map((row) => record(Object.values(record(row)).find(isRecord))) : [];
+}
+
+/** A metric row's "since" key: the key other than `all` that names a year (`since_2019`, `depuis_2019`). */
+function sinceKeyOf(row: Record<string, unknown>): { key: string; year: number } | null {
+  for (const key of Object.keys(row)) {
+    const year = key === 'all' ? null : /(?:^|\D)((?:19|20)\d{2})(?:\D|$)/.exec(key)?.[1];
+    if (year) return { key, year: Number(year) };
+  }
+  return null;
+}
+
+/**
+ * The author page's metrics table (see `metricRows`), whose "since" key names a year that moves every
+ * year, hence `since` plus `since_year`.
  */
 function reshapeCitedBy(value: unknown): AuthorData['cited_by'] {
   if (!isRecord(value)) return null;
-  const table = list(value.table);
+  const rows = metricRows(value.table);
   let sinceYear: number | null = null;
-  const metric = (name: string) => {
-    const row = record(table.find((entry) => isRecord(entry[name]))?.[name]);
-    const sinceKey = Object.keys(row).find((key) => /^since_\d{4}$/.test(key));
-    if (sinceKey) sinceYear ??= Number(sinceKey.slice(6));
-    return { all: integer(row.all), since: sinceKey ? integer(row[sinceKey]) : null };
+  const metric = (position: number) => {
+    const row = rows[position] ?? {};
+    const since = sinceKeyOf(row);
+    if (since) sinceYear ??= since.year;
+    return { all: integer(row.all), since: since ? integer(row[since.key]) : null };
   };
   return {
-    citations: metric('citations'),
-    h_index: metric('h_index'),
-    i10_index: metric('i10_index'),
+    citations: metric(0),
+    h_index: metric(1),
+    i10_index: metric(2),
     since_year: sinceYear,
     graph: yearly(value.graph),
   };
@@ -274,7 +320,8 @@ export function profileFromDiscovery(author: DiscoveredAuthor): Profile {
 /** A discovered author filled from its `google_scholar_author` page (name, affiliation, citations, interests). */
 export function profileFromAuthorPage(author: DiscoveredAuthor, json: Record<string, unknown>): Profile {
   const page = record(json.author);
-  const citations = record(list(record(json.cited_by).table).find((row) => isRecord(row.citations))?.citations);
+  // The first row of the metrics table, whatever the language of its label.
+  const citations = metricRows(record(json.cited_by).table)[0] ?? {};
   return reshapeProfile({
     name: text(page.name) ?? author.name,
     author_id: author.author_id,

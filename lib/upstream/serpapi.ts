@@ -58,11 +58,45 @@ export function toQuery(engine: string, params: SerpApiParams): URLSearchParams 
   return query;
 }
 
-/** Removes the key from any text that might reach a client or a log line. */
+const REDACTED = '[redacted]';
+// Characters a key is made of: the key stands as a key only where neither neighbour is one of them.
+const KEY_CHARACTER = 'A-Za-z0-9_\\-';
+// A key this long is never a word of other text by chance (SerpApi's are 64; lib/config.ts lets a shorter
+// one through only for an upstream other than SerpApi, such as the demo's or a test's).
+const WORD_KEY_MIN_LENGTH = 8;
+
+/**
+ * Removes the key where it stands as a key, never as a substring of other text (a short key must not
+ * turn `https://food.example` into `https://fo[redacted]d.example`): the value of any `api_key=` parameter,
+ * and a key of at least 8 characters as a whole word, with no letter, digit, `_` or `-` on either side.
+ */
+function redactKey(text: string, secret: string): string {
+  let out = text.replace(/api_key=[^&\s"'<>]+/gi, `api_key=${REDACTED}`);
+  if (secret.length >= WORD_KEY_MIN_LENGTH && out.includes(secret)) {
+    const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    out = out.replace(new RegExp(`(?<![${KEY_CHARACTER}])${escaped}(?![${KEY_CHARACTER}])`, 'g'), REDACTED);
+  }
+  return out;
+}
+
+/** Removes the key from any text that might reach a client or a log line (see `redactKey`), cut to 300 characters. */
 export function redact(text: string, secret: string): string {
-  let out = secret ? text.split(secret).join('[redacted]') : text;
-  out = out.replace(/api_key=[^&\s"']+/gi, 'api_key=[redacted]');
+  const out = redactKey(text, secret);
   return out.length > 300 ? `${out.slice(0, 300)}…` : out;
+}
+
+/**
+ * An upstream answer with the key taken out where it stands as a key: a string value equal to the key,
+ * and the key inside a string value as `redactKey` finds it (a link's `api_key=`). Keys of objects and
+ * every other value are left as they are.
+ */
+export function redactAnswer(value: unknown, secret: string): unknown {
+  if (typeof value === 'string') return value === secret ? REDACTED : redactKey(value, secret);
+  if (Array.isArray(value)) return value.map((item) => redactAnswer(item, secret));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactAnswer(item, secret)]));
+  }
+  return value;
 }
 
 type Attempt =
@@ -228,7 +262,8 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
   let json: unknown;
   try {
     // An answer that echoes the key (a link, a search echo) must not carry it on to a client or a cache.
-    json = JSON.parse(key && text.includes(key) ? text.split(key).join('[redacted]') : text);
+    json = JSON.parse(text);
+    if ((key && text.includes(key)) || /api_key=/i.test(text)) json = redactAnswer(json, key);
   } catch {
     return {
       kind: 'final',

@@ -375,12 +375,12 @@ export interface components {
       /** @description Region: one of DuckDuckGo's codes, such as us-en, uk-en, de-de or wt-wt (no region); any letter case */
       region?: string;
       /**
-       * @description Only results from the past day, week, month or year
+       * @description Only results from the past day, week, month or year (any letter case)
        * @enum {string}
        */
       date?: 'day' | 'week' | 'month' | 'year';
       /**
-       * @description Safe search level
+       * @description Safe search level (any letter case)
        * @enum {string}
        */
       safe_search?: 'strict' | 'moderate' | 'off';
@@ -438,7 +438,7 @@ export interface components {
       /** @description Country: one of Bing's two-letter codes, such as us, gb or de (any letter case). Not together with market */
       cc?: string;
       /**
-       * @description Safe search level
+       * @description Safe search level (any letter case)
        * @enum {string}
        */
       safe_search?: 'off' | 'moderate' | 'strict';
@@ -501,7 +501,7 @@ export interface components {
       /** @description Result offset; when absent it is page × 10, when present it wins */
       pn?: number;
       /**
-       * @description Script of the results: simplified or traditional Chinese, or all
+       * @description Script of the results: simplified or traditional Chinese, or all (any letter case)
        * @enum {string}
        */
       ct?: 'all' | 'simplified' | 'traditional';
@@ -573,19 +573,19 @@ export interface components {
        */
       country?: string;
       /**
-       * @description Citation format of reference_list; papers[].citations holds every format the upstream gave
+       * @description Citation format of reference_list; papers[].citations holds every format the upstream gave (any letter case)
        * @default MLA
        * @enum {string}
        */
       format?: 'MLA' | 'APA' | 'Chicago' | 'Harvard' | 'Vancouver';
       /**
-       * @description Where citations come from. "auto": rendered here from each paper's Crossref record when one matches it confidently, else from the index's own record of the paper (both free: a page costs its one search call); "index": the index's cite call for every paper (one paid call each, unless cached), and what it lacks rendered here as in "auto"
+       * @description Where citations come from. "auto": rendered here from each paper's Crossref record when one matches it confidently, else from the index's own record of the paper (both free: a page costs its one search call); "index": the index's cite call for every paper (one paid call each, unless cached), and what it lacks rendered here as in "auto" (any letter case)
        * @default auto
        * @enum {string}
        */
       citation_source?: 'auto' | 'index';
       /**
-       * @description How citations and reference_list are written: "text" (default), or "html": the styles' italics and small capitals as inline HTML, no wrapper element. The index's cite answers are text either way
+       * @description How citations and reference_list are written: "text" (default), or "html": the styles' italics and small capitals as inline HTML, no wrapper element. The index's cite answers are text either way (any letter case)
        * @default text
        * @enum {string}
        */
@@ -772,7 +772,7 @@ export interface components {
       /** @description Interface language: one of Google's codes, such as en or zh-cn (any letter case) */
       language?: string;
       /**
-       * @description Order of the articles: cited (most cited first, the default), pubdate (newest first) or title
+       * @description Order of the articles: cited (most cited first, the default), pubdate (newest first) or title (any letter case)
        * @enum {string}
        */
       sort?: 'cited' | 'pubdate' | 'title';
@@ -2249,12 +2249,12 @@ export interface components {
       /** @description Search terms; at most 4096 bytes once URL-encoded (a Chinese character takes 9) */
       q: string;
       /**
-       * @description Image size: icon, small (over 400×300), medium, large, xlarge (over 4 MP), xxlarge (over 10 MP)
+       * @description Image size: icon, small (over 400×300), medium, large, xlarge (over 4 MP), xxlarge (over 10 MP) (any letter case)
        * @enum {string}
        */
       size?: 'icon' | 'small' | 'medium' | 'large' | 'xlarge' | 'xxlarge';
       /**
-       * @description Colour: red, orange, yellow, green, teal, blue, purple, pink, white, gray, black, brown, black_and_white or transparent
+       * @description Colour: red, orange, yellow, green, teal, blue, purple, pink, white, gray, black, brown, black_and_white or transparent (any letter case)
        * @enum {string}
        */
       color?:
@@ -2273,12 +2273,12 @@ export interface components {
         | 'black_and_white'
         | 'transparent';
       /**
-       * @description Image type: face, photo, clipart, lineart (line drawing) or animated
+       * @description Image type: face, photo, clipart, lineart (line drawing) or animated (any letter case)
        * @enum {string}
        */
       type?: 'face' | 'photo' | 'clipart' | 'lineart' | 'animated';
       /**
-       * @description Usage rights: creative_commons, commercial (commercial and other licences), free_to_share, free_to_share_commercially, free_to_modify or free_to_modify_commercially
+       * @description Usage rights: creative_commons, commercial (commercial and other licences), free_to_share, free_to_share_commercially, free_to_modify or free_to_modify_commercially (any letter case)
        * @enum {string}
        */
       license?:
@@ -2289,7 +2289,7 @@ export interface components {
         | 'free_to_modify'
         | 'free_to_modify_commercially';
       /**
-       * @description Aspect ratio: square, tall, wide or panoramic
+       * @description Aspect ratio: square, tall, wide or panoramic (any letter case)
        * @enum {string}
        */
       aspect_ratio?: 'square' | 'tall' | 'wide' | 'panoramic';
@@ -2387,6 +2387,7 @@ export interface components {
         plan_searches_left: number | null;
         this_month_usage: number | null;
         this_hour_searches: number | null;
+        last_hour_searches: number | null;
         account_rate_limit_per_hour: number | null;
         /** @description When the search provider said so (ISO 8601) */
         read_at: string;

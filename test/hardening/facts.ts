@@ -43,8 +43,13 @@ export interface RouteFacts {
   body: Body;
   /** The upstream engine of the endpoint's first (or only) call. */
   engine: string;
-  /** How many calls carry the search text per request (trends asks for time series and regions at once). */
+  /** How many calls carry the search text per request (trends asks for time series, then regions). */
   textCalls: number;
+  /**
+   * How many of those a request makes when every call fails, when fewer than `textCalls`: trends stops at
+   * its first failed call and never pays for the second.
+   */
+  failingCalls?: number;
   text: TextFact;
   integers: Record<string, IntegerFact>;
   extra: ExtraCase[];
@@ -199,6 +204,7 @@ const FACTS: Record<string, RouteFacts> = {
     body: { queries: ['coffee'] },
     engine: 'google_trends',
     textCalls: 2,
+    failingCalls: 1,
     text: {
       field: 'queries',
       set: (body, value) => ({ ...body, queries: [value] }),

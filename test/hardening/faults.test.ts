@@ -136,10 +136,11 @@ function each(outcomes: Outcome[], check: (outcome: Outcome, calls: number) => v
   }
 }
 
+/** `calls` gets how many calls a request makes before it stops at failures (`failingCalls`, else `textCalls`). */
 function failsWith(code: ErrorCode, calls: (textCalls: number) => number | [number, number]) {
   return ({ reply, covered }: Outcome, made: number) => {
     expectFailure(reply, code);
-    const expected = calls(covered.facts.textCalls);
+    const expected = calls(covered.facts.failingCalls ?? covered.facts.textCalls);
     if (typeof expected === 'number') expect(made, 'upstream calls').toBe(expected);
     else {
       expect(made, 'upstream calls').toBeGreaterThanOrEqual(expected[0]);

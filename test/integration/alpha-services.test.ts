@@ -295,29 +295,31 @@ describe('POST /v1/alpha/trends', () => {
     ]);
   });
 
-  it('returns interest by region and says interest over time is missing when the time series call fails', async () => {
+  it("stops at a failed time series call: no second, paid, region call, and the first call's error", async () => {
     harness.upstream.respond((q) => (isTimeseries(q) ? 'hang' : undefined));
-    const reply = await harness.service.post(PATH, { queries: ['coffee'] });
-    expectSuccess(reply);
-    expect(reply.json.message).toMatch(/^0 time points, 3 regions; interest over time could not be fetched \(/);
-    expect(reply.json.data.interest_over_time).toEqual({ granularity: null, timeline_data: [], averages: [] });
-    expect(reply.json.data.interest_by_region).toHaveLength(3);
-    expect(reply.json.data.unavailable).toEqual([
-      { part: 'interest_over_time', code: 'UPSTREAM_TIMEOUT', details: expect.any(String) },
-    ]);
+    const before = (await harness.service.post('/v1/usage', {})).json.data.hour.used as number;
+    const reply = await harness.service.post(PATH, { queries: ['coffee'], no_cache: true });
+    expectFailure(reply, 504, 'UPSTREAM_TIMEOUT');
+    expect(queries('google_trends', isTimeseries).length).toBeGreaterThan(0);
+    expect(queries('google_trends', isRegions)).toEqual([]);
+    // Only the time series attempts were counted in the budget.
+    const after = (await harness.service.post('/v1/usage', {})).json.data.hour.used as number;
+    expect(after - before).toBe(queries('google_trends', isTimeseries).length);
   });
 
-  it('fails with the more informative error when both calls fail: an upstream error over a timeout', async () => {
-    harness.upstream.respond((q) => (isTimeseries(q) ? 'hang' : 'errorBody'));
+  it('stops at a failed time series call with an upstream error, passing its words on', async () => {
+    harness.upstream.respond((q) => (isTimeseries(q) ? 'errorBody' : 'invalidKey'));
     const reply = await harness.service.post(PATH, { queries: ['coffee'] });
     expectFailure(reply, 502, 'UPSTREAM_ERROR');
     expect(reply.json.error.details).toContain('Unsupported `xx` location');
+    expect(queries('google_trends', isRegions)).toEqual([]);
   });
 
-  it('fails with the more informative error when both calls fail: a rejected upstream key over an upstream error', async () => {
-    harness.upstream.respond((q) => (isTimeseries(q) ? 'errorBody' : 'invalidKey'));
+  it('stops at a rejected upstream key on the time series call', async () => {
+    harness.upstream.respond((q) => (isTimeseries(q) ? 'invalidKey' : undefined));
     const reply = await harness.service.post(PATH, { queries: ['coffee'] });
     expectFailure(reply, 500, 'SERVICE_MISCONFIGURED');
+    expect(harness.upstream.requests).toHaveLength(1);
   });
 });
 

@@ -29,6 +29,8 @@ async function loadHandler(atInit: string | undefined) {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       API_KEYS: TEST_CLIENT_KEY,
       SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
+      // Never called; an upstream other than SerpApi takes the test's key (lib/config.ts).
+      SERPAPI_BASE_URL: 'http://127.0.0.1:9',
       CROSSREF_BASE_URL: 'http://127.0.0.1:9',
       ...(atInit === undefined ? {} : { CITATION_STYLES_AT_INIT: atInit }),
     },

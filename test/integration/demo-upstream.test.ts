@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 describe('the demo upstream, asked for citations', () => {
-  it("cites every paper of the spec's example, {\"query\":\"bananas\"}, in the five formats, from the index's records", async () => {
+  it('cites every paper of the spec\'s example, {"query":"bananas"}, in the five formats, from the index\'s records', async () => {
     const reply = await service.post('/v1/cite/search', { query: 'bananas' });
     expect(reply.status, reply.text).toBe(200);
     const { papers, citation_count } = reply.json.data as {

@@ -27,6 +27,29 @@ afterAll(async () => {
 
 const withoutKey = { headers: { Authorization: '' }, method: 'GET' };
 
+describe('GET /', () => {
+  it('points to /docs and /openapi.json, in the envelope, without a key', async () => {
+    const reply = await service.post('/', undefined, withoutKey);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(reply.headers.get('x-request-id')).toBeTruthy();
+    expect(reply.json).toEqual({
+      success: true,
+      message: 'Search and Citation API: the reference is at /docs, the OpenAPI document at /openapi.json',
+      data: { docs: '/docs', openapi: '/openapi.json', endpoints: expect.stringContaining('POST under /v1') },
+    });
+    // The paths it names are served.
+    expect((await service.post(reply.json.data.docs, undefined, withoutKey)).status).toBe(200);
+    expect((await service.post(reply.json.data.openapi, undefined, withoutKey)).status).toBe(200);
+  });
+
+  it('is no endpoint for a POST: 404 NOT_FOUND as before', async () => {
+    const reply = await service.post('/', {});
+    expect(reply.status).toBe(404);
+    expect(reply.json.error.code).toBe('NOT_FOUND');
+  });
+});
+
 describe('GET /openapi.json', () => {
   it('serves the OpenAPI 3.1 document of every route, without a key', async () => {
     const reply = await service.post('/openapi.json', undefined, withoutKey);

@@ -106,7 +106,12 @@ export function violations(schema: JsonSchema, value: unknown, path = ''): Viola
   if (schema.anyOf && (schema.anyOf as JsonSchema[]).every((branch) => violations(branch, value, path).length > 0)) add('anyOf');
   if (schema.not && violations(schema.not as JsonSchema, value, path).length === 0) add('not');
   if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) add('const');
-  if (schema.enum && !(schema.enum as unknown[]).some((option) => option === value)) add('enum');
+  // A list whose description says "any letter case" (lib/schema.ts `oneOf`) takes its values in any case.
+  const anyCase = /any letter case/i.test(String(schema.description ?? ''));
+  const listed = (option: unknown) =>
+    option === value ||
+    (anyCase && typeof option === 'string' && typeof value === 'string' && option.toLowerCase() === value.toLowerCase());
+  if (schema.enum && !(schema.enum as unknown[]).some(listed)) add('enum');
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
     if (!types.some((type) => hasType(type, value))) {

@@ -156,3 +156,90 @@ describe('reshapeAuthor', () => {
     expect(() => responseSchema.parse(empty)).not.toThrow();
   });
 });
+
+describe('reshapeAuthor never passes on a link to a retired engine', () => {
+  it("drops the recorded sample's serpapi_link to google_scholar_profiles and keeps Google Scholar's own link", () => {
+    const json = sample('google_scholar_author');
+    // The recorded answer does carry the retired engine's link: the test would prove nothing otherwise.
+    expect(JSON.stringify(json)).toContain('engine=google_scholar_profiles');
+    const data = reshapeAuthor(json, request);
+    expect(JSON.stringify(data)).not.toContain('google_scholar_profiles');
+    expect(JSON.stringify(data.author?.interests)).not.toContain('serpapi.com');
+    expect(data.author?.interests.map((i) => i.link)).toEqual([
+      expect.stringMatching(/^https:\/\/scholar\.google\.com\/citations\?view_op=search_authors/),
+      expect.stringMatching(/^https:\/\/scholar\.google\.com\/citations\?view_op=search_authors/),
+    ]);
+  });
+
+  it('drops an interest link that is itself the upstream API or the retired engine, keeping the title', () => {
+    const retired = 'https://serpapi.com/search.json?engine=google_scholar_profiles&mauthors=label%3Aepigenomics';
+    const elsewhere = 'https://mirror.example/search.json?engine=google_scholar_profiles&mauthors=x';
+    const data = reshapeAuthor(
+      {
+        author: {
+          name: 'A',
+          interests: [
+            { title: 'Epigenomics', link: retired },
+            { title: 'X', link: elsewhere },
+          ],
+        },
+      },
+      request,
+    );
+    expect(data.author?.interests).toEqual([
+      { title: 'Epigenomics', link: null },
+      { title: 'X', link: null },
+    ]);
+  });
+});
+
+describe('reshapeAuthor reads the metrics table by position, in any language', () => {
+  // The recorded sample's table with the labels SerpApi sends for hl=fr.
+  const french = (): Record<string, unknown> => {
+    const json = structuredClone(sample('google_scholar_author'));
+    const table = (json.cited_by as { table: Record<string, Record<string, number>>[] }).table;
+    const [citations, h, i10] = table.map((row) => Object.values(row)[0] as Record<string, number>);
+    const localised = (row: Record<string, number> | undefined) => ({ all: row?.all, depuis_2019: row?.since_2019 });
+    (json.cited_by as { table: unknown }).table = [
+      { citations: localised(citations) },
+      { indice_h: localised(h) },
+      { indice_i10: localised(i10) },
+    ];
+    return json;
+  };
+
+  it('gives citations since, h-index, i10-index and since_year from a French-labelled table', () => {
+    const data = reshapeAuthor(french(), requestSchema.parse({ author_id: 'LSsXyncAAAAJ', language: 'fr' }));
+    expect(data.cited_by).toMatchObject({
+      citations: { all: 38511, since: 16134 },
+      h_index: { all: 61, since: 44 },
+      i10_index: { all: 111, since: 97 },
+      since_year: 2019,
+    });
+    expect(() => responseSchema.parse(data)).not.toThrow();
+  });
+
+  it('reads any label and any year-naming "since" key, and a junk row keeps the others in place', () => {
+    const data = reshapeAuthor(
+      { cited_by: { table: [{ zitate: { all: 5, seit_2016: 4 } }, null, { 'i10-index': { all: 2, seit_2016: 1 } }] } },
+      request,
+    );
+    expect(data.cited_by).toMatchObject({
+      citations: { all: 5, since: 4 },
+      h_index: { all: null, since: null },
+      i10_index: { all: 2, since: 1 },
+      since_year: 2016,
+    });
+  });
+});
+
+describe('profileFromAuthorPage reads the citations row by position too', () => {
+  it('fills cited_by from a French-labelled table', async () => {
+    const { profileFromAuthorPage } = await import('../../../lib/reshape/scholar.js');
+    const profile = profileFromAuthorPage(
+      { name: 'C Meyer', author_id: 'LSsXyncAAAAJ', link: null, results: 1, match: 1, first: 0 },
+      { author: { name: 'Cliff Meyer' }, cited_by: { table: [{ citées: { all: 38511, depuis_2019: 16134 } }] } },
+    );
+    expect(profile.cited_by).toBe(38511);
+  });
+});

@@ -86,11 +86,37 @@ describe('the Account API answer', () => {
       plan_searches_left: 5958,
       this_month_usage: 24042,
       this_hour_searches: 42,
+      last_hour_searches: 42,
       account_rate_limit_per_hour: 6000,
       read_at: '2026-11-23T21:00:00.000Z',
     });
     expect(JSON.stringify(kept)).not.toMatch(/SECRET_API_KEY|demo@serpapi.com/);
     expect(parseAccount({ error: 'Invalid API key.' }, 0)).toBeUndefined();
+  });
+
+  it('reads both hour fields, each on its own, and every field as optional', () => {
+    const readAt = at('2026-11-23T21:00:00Z');
+    expect(parseAccount({ last_hour_searches: 7 }, readAt)).toMatchObject({ this_hour_searches: null, last_hour_searches: 7 });
+    expect(parseAccount({ this_hour_searches: 3 }, readAt)).toMatchObject({ this_hour_searches: 3, last_hour_searches: null });
+    expect(parseAccount({ this_hour_searches: 3, last_hour_searches: 9 }, readAt)).toMatchObject({
+      this_hour_searches: 3,
+      last_hour_searches: 9,
+    });
+    // An answer missing every field, or holding junk in them, is still read: nulls, not a lost answer.
+    const nothing = {
+      plan_name: null,
+      searches_per_month: null,
+      plan_searches_left: null,
+      this_month_usage: null,
+      this_hour_searches: null,
+      last_hour_searches: null,
+      account_rate_limit_per_hour: null,
+      read_at: '2026-11-23T21:00:00.000Z',
+    };
+    expect(parseAccount({}, readAt)).toEqual(nothing);
+    expect(parseAccount({ plan_name: 5, searches_per_month: 'lots', this_hour_searches: -1 }, readAt)).toEqual(nothing);
+    // Only the rate cap: the budget still gets it.
+    expect(parseAccount({ account_rate_limit_per_hour: 1000 }, readAt)).toMatchObject({ account_rate_limit_per_hour: 1000 });
   });
 });
 

@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, type JsonObject, loadRouteSchemas } from '../../../lib/openapi.js';
 import { ROUTES } from '../../../lib/routes.js';
-import { encodedBytes, requiredText, textPattern, WELL_FORMED_RULE } from '../../../lib/schema.js';
+import { ANY_LETTER_CASE, encodedBytes, requiredText, textPattern, WELL_FORMED_RULE } from '../../../lib/schema.js';
 import { anyCasePattern } from '../../../lib/upstream/options-write.js';
 import {
   BING_COUNTRIES,
@@ -54,9 +54,25 @@ function holdsIllFormed(value: unknown): boolean {
   return false;
 }
 
-/** Whether the document accepts the body: the validator's verdict, and the one rule only its text states. */
+/**
+ * The body with each value of a listed field whose description says "(any letter case)" (lib/schema.ts
+ * `oneOf`) in the listed spelling: the rule the document's `enum` states only for that spelling.
+ */
+function inListedCase(stem: string, body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const properties = (document.components.schemas[`${stem}Request`]?.properties ?? {}) as Record<string, JsonObject>;
+  const out: Record<string, unknown> = { ...body };
+  for (const [field, value] of Object.entries(out)) {
+    const rule = properties[field];
+    if (typeof value !== 'string' || !Array.isArray(rule?.enum) || !String(rule.description).includes(ANY_LETTER_CASE)) continue;
+    out[field] = rule.enum.find((option) => String(option).toLowerCase() === value.toLowerCase()) ?? value;
+  }
+  return out;
+}
+
+/** Whether the document accepts the body: the validator's verdict, and the rules only its text states. */
 function validByDocument(stem: string, body: unknown): boolean {
-  if (!documentValidator(stem)(body)) return false;
+  if (!documentValidator(stem)(inListedCase(stem, body))) return false;
   // The one rule the patterns leave out, so that other languages' engines compile them: the document's
   // description states it for every text field (docs/decisions.md §12).
   return !(holdsIllFormed(body) && String(document.info.description).includes(WELL_FORMED_RULE));

@@ -49,7 +49,25 @@ describe('credential sources in the configuration', () => {
 
   it('accepts one source for each credential', () => {
     expect(loadConfig(base)).toMatchObject(base);
-    expect(loadConfig({ SERPAPI_API_KEY: 'k', API_KEYS: 'a,b' })).toMatchObject({ SERPAPI_API_KEY: 'k', API_KEYS: 'a,b' });
+    const key = '0123456789abcdef'.repeat(4);
+    expect(loadConfig({ SERPAPI_API_KEY: key, API_KEYS: 'a,b' })).toMatchObject({ SERPAPI_API_KEY: key, API_KEYS: 'a,b' });
+  });
+
+  it('refuses, naming SERPAPI_API_KEY and never quoting it, a plain key for SerpApi that is not 64 hexadecimal characters', () => {
+    const short = 'foo-bar';
+    expect(() => loadConfig({ SERPAPI_API_KEY: short, API_KEYS: 'a' })).toThrow(
+      'Invalid configuration: SERPAPI_API_KEY: must be a SerpApi API key, 64 hexadecimal characters (0-9, a-f) as shown at https://serpapi.com/manage-api-key; the one set has 7 characters, not all of them hexadecimal',
+    );
+    expect(() => loadConfig({ SERPAPI_API_KEY: short, API_KEYS: 'a' })).not.toThrow(short);
+    expect(() => loadConfig({ SERPAPI_API_KEY: 'ab'.repeat(31), API_KEYS: 'a' })).toThrow(/the one set has 62 characters$/);
+    expect(() =>
+      loadConfig({ SERPAPI_API_KEY: 'ab'.repeat(32), API_KEYS: 'a', SERPAPI_BASE_URL: 'https://api.serpapi.com' }),
+    ).not.toThrow();
+    expect(() => loadConfig({ SERPAPI_API_KEY: 'AB'.repeat(32), API_KEYS: 'a' })).not.toThrow();
+    // Any other upstream (the demo's, an emulator, a test's fake) takes the key it is given.
+    expect(loadConfig({ SERPAPI_API_KEY: short, API_KEYS: 'a', SERPAPI_BASE_URL: 'http://127.0.0.1:8080' }).SERPAPI_API_KEY).toBe(
+      short,
+    );
   });
 
   it('refuses a plain upstream key beside its secret, naming both', () => {

@@ -23,6 +23,15 @@ describe('redact', () => {
     );
   });
 
+  it('removes the key only where it stands as a key, never from inside other text', () => {
+    // A short key that also spells part of a link: the link stays whole, only the api_key value goes.
+    expect(redact('see https://foo.baltimore.com/o/?api_key=o&b=oo', 'o')).toBe(
+      'see https://foo.baltimore.com/o/?api_key=[redacted]&b=oo',
+    );
+    expect(redact(`x${KEY}y ${KEY}-1 1_${KEY}`, KEY)).toBe(`x${KEY}y ${KEY}-1 1_${KEY}`);
+    expect(redact(`"${KEY}"`, KEY)).toBe('"[redacted]"');
+  });
+
   it('cuts long upstream messages', () => {
     expect(redact('x'.repeat(1000), KEY)).toHaveLength(301);
   });
@@ -93,6 +102,32 @@ describe('classify', () => {
     const outcome = classify(429, '7', '{}', KEY);
     expect(outcome).toMatchObject({ kind: 'retryable', retryAfterMs: 7000 });
     expect(outcome.kind !== 'json' && outcome.error.headers).toEqual({ 'Retry-After': '7' });
+  });
+
+  it('takes the key out of an answer where it stands as a key, and leaves every other text whole', () => {
+    const short = 'fo';
+    const answer = {
+      search_parameters: { api_key: short, q: 'fo' },
+      organic_results: [
+        { link: 'https://food.baltimore.com/fo/menu', title: 'Fo, food and more' },
+        { serpapi_link: `https://serpapi.com/search.json?engine=google&api_key=${short}&q=fo` },
+      ],
+      search_metadata: { echo: KEY },
+    };
+    const outcome = classify(200, null, JSON.stringify(answer), short);
+    expect(outcome).toEqual({
+      kind: 'json',
+      json: {
+        search_parameters: { api_key: '[redacted]', q: '[redacted]' },
+        organic_results: [
+          { link: 'https://food.baltimore.com/fo/menu', title: 'Fo, food and more' },
+          { serpapi_link: 'https://serpapi.com/search.json?engine=google&api_key=[redacted]&q=fo' },
+        ],
+        search_metadata: { echo: KEY },
+      },
+    });
+    const echoed = classify(200, null, JSON.stringify({ search_parameters: { api_key: KEY }, note: `key ${KEY}` }), KEY);
+    expect(JSON.stringify(echoed)).not.toContain(KEY);
   });
 
   it('never lets the key of an upstream message through', () => {

@@ -256,7 +256,7 @@ describe('answer keys and lifetimes', () => {
   });
 
   it('reads the default lifetime and per-endpoint exceptions from the configuration', () => {
-    const base = { API_KEYS: 'k', SERPAPI_API_KEY: 'k' };
+    const base = { API_KEYS: 'k', SERPAPI_API_KEY: 'a'.repeat(64) };
     expect(
       loadConfig({ ...base, ANSWER_CACHE_TTL_BY_ENDPOINT: 'alpha-news=600, alpha-trends=0' }).ANSWER_CACHE_TTL_BY_ENDPOINT,
     ).toEqual({ 'alpha-news': 600, 'alpha-trends': 0 });
