@@ -17,6 +17,9 @@ if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) {
   const replay = await startReplayUpstream();
   env.SERPAPI_BASE_URL = replay.url;
   env.SERPAPI_API_KEY = 'demo-upstream-key';
+  // Each demo answer names the recording it replays, which only a call to the demo upstream tells: no
+  // answer cache unless one is asked for (replaying costs nothing).
+  env.ANSWER_CACHE_TTL_SECONDS ??= '0';
   upstreamLine = `DEMO: recorded SerpApi answers replayed from ${replay.url} (set SERPAPI_API_KEY to call SerpApi)`;
   // Citation-search exports ask Crossref: the demo answers from recorded Crossref answers too.
   if (!env.CROSSREF_BASE_URL) {

@@ -65,6 +65,9 @@ function demoScholarPage(): string {
     search_metadata: recorded.search_metadata,
     search_information: { total_results: papers.length },
     organic_results: papers,
+    // Crossref knows far more works of the query than these: the index would have a next page, the demo
+    // only has none (an answer must not say "This is the last page" for that reason).
+    serpapi_pagination: { next: `https://serpapi.com/search.json?engine=google_scholar&start=${papers.length}` },
   });
 }
 
@@ -85,5 +88,19 @@ export function citeReplay(query: URLSearchParams): string | undefined {
     return query.get('q') === RECORDED_CITE_ID ? sampleText('google_scholar_cite') : NO_CITATIONS;
   }
   if (engine === 'google_scholar' && namesRecordedAuthor(query.get('q') ?? '')) return demoScholarPage();
+  return undefined;
+}
+
+/** What the demo's page built from the Crossref recording replays: the query Crossref was asked. */
+export const CROSSREF_PAGE_RECORDING = 'ecology, author Carl Boettiger (Crossref)';
+
+/**
+ * The query of the recording `citeReplay` answers with: a string, null when it answers with no recording
+ * (a cite call for another paper: no citations), undefined when it leaves the query to the samples.
+ */
+export function citeRecording(query: URLSearchParams): string | null | undefined {
+  const engine = query.get('engine');
+  if (engine === 'google_scholar_cite') return query.get('q') === RECORDED_CITE_ID ? RECORDED_CITE_ID : null;
+  if (engine === 'google_scholar' && namesRecordedAuthor(query.get('q') ?? '')) return CROSSREF_PAGE_RECORDING;
   return undefined;
 }

@@ -1,11 +1,29 @@
 /**
  * The demo upstream: a loopback HTTP server that speaks SerpApi's protocol (GET /search.json?engine=…)
- * and answers from the recorded samples, so `npm start` works with no upstream key and no network.
+ * and answers from the recorded samples, so `npm start` works with no upstream key and no network. It
+ * tells the local server which recording each answer replays (demo-recording.ts). A later page, which
+ * it holds no recording of, is its recorded page again, whose next page link says more may follow: the
+ * demo never says "last page" only because it has nothing more.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { citeReplay } from './replay-cite.js';
-import { demoAnswer } from './samples.js';
+import { noteReplayed, type Replayed, replayClosed, replayStarted } from './demo-recording.js';
+import { citeRecording, citeReplay } from './replay-cite.js';
+import { demoAnswer, recordedQuery, sampleFor } from './samples.js';
+
+/** Whether the query asks for a later page than the first, the only one the demo holds (by each engine's offset). */
+function laterPage(query: URLSearchParams): boolean {
+  const offset = (name: string, first = 0) => Number(query.get(name) ?? first) > first;
+  return offset('start') || offset('pn') || offset('ijn') || offset('first', 1);
+}
+
+/** What the demo's answer to this query replays, if anything (the sample for its engine, else replay-cite.ts's). */
+function replayedFor(query: URLSearchParams): Replayed | undefined {
+  const cite = citeRecording(query);
+  const name = sampleFor(query);
+  const recording = cite === undefined ? name && recordedQuery(name) : cite;
+  return recording ? { recording, unrecordedPage: laterPage(query) } : undefined;
+}
 
 export interface ReplayUpstream {
   url: string;
@@ -25,12 +43,20 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
     const answer = citeReplay(url.searchParams) ?? demoAnswer(url.searchParams);
     if (answer === undefined)
       return send(400, JSON.stringify({ error: `Unsupported engine: ${url.searchParams.get('engine')}` }));
+    const replayed = replayedFor(url.searchParams);
+    if (replayed) noteReplayed(req, replayed);
     send(200, answer);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const host = `127.0.0.1:${port}`;
+  replayStarted(host);
   return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    url: `http://${host}`,
+    close: () =>
+      new Promise((resolve) => {
+        replayClosed(host);
+        server.close(() => resolve());
+      }),
   };
 }

@@ -40,6 +40,17 @@ export function sample(name: SampleName): Record<string, unknown> {
   return JSON.parse(sampleText(name)) as Record<string, unknown>;
 }
 
+/**
+ * The query a sample's recording answers, as its `search_parameters` record it: the terms searched, else
+ * the paper or author it was asked for (the demo says which recording it replays: demo-recording.ts).
+ */
+export function recordedQuery(name: SampleName): string {
+  const asked = (sample(name).search_parameters ?? {}) as Record<string, unknown>;
+  if (typeof asked.q === 'string') return asked.q;
+  if (typeof asked.citation_id === 'string') return `citation_id=${asked.citation_id}`;
+  return `author_id=${String(asked.author_id)}`;
+}
+
 /** Which recorded answer fits this SerpApi query, or undefined for an engine we hold none for. */
 export function sampleFor(query: URLSearchParams): SampleName | undefined {
   const engine = query.get('engine');

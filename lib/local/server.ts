@@ -14,6 +14,7 @@ import { MAX_BODY_BYTES } from '../middleware/body.js';
 import type { LambdaHandler } from '../middleware/index.js';
 import { ROUTES } from '../routes.js';
 import { lambdaContext, toApiGatewayEvent } from './apigw-event.js';
+import { answerMarked } from './demo-recording.js';
 
 // API Gateway refuses bodies over 10 MB before any function runs; locally the same role is played at
 // 1 MiB, far above the functions' own 16 KiB limit, so that a huge upload is never held in memory.
@@ -122,7 +123,8 @@ export async function startLocalServer(
         );
       }
       const event = toApiGatewayEvent(req, path, path, body, requestId);
-      send(res, await route.handler(event, lambdaContext(route.name, requestId)));
+      // In the demo, the answer also says which recordings it replays (demo-recording.ts).
+      send(res, await answerMarked(() => route.handler(event, lambdaContext(route.name, requestId))));
     } catch {
       // The handlers answer every error themselves; this is the last guard of the local process.
       if (!res.headersSent)

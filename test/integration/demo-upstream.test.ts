@@ -98,5 +98,7 @@ describe('the demo upstream, asked for anything else', () => {
     const reply = await service.post('/v1/web-search/alpha', { q: 'coffee' });
     expect(reply.status, reply.text).toBe(200);
     expect((reply.json as { data: { organic_results: unknown[] } }).data.organic_results.length).toBeGreaterThan(0);
+    // And says it replays a recording, and which (demo-recording.test.ts checks the rest).
+    expect(reply.headers.get('x-demo-recording')).toBe('Coffee');
   });
 });
