@@ -61,12 +61,8 @@ function renderIndexRecord(
     profileAuthors: facts?.profileAuthors ?? [],
     kind: facts?.kind ?? null,
   });
-  try {
-    return { source: 'index-record', citations: renderer.render(csl, markup), gaps };
-  } catch (error) {
-    logger.warn('index record not rendered', { scholarId: paper.scholar_id, error: error as Error });
-    return { error: "The index's record of the paper could not be rendered" };
-  }
+  // render() never throws: a format its style cannot render is left out (a record with none is the caller's case).
+  return { source: 'index-record', citations: renderer.render(csl, markup), gaps };
 }
 
 /** Why the index's cite answer was not used for every format; null when it was. */
@@ -173,7 +169,7 @@ export function citePaper(
     gaps,
     error: origin.size === 0 ? (error ?? 'No source gave citations for this paper') : null,
     fallbackReason: reasons.length > 0 && origin.size > 0 && hasFallback(origin, askedIndex) ? reasons.join('; ') : null,
-    crossrefFallback: crossrefCitations && !crossrefReason ? null : crossrefReason,
+    crossrefFallback: crossrefReason,
   };
 }
 
