@@ -11,6 +11,9 @@
  *                  container starts (CITATION_STYLES_AT_INIT, as deployed: `load_ms` holds the build) and
  *                  on the first citation search, while the search is on the network
  *   paid calls     per 10-paper page when 0 %, 50 % and 100 % of its papers match a Crossref record
+ *   new style      the first request in a CSL style not yet built (engine built from the style pack, one
+ *                  record rendered) in a container started as deployed (catalogue read and the five pinned
+ *                  styles built at start-up), a second render, and the heap each kept engine adds
  *
  * The fake SerpApi and the demo Crossref (recorded answers) run in this process; every cold start is a
  * fresh `node` running the bundle as deployed (esbuild, the stack's options).
@@ -21,7 +24,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { DEPLOYED_ESBUILD_OPTIONS } from '../infra/bundling.js';
+import { copyStylePack, DEPLOYED_ESBUILD_OPTIONS } from '../infra/bundling.js';
 import { bestMatch, type CrossrefWork, parseScholarSummary } from '../lib/citations/match.js';
 import { crossrefRecording, startReplayCrossref } from '../lib/local/replay-crossref.js';
 import { startFakeSerpApi } from '../test/support/fake-serpapi.js';
@@ -75,6 +78,7 @@ async function bundleCiteSearch(): Promise<string> {
     outfile: join(outdir, 'index.mjs'),
     logLevel: 'warning',
   });
+  copyStylePack(outdir);
   return join(outdir, 'index.mjs');
 }
 
@@ -118,6 +122,85 @@ function renderTimes(): Promise<Record<string, unknown>> {
   });
 }
 
+/**
+ * Styles a first request may name: small and large, numeric, author-date and note (the repository's
+ * Chicago notes is its largest), and two dependents, one in its own locale (German).
+ */
+export const NEW_STYLES = [
+  'ieee',
+  'nature',
+  'apa',
+  'chicago-author-date',
+  'chicago-notes-bibliography',
+  'american-medical-association',
+  'elsevier-harvard',
+  'cell',
+  'the-lancet-oncology',
+  'datenbank-spektrum',
+];
+
+/**
+ * In a fresh process: the catalogue's first load, then for each style its first request (engine built
+ * from the pack, one record rendered) and a second render, and the heap each kept engine adds (after a
+ * full GC). What a request naming a style not yet built pays beyond its network waits.
+ */
+function newStyleTimes(): Promise<Record<string, unknown>> {
+  const script = `
+    import { loadCatalogue } from './lib/citations/style-catalogue.ts';
+    import { renderStyles, keptStyleEngines, STYLE_ENGINES_MAX } from './lib/citations/style-engines.ts';
+    import { prepareCitationRenderer } from './lib/citations/render.ts';
+    import { cslFromCrossref } from './lib/citations/csl.ts';
+    import { citableItem } from './lib/citations/records.ts';
+    import { crossrefRecording } from './lib/local/replay-crossref.ts';
+    const works = JSON.parse(crossrefRecording('boettiger')).message.items;
+    const item = (i) => citableItem(cslFromCrossref(works[i % works.length]));
+    const heap = () => { globalThis.gc(); return process.memoryUsage().heapUsed; };
+    let t = performance.now();
+    const catalogue = await loadCatalogue();
+    const catalogueMs = performance.now() - t;
+    // As deployed (CITATION_STYLES_AT_INIT): the five pinned styles built while the container starts, so
+    // citeproc is loaded and compiled before the first request names a style of its own.
+    t = performance.now();
+    await prepareCitationRenderer();
+    const initMs = performance.now() - t;
+    const styles = {};
+    let i = 0;
+    for (const id of ${JSON.stringify(NEW_STYLES)}) {
+      const before = heap();
+      t = performance.now();
+      const [first] = await renderStyles([item(i++)], [id]);
+      const firstMs = performance.now() - t;
+      t = performance.now();
+      await renderStyles([item(i++)], [id]);
+      const secondMs = performance.now() - t;
+      styles[id] = { first_request_ms: firstMs, second_render_ms: secondMs, heap_mb: (heap() - before) / 1048576, rendered: Boolean(first[id]) };
+    }
+    process.stdout.write(JSON.stringify({ catalogue_load_ms: catalogueMs, pinned_styles_at_init_ms: initMs, total_styles: catalogue.total, styles, kept: keptStyleEngines(), bound: STYLE_ENGINES_MAX }));
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        API_KEYS: CLIENT_KEY,
+        SERPAPI_API_KEY: UPSTREAM_KEY,
+        SERPAPI_BASE_URL: 'http://127.0.0.1:9',
+        // The result is stdout's last line; the service's log lines go there too.
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '')) : reject(new Error(`new-style timing exited ${code}`)),
+    );
+  });
+}
+
 /** The fresh-process timings of every style's engine build, measured apart (one process per style order). */
 export async function citationsBench(options: { quick: boolean }): Promise<Record<string, unknown>> {
   const rounds = options.quick ? 3 : 7;
@@ -126,6 +209,8 @@ export async function citationsBench(options: { quick: boolean }): Promise<Recor
   const warm = render.warm as number[];
   // The first warm batch still warms the JIT; the rest are what a warm container pays.
   const warmMedian = median(warm.slice(1));
+  log('citations: first request in a style not yet built, in a fresh process');
+  const newStyles = await newStyleTimes();
 
   log('citations: bundling cite-search');
   const bundle = await bundleCiteSearch();
@@ -237,6 +322,7 @@ export async function citationsBench(options: { quick: boolean }): Promise<Recor
       first_render_ms: round(render.firstRender as number),
       warm_render_20_papers_x_5_styles_ms: round(warmMedian),
       warm_render_runs_ms: warm.map(round),
+      new_style: newStyles,
       cold_start: cold,
       first_request_page_of_10_beyond_network_ms: beyondNetwork,
       paid_calls_per_10_paper_page: paid,

@@ -7,13 +7,16 @@
  */
 import * as z from 'zod/mini';
 import { citeFromIndex } from '../lib/citations/index-cite.js';
+import { parseScholarSummary } from '../lib/citations/match.js';
 import { assemble, reshapeScholarPage } from '../lib/citations/page.js';
 import { addExports } from '../lib/citations/paper-exports.js';
 import { lookUpRecords } from '../lib/citations/records.js';
 import { citationRenderer, prepareCitationRenderer } from '../lib/citations/render.js';
-import { citePapers, warmUpCitationPipeline } from '../lib/citations/sources.js';
+import { exportFormats, referenceListFormat, styleIds } from '../lib/citations/request-fields.js';
+import { citePapers, styleRecordOf, warmUpCitationPipeline } from '../lib/citations/sources.js';
+import { checkStyleIds, renderStyles } from '../lib/citations/style-engines.js';
 import { config } from '../lib/config.js';
-import { CITATION_FORMATS, CITATION_MARKUPS, CITATION_SOURCES, EXPORT_FORMATS } from '../lib/contract/cite-search.js';
+import { CITATION_FORMATS, CITATION_MARKUPS, CITATION_SOURCES } from '../lib/contract/cite-search.js';
 import { countMessage } from '../lib/envelope.js';
 import { logger } from '../lib/logger.js';
 import { api } from '../lib/middleware/index.js';
@@ -40,10 +43,8 @@ export const requestSchema = body({
       ),
     'us',
   ),
-  format: z._default(
-    oneOf(CITATION_FORMATS, 'Citation format of reference_list; papers[].citations holds every format the upstream gave'),
-    'MLA',
-  ),
+  format: z._default(referenceListFormat(), 'MLA'),
+  styles: styleIds(),
   citation_source: z._default(
     oneOf(
       CITATION_SOURCES,
@@ -58,16 +59,8 @@ export const requestSchema = body({
     ),
     'text',
   ),
-  export: z._default(
-    z
-      .array(z.enum(EXPORT_FORMATS, { error: `must be one of: ${EXPORT_FORMATS.join(', ')}` }), { error: 'must be a list' })
-      .check(
-        z.maxLength(EXPORT_FORMATS.length, { error: `at most ${EXPORT_FORMATS.length} formats` }),
-        z.describe(
-          'Reference-manager records to add to each paper: any of csl-json, bibtex, ris. Each paper then also gets its DOI from Crossref (free, no key; looked up beside the citations). Default none: no Crossref call',
-        ),
-      ),
-    [],
+  export: exportFormats(
+    'Reference-manager records to add to each paper: any of csl-json, bibtex, ris. Each paper then also gets its DOI from Crossref (free, no key; looked up beside the citations)',
   ),
 });
 export type CiteSearchRequest = z.output<typeof requestSchema>;
@@ -83,17 +76,22 @@ if (config.CITATION_STYLES_AT_INIT === 'true') {
 }
 
 export const handler = api({ body: requestSchema }).handler(async ({ body: request, upstream, cache }) => {
+  // Styles beyond the five: the asked ones, and the reference list's when it names one. Checked before the
+  // paid search, so that a mistyped id costs nothing.
+  const listStyle = (CITATION_FORMATS as readonly string[]).includes(request.format) ? [] : [request.format];
+  const [styles, listStyles] = await Promise.all([checkStyleIds(request.styles), checkStyleIds(listStyle, 'format')]);
+  const format = listStyles[0] ?? request.format;
   // Unless built at start-up, the citation styles are built while the search is on the network (render.ts
   // says why), and finish before any Crossref lookup starts (records.ts).
   const renderer = citationRenderer();
   renderer.catch(() => undefined);
-  const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), request);
+  const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), { ...request, format });
   const askedIndex = request.citation_source === 'index';
   const markup = request.citation_markup;
   // Crossref lookups (free) for every "auto" request and every export; the index's cite calls (paid) only
   // when asked for, beside them.
   const [lookups, cites] = await Promise.all([
-    !askedIndex || request.export.length > 0
+    !askedIndex || request.export.length > 0 || styles.length + listStyles.length > 0
       ? lookUpRecords(found.papers, { deadline: upstream.deadline, scope: cache, renderer, markup })
       : null,
     askedIndex ? citeFromIndex(found.papers, { upstream, cache }) : null,
@@ -103,7 +101,30 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
     return undefined;
   });
   const cited = citePapers(found, { lookups, cites, renderer: ready, markup, askedIndex });
-  const assembled = assemble(request, found, cited);
+  const extraStyles = [...new Set([...styles, ...listStyles])];
+  const styled =
+    extraStyles.length > 0
+      ? await renderStyles(
+          found.papers.map((paper, i) =>
+            styleRecordOf(
+              {
+                paper,
+                scholar: lookups?.[i]?.scholar ?? parseScholarSummary(paper.title, paper.publication),
+                record: lookups?.[i]?.record,
+              },
+              found.facts[i],
+            ),
+          ),
+          extraStyles,
+          markup,
+        )
+      : undefined;
+  // A paper carries the asked styles; a style named only as the reference list's format stays in the list.
+  const shown = styled?.map((entries) => Object.fromEntries(Object.entries(entries).filter(([id]) => styles.includes(id))));
+  const assembled = assemble({ ...request, format }, found, cited, {
+    papers: styles.length > 0 ? shown : undefined,
+    all: styled,
+  });
   const data =
     lookups && request.export.length > 0 ? await addExports(assembled, request.export, lookups, found.facts) : assembled;
   // A paper whose BibTeX or RIS could not be rendered is answered without them; the log names its record.

@@ -14,7 +14,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Route } from '../lib/routes.js';
 import { BUDGET_TABLE_ACTIONS } from './budget.js';
-import { BUNDLE_ALIASES, ESM_REQUIRE_BANNER } from './bundling.js';
+import { BUNDLE_ALIASES, ESM_REQUIRE_BANNER, STYLE_PACK_IN_BUNDLE, STYLE_PACK_ROUTES, STYLE_PACK_SOURCE } from './bundling.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -150,9 +150,9 @@ export class ApiFunction extends Construct {
         ...(props.citeCacheTtlSeconds === undefined ? {} : { CITE_CACHE_TTL_SECONDS: String(props.citeCacheTtlSeconds) }),
         ...(props.answerCacheTtlSeconds === undefined ? {} : { ANSWER_CACHE_TTL_SECONDS: String(props.answerCacheTtlSeconds) }),
         ...(props.crossrefMailto ? { CROSSREF_MAILTO: props.crossrefMailto } : {}),
-        // Built at start-up, with the start-up's CPU, in the one function that renders citations on every
+        // Built at start-up, with the start-up's CPU, in the two functions that render citations on every
         // request (lib/citations/render.ts); the MCP function serves every tool and builds them on demand.
-        ...(route.name === 'cite-search' ? { CITATION_STYLES_AT_INIT: 'true' } : {}),
+        ...(route.name === 'cite-search' || route.name === 'cite-resolve' ? { CITATION_STYLES_AT_INIT: 'true' } : {}),
         ...(props.budget
           ? {
               BUDGET_TABLE_NAME: props.budget.table.tableName,
@@ -181,6 +181,18 @@ export class ApiFunction extends Construct {
         banner: ESM_REQUIRE_BANNER,
         // citation-js's remote-input fetchers, never called here: ~100 KiB less to parse per cold start.
         esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path])),
+        // The CSL style pack, as data beside the bundle of the functions that read it (infra/bundling.ts).
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) =>
+            STYLE_PACK_ROUTES.has(route.name)
+              ? [
+                  `mkdir -p "${outputDir}/${STYLE_PACK_IN_BUNDLE}"`,
+                  `cp -R "${inputDir}/${STYLE_PACK_SOURCE}/." "${outputDir}/${STYLE_PACK_IN_BUNDLE}/"`,
+                ]
+              : [],
+        },
       },
     });
 

@@ -36,7 +36,7 @@ export function floodGuard(ratePerSecond: number, burst: number): FloodGuard {
  * request asks for the index's cite call ("citation_source": "index"), one per paper, and a page holds at
  * most 20 papers (by default a page costs the search alone). Trends: the time series and the regional
  * breakdown. Author citation: the author page and the documents citing the article. Crossref lookups
- * (exports) are free, and /v1/usage reads the counter only.
+ * (exports, citation resolving) are free, the style catalogue is data, and /v1/usage reads the counter only.
  */
 export const PAID_CALLS_PER_REQUEST: Readonly<Record<string, number>> = Object.freeze({
   'web-search-alpha': 1,
@@ -44,6 +44,8 @@ export const PAID_CALLS_PER_REQUEST: Readonly<Record<string, number>> = Object.f
   'web-search-charlie': 1,
   'web-search-delta': 1,
   'cite-search': 1 + 20,
+  'cite-resolve': 0,
+  'cite-styles': 0,
   'scholar-profiles': 1,
   'scholar-author': 1,
   'scholar-author-citation': 2,

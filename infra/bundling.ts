@@ -7,6 +7,8 @@
  * their web-streams polyfill, the cite-search bundle is ~100 KiB larger, parsed on every cold start.
  * test/infra/bundle-aliases.test.ts renders exports through an aliased bundle to prove nothing needs them.
  */
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
@@ -16,6 +18,23 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   'node-fetch': NO_REMOTE_FETCH,
   'sync-fetch': NO_REMOTE_FETCH,
 });
+
+/**
+ * The functions that render citations or search the style catalogue, and so read the CSL style pack at
+ * run time (lib/citations/style-catalogue.ts): it is data, ~10 MB of compressed styles and locales, copied
+ * beside their bundle rather than compiled into it, and read one style at a time on first use.
+ */
+export const STYLE_PACK_ROUTES: ReadonlySet<string> = new Set(['cite-search', 'cite-resolve', 'cite-styles', 'mcp']);
+/** The pack in the project, relative to its root, and where it goes in a bundle's folder. */
+export const STYLE_PACK_SOURCE = 'lib/citations/styles/pack';
+export const STYLE_PACK_IN_BUNDLE = 'styles/pack';
+
+/** Copies the style pack beside a bundle built into `outdir` (the tests' and the benchmark's bundles). */
+export function copyStylePack(outdir: string): void {
+  cpSync(fileURLToPath(new URL(`../${STYLE_PACK_SOURCE}/`, import.meta.url)), join(outdir, STYLE_PACK_IN_BUNDLE), {
+    recursive: true,
+  });
+}
 
 /** A CommonJS dependency that calls require() for a Node built-in needs a require in ESM output. */
 export const ESM_REQUIRE_BANNER =

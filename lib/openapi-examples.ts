@@ -31,6 +31,18 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, RequestExample>> = {
     summary: 'Ten papers on bananas, with APA citations',
     value: { query: 'bananas', results: 10, page: 0, format: 'APA' },
   },
+  'cite-resolve': {
+    summary: 'Two DOIs and a free-text reference, cited in the five formats and in Nature and IEEE styles',
+    value: {
+      references: [
+        '10.1038/nphys1170',
+        'https://doi.org/10.1103/PhysRevB.47.9967',
+        'Boettiger C. (2015). An introduction to Docker for reproducible research. ACM SIGOPS Operating Systems Review 49(1), 71-79.',
+      ],
+      styles: ['nature', 'ieee'],
+    },
+  },
+  'cite-styles': { summary: 'Styles named after Nature', value: { query: 'nature', results: 5 } },
   'scholar-profiles': { summary: 'Profiles of scholars named Mike Robb', value: { query: 'Mike Robb' } },
   'scholar-author': {
     summary: "One scholar's newest articles",

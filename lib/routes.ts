@@ -22,6 +22,18 @@ export const ROUTES: readonly Route[] = [
     tag: 'Web search',
   },
   { path: '/v1/cite/search', name: 'cite-search', summary: 'Papers with formatted citations', tag: 'Citation search' },
+  {
+    path: '/v1/cite/resolve',
+    name: 'cite-resolve',
+    summary: 'DOIs and free-text references, resolved and cited in any CSL style (no paid call)',
+    tag: 'Citation search',
+  },
+  {
+    path: '/v1/cite/styles',
+    name: 'cite-styles',
+    summary: 'The CSL style catalogue, searched by name or field',
+    tag: 'Citation search',
+  },
   { path: '/v1/alpha/scholar/profiles', name: 'scholar-profiles', summary: 'Scholar profiles by name', tag: 'Alpha services' },
   { path: '/v1/alpha/scholar/author', name: 'scholar-author', summary: 'One scholar and their articles', tag: 'Alpha services' },
   {

@@ -1,6 +1,6 @@
 /**
  * The part of citeproc-js (the CSL processor @citation-js/plugin-csl depends on; it ships no types)
- * that lib/citations/render.ts uses.
+ * that lib/citations/render.ts and style-engines.ts use.
  */
 declare module 'citeproc' {
   interface CiteprocSys {
@@ -16,6 +16,8 @@ declare module 'citeproc' {
     setOutputFormat(format: 'text' | 'html' | 'rtf'): void;
     updateItems(ids: string[]): void;
     makeBibliography(): Bibliography;
+    /** The in-text citation (a note, for a note style) of the items, formatted. */
+    makeCitationCluster(items: { id: string }[]): string;
   }
   const CSL: { Engine: typeof Engine };
   export default CSL;

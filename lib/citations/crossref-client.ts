@@ -111,18 +111,66 @@ function slot(deadline: number, now: number): { startAt: number } | { refused: A
   return { startAt };
 }
 
-/** Crossref's candidates for the paper, best first by its own ranking; rejects with an AppError. */
-export async function searchWorks(
-  record: ScholarRecord,
-  options: { deadline: number; timeoutMs?: number },
-): Promise<CrossrefWork[]> {
+/**
+ * The /works query for a free-text reference (citation resolving): the cleaned text as the bibliographic
+ * query, nothing else. No year filter: a reference's year is only known once a candidate is checked
+ * against it (lib/citations/reference-match.ts).
+ */
+export function referenceQuery(text: string, mailto = config.CROSSREF_MAILTO): URLSearchParams {
+  const query = new URLSearchParams({ 'query.bibliographic': text, rows: String(ROWS), select: SELECT });
+  if (mailto) query.set('mailto', mailto);
+  return query;
+}
+
+/** DOIs per direct lookup: Crossref ORs repeated filters of one name, and 20 keep the URL short. */
+export const DOIS_PER_LOOKUP = 20;
+
+/**
+ * The /works query for DOIs looked up directly: one `doi:` filter each, in one request. A DOI holding a
+ * comma cannot be a filter value (commas separate filters); the caller looks those up on their own.
+ */
+export function doiQuery(dois: readonly string[], mailto = config.CROSSREF_MAILTO): URLSearchParams {
+  const query = new URLSearchParams({
+    filter: dois.map((doi) => `doi:${doi}`).join(','),
+    rows: String(dois.length),
+    select: SELECT,
+  });
+  if (mailto) query.set('mailto', mailto);
+  return query;
+}
+
+/** One paced GET /works within the deadline; rejects with an AppError. */
+async function getWorks(query: URLSearchParams, options: { deadline: number; timeoutMs?: number }): Promise<CrossrefWork[]> {
   const turn = slot(options.deadline, Date.now());
   if ('refused' in turn) throw turn.refused;
   if (turn.startAt > Date.now()) await sleep(turn.startAt - Date.now());
   const remaining = options.deadline - Date.now();
   if (remaining <= 0) throw timeoutError();
-  const url = `${config.CROSSREF_BASE_URL.replace(/\/+$/, '')}/works?${worksQuery(record)}`;
+  const url = `${config.CROSSREF_BASE_URL.replace(/\/+$/, '')}/works?${query}`;
   return worksOf(await getJson(url, Math.min(options.timeoutMs ?? config.CROSSREF_TIMEOUT_MS, remaining)));
+}
+
+/** Crossref's candidates for the paper, best first by its own ranking; rejects with an AppError. */
+export function searchWorks(record: ScholarRecord, options: { deadline: number; timeoutMs?: number }): Promise<CrossrefWork[]> {
+  return getWorks(worksQuery(record), options);
+}
+
+/** Crossref's candidates for a free-text reference, best first by its own ranking; rejects with an AppError. */
+export function searchReference(text: string, options: { deadline: number; timeoutMs?: number }): Promise<CrossrefWork[]> {
+  return getWorks(referenceQuery(text), options);
+}
+
+/**
+ * The Crossref works of these DOIs (at most DOIS_PER_LOOKUP, none holding a comma), by lower-case DOI: one
+ * request. A DOI Crossref does not know (another agency's, or none) is simply absent; rejects with an
+ * AppError when the lookup itself fails.
+ */
+export async function worksByDoi(
+  dois: readonly string[],
+  options: { deadline: number; timeoutMs?: number },
+): Promise<Map<string, CrossrefWork>> {
+  const works = await getWorks(doiQuery(dois), options);
+  return new Map(works.map((work) => [work.DOI.toLowerCase(), work]));
 }
 
 function worksOf(json: unknown): CrossrefWork[] {

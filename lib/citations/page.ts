@@ -25,7 +25,8 @@ import type { IndexedFacts } from './index-record.js';
 export interface CitePageRequest {
   page: number;
   results: number;
-  format: CitationFormat;
+  /** One of the five formats, or a CSL style id whose entries are in each paper's styled_citations. */
+  format: string;
   citation_markup?: CitationMarkup;
 }
 
@@ -129,8 +130,22 @@ export function failureReason(reason: unknown): string {
   return 'Unexpected error while fetching the citations';
 }
 
-/** The response: every paper with its citations (`cited[i]` belongs to `found.papers[i]`). */
-export function assemble(request: CitePageRequest, found: ScholarPage, cited: readonly PaperCitations[]): CiteSearchData {
+/**
+ * The response: every paper with its citations (`cited[i]` belongs to `found.papers[i]`) and, when the
+ * request named styles, its citations in them (`styled.papers[i]`); a reference list in a style beyond the
+ * five takes its entries from `styled.all`.
+ */
+export function assemble(
+  request: CitePageRequest,
+  found: ScholarPage,
+  cited: readonly PaperCitations[],
+  styled: {
+    /** Each paper's styled_citations: present when the request named styles. */
+    papers?: readonly Record<string, string>[];
+    /** Each paper's citations in every style beyond the five, the reference list's included. */
+    all?: readonly Record<string, string>[];
+  } = {},
+): CiteSearchData {
   const offset = request.page * request.results;
   const papers: Paper[] = [];
   const citation_details: CitationDetail[] = [];
@@ -138,7 +153,14 @@ export function assemble(request: CitePageRequest, found: ScholarPage, cited: re
     const outcome = cited[i];
     const index = offset + i + 1;
     const citations = { ...outcome?.citations };
-    papers.push({ index, ...paper, citations, citations_source: outcome?.source ?? null, citation_gaps: outcome?.gaps ?? [] });
+    papers.push({
+      index,
+      ...paper,
+      citations,
+      citations_source: outcome?.source ?? null,
+      citation_gaps: outcome?.gaps ?? [],
+      ...(styled.papers ? { styled_citations: { ...styled.papers[i] } } : {}),
+    });
     citation_details.push({
       index,
       scholar_id: paper.scholar_id,
@@ -149,9 +171,14 @@ export function assemble(request: CitePageRequest, found: ScholarPage, cited: re
       crossref_fallback: outcome?.crossrefFallback ?? null,
     });
   });
-  const reference_list = papers.flatMap((p) =>
-    p.citations[request.format] ? [`[${p.index}] ${p.citations[request.format]}`] : [],
-  );
+  const entryOf = (p: Paper, i: number) =>
+    (CITATION_FORMATS as readonly string[]).includes(request.format)
+      ? p.citations[request.format as CitationFormat]
+      : styled.all?.[i]?.[request.format];
+  const reference_list = papers.flatMap((p, i) => {
+    const entry = entryOf(p, i);
+    return entry ? [`[${p.index}] ${entry}`] : [];
+  });
   const lacking = papers.filter((p) => Object.keys(p.citations).length === 0).length;
   return {
     total_found: papers.length,

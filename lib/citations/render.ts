@@ -18,7 +18,9 @@
  *
  * Styles: MLA 9th edition and Chicago 18th edition notes-bibliography from the CSL styles repository
  * (lib/citations/styles, CC BY-SA 3.0), and the APA 7th edition, Cite Them Right 12th edition (harvard1)
- * and NLM/Vancouver styles that @citation-js/plugin-csl bundles.
+ * and NLM/Vancouver styles as @citation-js/plugin-csl 0.8.2 bundles them: pinned, so that the five formats
+ * do not change with the catalogue. They are read from the style pack (style-catalogue.ts), data beside
+ * the code, as every other style is: the bundle carries no style.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine } from 'citeproc';
@@ -26,6 +28,7 @@ import { CITATION_FORMATS, type CitationFormat, type CitationMarkup, type Citati
 import { logger } from '../logger.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
 import type { CslItem } from './csl.js';
+import { loadCatalogue } from './style-catalogue.js';
 
 /** Renders one record in every format it can. */
 export interface CitationRenderer {
@@ -46,13 +49,13 @@ export interface CitationRenderer {
  */
 export const STYLE_OF: Record<
   CitationFormat,
-  ({ bundled: 'apa' | 'harvard1' | 'vancouver' } | { shipped: 'mla' | 'chicago' }) & { locale: 'en-US' | 'en-GB' }
+  { pinned: 'mla' | 'chicago' | 'apa' | 'harvard1' | 'vancouver'; locale: 'en-US' | 'en-GB' }
 > = {
-  MLA: { shipped: 'mla', locale: 'en-US' },
-  APA: { bundled: 'apa', locale: 'en-US' },
-  Chicago: { shipped: 'chicago', locale: 'en-US' },
-  Harvard: { bundled: 'harvard1', locale: 'en-GB' },
-  Vancouver: { bundled: 'vancouver', locale: 'en-US' },
+  MLA: { pinned: 'mla', locale: 'en-US' },
+  APA: { pinned: 'apa', locale: 'en-US' },
+  Chicago: { pinned: 'chicago', locale: 'en-US' },
+  Harvard: { pinned: 'harvard1', locale: 'en-GB' },
+  Vancouver: { pinned: 'vancouver', locale: 'en-US' },
 };
 
 let building: Promise<CitationRenderer> | undefined;
@@ -101,30 +104,18 @@ export async function prepareCitationRenderer(): Promise<void> {
   }
 }
 
-/** Each format's CSL style, as published (bundled with plugin-csl, or shipped in lib/citations/styles). */
+/** Each format's CSL style, as pinned in the style pack. */
 export async function styleSources(): Promise<Record<CitationFormat, string>> {
-  const [{ default: bundled }, shipped] = await Promise.all([
-    import('@citation-js/plugin-csl/lib/styles.json', { with: { type: 'json' } }),
-    import('./styles/styles.generated.js'),
-  ]);
+  const catalogue = await loadCatalogue();
   const sources = {} as Record<CitationFormat, string>;
-  for (const format of CITATION_FORMATS) {
-    const style = STYLE_OF[format];
-    const xml = 'bundled' in style ? (bundled as Record<string, string>)[style.bundled] : shipped[style.shipped];
-    if (!xml) throw new Error(`The ${format} style is missing`);
-    sources[format] = xml;
-  }
+  for (const format of CITATION_FORMATS) sources[format] = catalogue.pinnedStyle(STYLE_OF[format].pinned);
   return sources;
 }
 
 async function buildRenderer(): Promise<CitationRenderer> {
-  const [{ default: CSL }, { default: bundledLocales }, { locales: shippedLocales }, sources] = await Promise.all([
-    import('citeproc'),
-    import('@citation-js/plugin-csl/lib/locales.json', { with: { type: 'json' } }),
-    import('./styles/styles.generated.js'),
-    styleSources(),
-  ]);
-  const locales: Record<string, string> = { ...(bundledLocales as Record<string, string>), ...shippedLocales };
+  const [{ default: CSL }, catalogue, sources] = await Promise.all([import('citeproc'), loadCatalogue(), styleSources()]);
+  // The two locales the five styles are written in, pinned with them; citeproc asks for no other.
+  const locales: Record<string, string> = { 'en-US': catalogue.pinnedLocale('en-US'), 'en-GB': catalogue.pinnedLocale('en-GB') };
   indexMacroLookups(CSL);
   // citeproc asks for an item by id while rendering it; each render puts its one item here first.
   const items = new Map<string, CslItem>();

@@ -15,7 +15,7 @@ import {
   type Citations,
 } from '../contract/cite-search.js';
 import { logger } from '../logger.js';
-import { cslFromCrossref } from './csl.js';
+import { type CslItem, cslFromCrossref } from './csl.js';
 import { indexRecordOf } from './index-record.js';
 import { bestMatch, parseScholarSummary, type ScholarRecord } from './match.js';
 import type { CiteAnswer, FoundPaper, PaperCitations, ScholarPage } from './page.js';
@@ -63,6 +63,24 @@ function renderIndexRecord(
   });
   // render() never throws: a format its style cannot render is left out (a record with none is the caller's case).
   return { source: 'index-record', citations: renderer.render(csl, markup), gaps };
+}
+
+/**
+ * The record a paper is cited from in any further style (the request's `styles`): its Crossref record when
+ * one matched, else the index's own record of it; undefined when the index gave no title.
+ */
+export function styleRecordOf(
+  { paper, scholar, record }: Omit<PaperSources, 'cite'>,
+  facts: ScholarPage['facts'][number] | undefined,
+): CslItem | undefined {
+  if (record && record.doi !== null) return citableItem(record.csl);
+  if (!paper.title.trim()) return undefined;
+  return indexRecordOf(paper.scholar_id || 'paper', scholar, {
+    summary: facts?.summary ?? paper.publication,
+    link: facts?.link ?? paper.source_url,
+    profileAuthors: facts?.profileAuthors ?? [],
+    kind: facts?.kind ?? null,
+  }).csl;
 }
 
 /** Why the index's cite answer was not used for every format; null when it was. */

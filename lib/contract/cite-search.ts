@@ -108,6 +108,15 @@ export const paperSchema = z.strictObject({
         'What the record behind citations rendered from the index\'s own record lacks, so what to check before citing: e.g. "volume", "issue", "pages", "doi", "publisher", "venue", "year", "authors", "authors truncated" (the index cut the author list with "…"), "title truncated", "venue truncated", "institution", "degree", "repository". [] when no citation comes from the index\'s record',
       ),
     ),
+  styled_citations: z.optional(
+    z
+      .record(z.string(), z.string())
+      .check(
+        z.describe(
+          "The paper's reference in every CSL style the request named in `styles`, keyed by style id, rendered from the same record as citations (its Crossref record, else the index's own record of it); a style that renders nothing for the record is left out. Present only when the request named styles",
+        ),
+      ),
+  ),
   doi: z.optional(
     z.nullable(
       z
@@ -168,7 +177,13 @@ export const responseSchema = z.strictObject({
   total_found: z.int().check(z.describe('Papers on this page')),
   total_results: z.nullable(z.int().check(z.describe("The index's estimate of all matching papers"))),
   citation_count: z.int().check(z.describe('Entries in reference_list: papers that have a citation in the chosen format')),
-  format: z.enum(CITATION_FORMATS).check(z.describe('The format of reference_list')),
+  format: z
+    .string()
+    .check(
+      z.describe(
+        'The format of reference_list: one of MLA, APA, Chicago, Harvard, Vancouver, or the CSL style id the request named',
+      ),
+    ),
   citation_markup: z
     .enum(CITATION_MARKUPS)
     .check(

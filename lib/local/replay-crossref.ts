@@ -50,13 +50,30 @@ function recordedAuthors(): Set<string> {
 }
 
 /**
- * Which recording answers a /works query: the one whose works include the queried author, else the
- * recorded empty answer. Nothing is made up, so the demo shows what the service does with a real answer,
- * a DOI where one matches and the index's own data where none does.
+ * Which recording answers a /works query: the one whose works include the queried author (or, for a
+ * bibliographic query without one, an author the reference names), else the recorded empty answer.
+ * Nothing is made up, so the demo shows what the service does with a real answer, a DOI where one matches
+ * and the index's own data where none does.
  */
 export function crossrefRecordingFor(query: URLSearchParams): CrossrefRecording {
   const author = normalized(query.get('query.author') ?? '');
-  return author && recordedAuthors().has(author) ? 'boettiger' : 'noResults';
+  if (author) return recordedAuthors().has(author) ? 'boettiger' : 'noResults';
+  const words = normalized(query.get('query.bibliographic') ?? '').split(' ');
+  return words.some((word) => recordedAuthors().has(word)) ? 'boettiger' : 'noResults';
+}
+
+/**
+ * The answer to a /works query as JSON text: a DOI look-up (`filter=doi:…,doi:…`) is answered with the
+ * recorded works of those DOIs (the recorded answer, filtered: none when the recordings hold none), every
+ * other query by its recording.
+ */
+export function crossrefAnswerFor(query: URLSearchParams): string {
+  const filter = query.get('filter') ?? '';
+  if (!filter.startsWith('doi:')) return crossrefRecording(crossrefRecordingFor(query));
+  const dois = new Set(filter.split(',').map((part) => part.replace(/^doi:/, '').toLowerCase()));
+  const recorded = JSON.parse(crossrefRecording('boettiger')) as { message: { items: { DOI: string }[] } };
+  const items = recorded.message.items.filter((item) => dois.has(item.DOI.toLowerCase()));
+  return JSON.stringify({ status: 'ok', 'message-type': 'work-list', message: { 'total-results': items.length, items } });
 }
 
 export interface ReplayCrossref {
@@ -72,7 +89,7 @@ export async function startReplayCrossref(): Promise<ReplayCrossref> {
       res.end(body);
     };
     if (url.pathname !== '/works') return send(404, JSON.stringify({ status: 'error', message: 'Resource not found.' }));
-    send(200, crossrefRecording(crossrefRecordingFor(url.searchParams)));
+    send(200, crossrefAnswerFor(url.searchParams));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

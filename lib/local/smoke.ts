@@ -31,6 +31,8 @@ export const SMOKE_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
   'web-search-charlie': { q: 'coffee' },
   'web-search-delta': { q: '咖啡' },
   'cite-search': { query: 'machine learning', results: 1 },
+  'cite-resolve': { references: ['10.1038/nphys1170'], styles: ['nature'] },
+  'cite-styles': { query: 'nature', results: 1 },
   'scholar-profiles': { query: 'mike', num: 1, enrich: 0 },
   'scholar-author': { author_id: 'LSsXyncAAAAJ', num: 1 },
   'scholar-author-citation': { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' },

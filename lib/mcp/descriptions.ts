@@ -23,9 +23,14 @@ export const TOOL_GUIDES: Record<string, string> = {
     'Web search on Baidu (engine delta). Prefer it for Chinese-language queries and sites in mainland China; filter by `site`, dates (`date_from`, `date_to`) and script (`ct`). ' +
     'Cost: 1 paid search per call. Paging: `page` 0–99 (10 a page) or an explicit result offset `pn`.',
   'cite-search':
-    'Scholarly paper search (Google Scholar) returning each paper with formatted citations (MLA, APA, Chicago, Harvard, Vancouver) and a reference list in `format`; `export` adds BibTeX, RIS or CSL-JSON records and DOIs (free, from Crossref). ' +
-    'Use it to find papers on a topic and cite them. Every paper is cited, rendered here from its Crossref record or else from what the index says of it (`citations_source`; `citation_gaps` lists what such a record lacks, to check). Cost: 1 paid search per call; `citation_source: "index"` adds the index\'s own cite call per paper not cached (at most 1 + `results`). ' +
-    'Paging: `page` 0–99 with `results` papers per page. `citation_markup: "html"` gives the styles\' italics as HTML.',
+    'Scholarly paper search (Google Scholar): each paper cited in MLA, APA, Chicago, Harvard, Vancouver and any CSL `styles`, a reference list in `format`; `export` adds BibTeX, RIS, CSL-JSON and DOIs. ' +
+    'Every paper is cited from its Crossref record or else from what the index says of it (`citation_gaps` lists what such a record lacks). Cost: 1 paid search per call; `citation_source: "index"` adds a cite call per paper not cached. ' +
+    'Paging: `page` 0–99, `results` papers per page.',
+  'cite-resolve':
+    'Resolve up to 50 DOIs or free-text references (any style) to their Crossref records and cite each in MLA, APA, Chicago, Harvard, Vancouver and any CSL `styles` (ids from cite_styles); `export` adds BibTeX, RIS, CSL-JSON. ' +
+    'Never a guess: `doi` is null with a `reason` when unsure. Free: no paid search. No paging.',
+  'cite-styles':
+    'Find CSL citation style ids (~10,800 journal and society styles) by `query` ("nature") or `field` ("medicine"), for `styles` of cite_resolve and cite_search. Free. Paging: `page`, `results`.',
   'scholar-profiles':
     'Google Scholar author profiles by name or research tag (e.g. label:machine_learning), found through the authors that scholarly search results link, best match first. ' +
     'Cost: 1 paid search, plus 1 per profile filled from its profile page (`enrich`, default 5, 0–10); the others carry only name, author_id and link. Paging: `page` with `num` profiles per page (1–20).',
@@ -56,6 +61,8 @@ export const TOOL_TITLES: Record<string, string> = {
   'web-search-charlie': 'Bing web search',
   'web-search-delta': 'Baidu web search (Chinese-language queries)',
   'cite-search': 'Google Scholar papers with formatted citations',
+  'cite-resolve': 'Resolve DOIs and references, cite them in any CSL style (free)',
+  'cite-styles': 'Find CSL citation style ids (free)',
   'scholar-profiles': 'Google Scholar author profiles by name or tag',
   'scholar-author': 'Google Scholar author: profile, metrics, articles',
   'scholar-author-citation': 'Google Scholar article with the documents citing it',
@@ -78,14 +85,38 @@ export const TEXT_RULE = 'Text fields take no control characters.';
  */
 export const FIELD_NOTES: Record<string, Record<string, string>> = {
   // Every route's field: said shorter than the OpenAPI document says it.
-  '*': { no_cache: 'Skip the caches: a fresh (paid) search, cached for the next request' },
+  // The byte limit stays in the error that names the field; it matters for Chinese queries (delta, below).
+  '*': { no_cache: 'Skip the caches (a search is then paid again)', q: 'Search terms', query: 'Search terms' },
   'cite-search': {
-    country: 'Two-letter country code; accepted for compatibility, it has no effect',
+    country: 'Accepted for compatibility; no effect',
     citation_source:
       '"auto": citations rendered here from each paper\'s Crossref record, else from the index\'s record of it (free); "index": the index\'s cite call per paper (paid unless cached)',
+    format: 'reference_list format: MLA, APA, Chicago, Harvard, Vancouver, or a CSL style id',
+    styles: "Up to 5 CSL style ids (from cite_styles), each in every paper's styled_citations",
+    results: 'Papers per page',
+    citation_markup: '"text", or "html": italics as inline HTML',
+    export: "Any of csl-json, bibtex, ris: each paper's record and DOI (free, from Crossref)",
   },
-  'scholar-profiles': { country: 'Two-letter country code; accepted for compatibility, it has no effect' },
+  'cite-resolve': {
+    references: 'Up to 50 DOIs (bare, doi:, https://doi.org/) or free-text references, answered in order',
+    styles: 'Up to 5 CSL style ids (from cite_styles), each in styled_citations',
+    citation_markup: '"text", or "html": italics as inline HTML',
+    export: 'Any of csl-json, bibtex, ris',
+  },
+  'alpha-images': {
+    size: 'Image size; small is over 400×300, xlarge over 4 MP, xxlarge over 10 MP',
+    color: 'Colour',
+    type: 'Image type',
+    license: 'Usage rights',
+    aspect_ratio: 'Aspect ratio',
+  },
+  'cite-styles': { query: "Words of a style's id or title, or a field name; blank lists all", field: 'A field, e.g. medicine' },
+  'scholar-profiles': {
+    query: 'Author name, or a research tag such as label:machine_learning',
+    country: 'Accepted for compatibility; no effect',
+  },
   'web-search-delta': {
+    q: 'Search terms; at most 4096 bytes once URL-encoded (a Chinese character takes 9)',
     date_from: 'Only results published on or after this date, YYYY-MM-DD',
     date_to: 'Only results published on or before this date, YYYY-MM-DD; not before date_from',
   },
@@ -99,10 +130,16 @@ export const FIELD_NOTES: Record<string, Record<string, string>> = {
 /** The routes whose tools declare an output schema: small data a client may read field by field. */
 export const OUTPUT_SCHEMA_ROUTES: ReadonlySet<string> = new Set(['usage']);
 
+/** Routes that never make a paid search: their tools carry no budget rule. */
+export const FREE_ROUTES: ReadonlySet<string> = new Set(['usage', 'cite-resolve', 'cite-styles']);
+
+/** Routes that reach nothing outside the service: the budget counter and the style catalogue. */
+export const CLOSED_WORLD_ROUTES: ReadonlySet<string> = new Set(['usage', 'cite-styles']);
+
 /** The tool's description: its guide when written, else the route's summary; always the budget rule. */
 export function toolDescription(route: { name: string; summary: string; path: string }): string {
   const guide = TOOL_GUIDES[route.name] ?? `${route.summary}.`;
-  const cost = route.name === 'usage' ? '' : ` ${COST_NOTE}`;
+  const cost = FREE_ROUTES.has(route.name) ? '' : ` ${COST_NOTE}`;
   return `${guide}${cost} (API: POST ${route.path})`;
 }
 

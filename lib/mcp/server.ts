@@ -62,7 +62,7 @@ export const MAX_MCP_BODY_BYTES = 64 * 1024;
 const INSTRUCTIONS =
   'Search the web (four engines), news, images, Google Trends and Google Scholar, and find papers with formatted citations. ' +
   'Most calls cost paid searches from a shared budget (each tool says how many); answers from the cache are free. ' +
-  'Prefer web_search_alpha for general web questions, cite_search for papers and citations, and call usage to see the budget. ' +
+  'Prefer web_search_alpha for general web questions, cite_search for papers and citations, cite_resolve to cite DOIs or a reference list (free), and call usage to see the budget. ' +
   'A tool error says what to do; after BUDGET_EXHAUSTED do not retry before the time it gives.';
 
 const CAPABILITIES = { tools: { listChanged: false } };

@@ -13,7 +13,16 @@ import type { LambdaHandler } from '../middleware/index.js';
 // The very function that writes the OpenAPI document's schemas, so the tools' schemas cannot drift from it.
 import { toSchema } from '../openapi.js';
 import { ROUTES, type Route } from '../routes.js';
-import { FIELD_NOTES, OUTPUT_SCHEMA_ROUTES, TEXT_RULE, toolDescription, toolName, toolTitle } from './descriptions.js';
+import {
+  CLOSED_WORLD_ROUTES,
+  FIELD_NOTES,
+  FREE_ROUTES,
+  OUTPUT_SCHEMA_ROUTES,
+  TEXT_RULE,
+  toolDescription,
+  toolName,
+  toolTitle,
+} from './descriptions.js';
 
 export interface RouteTool {
   route: Route;
@@ -130,7 +139,7 @@ function withoutDescriptions(schema: unknown): Tool['outputSchema'] {
 async function routeTool(route: Route): Promise<RouteTool> {
   const { handler, requestSchema, responseSchema } = await routeModules(route);
   const where = `${route.path} (MCP tool)`;
-  const free = route.tag === 'Usage';
+  const free = FREE_ROUTES.has(route.name);
   const input = compactSchema(objectSchema(requestSchema, 'input', where), {
     ...FIELD_NOTES['*'],
     ...FIELD_NOTES[route.name],
@@ -153,8 +162,9 @@ async function routeTool(route: Route): Promise<RouteTool> {
         destructiveHint: false,
         // A repeated call may be answered from the cache, but a fresh one is another paid search.
         idempotentHint: free,
-        // Every search reaches the open web through the upstream.
-        openWorldHint: !free,
+        // Every search reaches the open web through the upstream, and citation resolving through Crossref;
+        // the budget and the style catalogue are the service's own.
+        openWorldHint: !CLOSED_WORLD_ROUTES.has(route.name),
       },
     },
   };

@@ -104,6 +104,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/cite/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * DOIs and free-text references, resolved and cited in any CSL style (no paid call)
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     */
+    post: operations['citeResolve'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/cite/styles': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The CSL style catalogue, searched by name or field
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     */
+    post: operations['citeStyles'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/alpha/scholar/profiles': {
     parameters: {
       query?: never;
@@ -573,11 +613,15 @@ export interface components {
        */
       country?: string;
       /**
-       * @description Citation format of reference_list; papers[].citations holds every format the upstream gave (any letter case)
+       * @description Citation format of reference_list: MLA, APA, Chicago, Harvard, Vancouver (any letter case), or any CSL style id (POST /v1/cite/styles finds them)
        * @default MLA
-       * @enum {string}
        */
-      format?: 'MLA' | 'APA' | 'Chicago' | 'Harvard' | 'Vancouver';
+      format?: string;
+      /**
+       * @description Up to 5 CSL style ids (any of the ~10,000 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations. Default none
+       * @default []
+       */
+      styles?: string[];
       /**
        * @description Where citations come from. "auto": rendered here from each paper's Crossref record when one matches it confidently, else from the index's own record of the paper (both free: a page costs its one search call); "index": the index's cite call for every paper (one paid call each, unless cached), and what it lacks rendered here as in "auto" (any letter case)
        * @default auto
@@ -591,7 +635,7 @@ export interface components {
        */
       citation_markup?: 'text' | 'html';
       /**
-       * @description Reference-manager records to add to each paper: any of csl-json, bibtex, ris. Each paper then also gets its DOI from Crossref (free, no key; looked up beside the citations). Default none: no Crossref call
+       * @description Reference-manager records to add to each paper: any of csl-json, bibtex, ris. Each paper then also gets its DOI from Crossref (free, no key; looked up beside the citations)
        * @default []
        */
       export?: ('csl-json' | 'bibtex' | 'ris')[];
@@ -607,11 +651,8 @@ export interface components {
       total_results: number | null;
       /** @description Entries in reference_list: papers that have a citation in the chosen format */
       citation_count: number;
-      /**
-       * @description The format of reference_list
-       * @enum {string}
-       */
-      format: 'MLA' | 'APA' | 'Chicago' | 'Harvard' | 'Vancouver';
+      /** @description The format of reference_list: one of MLA, APA, Chicago, Harvard, Vancouver, or the CSL style id the request named */
+      format: string;
       /**
        * @description How citations and reference_list are written: "text", or "html" (inline markup only, no wrapper element)
        * @enum {string}
@@ -649,6 +690,10 @@ export interface components {
         citations_source: ('crossref' | 'index-record' | 'index') | null;
         /** @description What the record behind citations rendered from the index's own record lacks, so what to check before citing: e.g. "volume", "issue", "pages", "doi", "publisher", "venue", "year", "authors", "authors truncated" (the index cut the author list with "…"), "title truncated", "venue truncated", "institution", "degree", "repository". [] when no citation comes from the index's record */
         citation_gaps: string[];
+        /** @description The paper's reference in every CSL style the request named in `styles`, keyed by style id, rendered from the same record as citations (its Crossref record, else the index's own record of it); a style that renders nothing for the record is left out. Present only when the request named styles */
+        styled_citations?: {
+          [key: string]: string;
+        };
         doi?: string | null;
         /** @description The paper as reference managers import it; present only when the request asked for an export */
         exports?: {
@@ -708,6 +753,166 @@ export interface components {
       /** @description A short summary such as "10 results" or "No results". */
       message: string;
       data: components['schemas']['CiteSearchData'];
+    };
+    CiteResolveRequest: {
+      /** @description Up to 50 references: DOIs or free text, answered in the same order */
+      references: string[];
+      /**
+       * @description Up to 5 CSL style ids (any of the ~10,000 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations. Default none
+       * @default []
+       */
+      styles?: string[];
+      /**
+       * @description How citations and styled_citations are written: "text" (default), or "html" (inline markup only) (any letter case)
+       * @default text
+       * @enum {string}
+       */
+      citation_markup?: 'text' | 'html';
+      /**
+       * @description Reference-manager records to add to each resolved reference: any of csl-json, bibtex, ris
+       * @default []
+       */
+      export?: ('csl-json' | 'bibtex' | 'ris')[];
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    };
+    CiteResolveData: {
+      /** @description References in the request */
+      total_references: number;
+      /** @description References that found a record (doi not null) */
+      resolved: number;
+      /** @description The styles of styled_citations, by id, as asked */
+      styles: string[];
+      /**
+       * @description How citations and styled_citations are written
+       * @enum {string}
+       */
+      citation_markup: 'text' | 'html';
+      /** @description One entry per reference, in request order */
+      references: {
+        /** @description Position in the request's `references`, from 1 */
+        index: number;
+        /** @description The reference as the request gave it */
+        input: string;
+        doi: string | null;
+        /** @description How the DOI was found, or why none was */
+        match: {
+          /**
+           * @description "exact": the reference is or contains a DOI, looked up directly; "search": free text, matched against Crossref's candidates
+           * @enum {string}
+           */
+          method: 'exact' | 'search';
+          score: number | null;
+          /** @description The rule that decided, e.g. "doi", "title_author_year", "ambiguous", "no_title_match" */
+          rule: string;
+        };
+        reason: string | null;
+        title: string | null;
+        /** @description The authors, "Given Family" (an organisation by its name); [] when the record has none */
+        authors: string[];
+        year: number | null;
+        container: string | null;
+        type: string | null;
+        /** @description The paper's formatted references, by format, as text or as HTML (citation_markup): rendered here from its Crossref record or from the index's own record of it, or as the index's cite answer gave them (citations_source says which); {} only when no record could be rendered */
+        citations: {
+          /** @description The reference in MLA style */
+          MLA?: string;
+          /** @description The reference in APA style */
+          APA?: string;
+          /** @description The reference in Chicago style */
+          Chicago?: string;
+          /** @description The reference in Harvard style */
+          Harvard?: string;
+          /** @description The reference in Vancouver style */
+          Vancouver?: string;
+        };
+        /** @description The record in every style the request named in `styles`, keyed by style id (as /v1/cite/styles lists them); a style that renders nothing for the record is left out. {} when no style was asked for */
+        styled_citations: {
+          [key: string]: string;
+        };
+        /** @description The record as reference managers import it; present only when the request asked for an export and a record was found */
+        exports?: {
+          /** @description The record as one CSL-JSON item */
+          csl_json?: {
+            [key: string]: unknown;
+          };
+          /** @description The record as one BibTeX entry; its key differs from every other entry of the answer */
+          bibtex?: string;
+          /** @description The record as one RIS reference */
+          ris?: string;
+          /** @description Why "bibtex" or "ris", though asked for, is missing */
+          render_error?: string;
+        };
+      }[];
+      /** @description What was resolved and what was not */
+      note: string;
+    };
+    CiteResolveSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['CiteResolveData'];
+    };
+    CiteStylesRequest: {
+      /**
+       * @description Words of the style's id, title or short title ("nature", "american medical"), or a field name ("medicine"); blank lists every style
+       * @default
+       */
+      query?: string;
+      /** @description Only styles of this field, e.g. "medicine", "physics", "social_science", "generic-base" */
+      field?: string;
+      /**
+       * @description Styles per page
+       * @default 20
+       */
+      results?: number;
+      /**
+       * @description Page number, starting at 0
+       * @default 0
+       */
+      page?: number;
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    };
+    CiteStylesData: {
+      query: string;
+      field: string | null;
+      /** @description Styles in the catalogue, independent and dependent */
+      total_styles: number;
+      /** @description Styles that match the query */
+      total_matches: number;
+      /** @description Matches, best first: exact id, id prefix, title prefix, then the rest; independent before dependent */
+      styles: {
+        /** @description What `styles` and `format` take */
+        id: string;
+        title: string;
+        title_short: string | null;
+        /** @description The style's fields, e.g. "medicine", "physics", "generic-base" */
+        fields: string[];
+        /** @description "author-date", "numeric", "note", "label" or "author" */
+        citation_format: string;
+        parent: string | null;
+        locale: string | null;
+      }[];
+      page: number;
+      /** @description Whether a next page holds more matches */
+      has_more: boolean;
+      /** @description Where the catalogue comes from: the CSL styles repository commit it was taken from (CC BY-SA 3.0) */
+      source: string;
+    };
+    CiteStylesSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['CiteStylesData'];
     };
     ScholarProfilesRequest: {
       /** @description Author name (searched as author:"…"), or a research tag such as label:machine_learning (searched as its words); at most 4096 bytes once URL-encoded (a Chinese character takes 9) */
@@ -2851,6 +3056,78 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CiteSearchSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      405: components['responses']['Error405'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  citeResolve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 16 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CiteResolveRequest'];
+      };
+    };
+    responses: {
+      /** @description Success: the envelope with this endpoint’s data. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CiteResolveSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      405: components['responses']['Error405'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  citeStyles: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 16 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CiteStylesRequest'];
+      };
+    };
+    responses: {
+      /** @description Success: the envelope with this endpoint’s data. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CiteStylesSuccess'];
         };
       };
       400: components['responses']['Error400'];

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toolName } from '../../lib/mcp/descriptions.js';
+import { FREE_ROUTES, toolName } from '../../lib/mcp/descriptions.js';
 import { PROTOCOL_VERSIONS } from '../../lib/mcp/server.js';
 import { loadRouteSchemas, toSchema } from '../../lib/openapi.js';
 import { REQUEST_EXAMPLES } from '../../lib/openapi-examples.js';
@@ -83,8 +83,13 @@ describe('MCP endpoint', () => {
         if (typeof first?.title === 'string' && first.title.trim())
           expect(textOf(result), route.path).toContain(first.title.trim());
       }
-      if (route.name === 'usage') {
-        expect(harness.upstream.calls() - before).toBe(0);
+      if (FREE_ROUTES.has(route.name)) {
+        // Free tools make no paid call; the same request to the API answers the same data.
+        expect(harness.upstream.calls() - before, route.path).toBe(0);
+        if (route.name !== 'usage') {
+          const direct = await harness.service.post(route.path, example?.value);
+          expect(result.structuredContent, route.path).toEqual(direct.json.data);
+        }
         continue;
       }
       // A tool call is an API call: it reached the upstream, and the same request to the API answers the same data.

@@ -3,7 +3,7 @@
  * query, and can be told to misbehave (hang, 429, 500, garbage).
  */
 import { createServer, type Server } from 'node:http';
-import { type CrossrefRecording, crossrefRecording, crossrefRecordingFor } from '../../lib/local/replay-crossref.js';
+import { type CrossrefRecording, crossrefAnswerFor, crossrefRecording } from '../../lib/local/replay-crossref.js';
 import { listenOnLoopback } from './loopback.js';
 
 export type CrossrefAnswer =
@@ -57,7 +57,7 @@ export async function startFakeCrossref(): Promise<FakeCrossref> {
     if (url.pathname !== '/works') return json(404, JSON.stringify({ status: 'error', message: 'Resource not found.' }));
     requests.push(url.searchParams);
     userAgents.push(req.headers['user-agent'] ?? '');
-    const answer = responder?.(url.searchParams) ?? crossrefRecordingFor(url.searchParams);
+    const answer = responder?.(url.searchParams) ?? { status: 200, body: crossrefAnswerFor(url.searchParams) };
     if (answer === 'hang') return; // never answers; the lookup's timeout must fire
     if (answer === 'rate429') {
       // Crossref's rate-limit headers, as its documentation names them.

@@ -1,0 +1,59 @@
+/**
+ * POST /v1/cite/styles: the CSL style catalogue (every independent and dependent style of the CSL styles
+ * repository, shipped as data beside the code), searched by name or field, so that a UI or an agent can
+ * find the id `styles` and `format` take. No upstream call; the catalogue is read on first use.
+ */
+import * as z from 'zod/mini';
+import { loadCatalogue, searchStyles } from '../lib/citations/style-catalogue.js';
+import type { CiteStylesData } from '../lib/contract/cite-styles.js';
+import { api } from '../lib/middleware/index.js';
+import { body, integer as intField, optionalText, page } from '../lib/schema.js';
+
+export const requestSchema = body({
+  query: z._default(
+    optionalText({
+      max: 200,
+      description:
+        'Words of the style\'s id, title or short title ("nature", "american medical"), or a field name ("medicine"); blank lists every style',
+    }),
+    '',
+  ),
+  field: optionalText({
+    max: 60,
+    format: {
+      pattern: '[A-Za-z_-]{1,60}',
+      hint: 'a field name of letters, "_" and "-", such as medicine',
+      normalise: (s) => s.toLowerCase(),
+    },
+    description: 'Only styles of this field, e.g. "medicine", "physics", "social_science", "generic-base"',
+  }),
+  results: intField({ min: 1, max: 100, default: 20, description: 'Styles per page' }),
+  page: page(),
+});
+export type CiteStylesRequest = z.output<typeof requestSchema>;
+
+export const handler = api({ body: requestSchema }).handler(async ({ body: request }) => {
+  const catalogue = await loadCatalogue();
+  const query = request.query ?? '';
+  const offset = request.page * request.results;
+  const found = searchStyles(catalogue, query, { field: request.field, limit: request.results, offset });
+  const data: CiteStylesData = {
+    query,
+    field: request.field ?? null,
+    total_styles: catalogue.total,
+    total_matches: found.total,
+    styles: found.styles.map((style) => ({
+      id: style.id,
+      title: style.title,
+      title_short: style.title_short ?? null,
+      fields: style.fields,
+      citation_format: style.citation_format,
+      parent: style.parent ?? null,
+      locale: style.default_locale ?? null,
+    })),
+    page: request.page,
+    has_more: offset + found.styles.length < found.total,
+    source: `citation-style-language/styles@${catalogue.source.styles_commit.slice(0, 12)} (${catalogue.source.styles_date}), CC BY-SA 3.0`,
+  };
+  return { data, message: `${found.total} of ${catalogue.total} styles match` };
+});
