@@ -1,10 +1,11 @@
 /**
- * Alarms and the one dashboard. The service's own metrics (Powertools, namespace SearchCitationApi,
- * dimensions service + endpoint, and service + client for usage) say what each endpoint and each client
+ * Alarms and the one dashboard. The service's own metrics (Powertools, in the stack's own namespace:
+ * SearchCitationApi for the default stack, SearchCitationApi/<stackName> for a copy; dimensions service +
+ * endpoint, and service + client for usage) say what each endpoint and each client
  * did; API Gateway's and Lambda's say what the platform saw, including the answers no function made
  * (throttling, unknown paths, gateway timeouts). Every alarm notifies the alarm topic, going in and out.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -16,7 +17,6 @@ import type { Route } from '../lib/routes.js';
 import type { ApiFunction } from './api-function.js';
 import { SERVICE_ENVIRONMENT } from './api-function.js';
 
-export const METRICS_NAMESPACE = SERVICE_ENVIRONMENT.POWERTOOLS_METRICS_NAMESPACE;
 const SERVICE = SERVICE_ENVIRONMENT.POWERTOOLS_SERVICE_NAME;
 const PERIOD = Duration.minutes(5);
 
@@ -34,8 +34,22 @@ export const API_5XX_THRESHOLD = 5;
 export const RATE_LIMITED_PERCENT_THRESHOLD = 10;
 export const RATE_LIMITED_MIN_REQUESTS = 20;
 
+/**
+ * 4XX answers in five minutes before the flood alarm fires: requests without a valid key (401), to no
+ * endpoint (404) or over the flood guard (429), at more than 3 a second for five minutes. A team's own
+ * clients make a handful; each such request costs API Gateway and a short function call, no search.
+ */
+export const REFUSED_FLOOD_THRESHOLD = 1_000;
+
+/** Requests WAF's per-IP rule blocked in five minutes before its alarm fires: one address is flooding. */
+export const WAF_BLOCKED_THRESHOLD = 100;
+
 export interface ObservabilityProps {
   api: apigw.RestApi;
+  /** The namespace the functions write to (StackSettings.metricsNamespace): this stack's metrics only. */
+  metricsNamespace: string;
+  /** The web ACL's per-IP rule, when the stage has one: its blocked requests are alarmed on. */
+  waf?: { webAclName: string; ruleMetricName: string };
   stageName: string;
   endpoints: ReadonlyArray<{ route: Route; fn: ApiFunction }>;
   /**
@@ -58,6 +72,9 @@ export class Observability extends Construct {
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
     const { api, endpoints } = props;
+    const METRICS_NAMESPACE = props.metricsNamespace;
+    // A SEARCH schema takes a namespace of letters, digits, _ and / as is; any other (a stack name's "-") quoted.
+    const searchNamespace = /^[\w/]+$/.test(METRICS_NAMESPACE) ? METRICS_NAMESPACE : JSON.stringify(METRICS_NAMESPACE);
     const apiMetric = (metricName: string, statistic: string) =>
       new cloudwatch.Metric({
         namespace: 'AWS/ApiGateway',
@@ -153,6 +170,39 @@ export class Observability extends Construct {
       }),
     );
 
+    // A flood of refused requests: without a key (401), to no endpoint, or over the flood guard. They cost
+    // no search, but API Gateway, a function call and logs each, and at the flood guard's rate they crowd
+    // real clients out.
+    this.alarms.push(
+      new cloudwatch.Alarm(this, 'RefusedFlood', {
+        alarmDescription: `${REFUSED_FLOOD_THRESHOLD} or more 4XX answers in 5 minutes: a flood without a valid key (401), to unknown paths, or over the flood guard (429). Check the access log's ip and status fields.`,
+        metric: apiMetric('4XXError', 'Sum'),
+        threshold: REFUSED_FLOOD_THRESHOLD,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+    if (props.waf) {
+      // Blocked requests never reach the stage, so the gateway's metrics do not see them.
+      this.alarms.push(
+        new cloudwatch.Alarm(this, 'WafBlocked', {
+          alarmDescription: `WAF blocked ${WAF_BLOCKED_THRESHOLD} or more requests in 5 minutes: an address went over its per-IP rate. Each blocked request costs WAF's per-request fee only.`,
+          metric: new cloudwatch.Metric({
+            namespace: 'AWS/WAFV2',
+            metricName: 'BlockedRequests',
+            dimensionsMap: { WebACL: props.waf.webAclName, Rule: props.waf.ruleMetricName, Region: Stack.of(this).region },
+            statistic: 'Sum',
+            period: PERIOD,
+          }),
+          threshold: WAF_BLOCKED_THRESHOLD,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
+      );
+    }
+
     for (const { route, fn } of [...endpoints, ...(props.otherFunctions ?? [])]) {
       // The middleware answers every failure with an envelope, so a Lambda error is a crash or a timeout: a bug.
       this.alarms.push(
@@ -213,7 +263,7 @@ export class Observability extends Construct {
           ]),
           graph('Errors by code (all endpoints)', [
             new cloudwatch.MathExpression({
-              expression: `SEARCH('{${METRICS_NAMESPACE},endpoint,errorCode,service} MetricName="${METRIC.errorsByCode}"', 'Sum', ${PERIOD.toSeconds()})`,
+              expression: `SEARCH('{${searchNamespace},endpoint,errorCode,service} MetricName="${METRIC.errorsByCode}"', 'Sum', ${PERIOD.toSeconds()})`,
               label: '',
               period: PERIOD,
             }),
@@ -229,7 +279,7 @@ export class Observability extends Construct {
             'Upstream calls by client (hourly)',
             [
               new cloudwatch.MathExpression({
-                expression: `SEARCH('{${METRICS_NAMESPACE},${CLIENT_DIMENSION},service} MetricName="${METRIC.upstreamCalls}"', 'Sum', 3600)`,
+                expression: `SEARCH('{${searchNamespace},${CLIENT_DIMENSION},service} MetricName="${METRIC.upstreamCalls}"', 'Sum', 3600)`,
                 label: '',
                 period: Duration.hours(1),
               }),

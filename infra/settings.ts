@@ -58,16 +58,26 @@ export interface StackSettings {
   /** Name or complete ARN of an existing upstream key secret; unset: the stack creates one. */
   upstreamKeySecret?: string;
   /**
-   * Exact IAM principal ARNs (no wildcards) that may read the secrets the stack creates, besides the
-   * functions and the admins. Everyone else is denied by the secrets' resource policies.
+   * IAM principals that may read the secrets the stack creates, besides the functions and the admins.
+   * Everyone else is denied by the secrets' resource policies. Each entry is what `aws:PrincipalArn` can
+   * match (principalMatches): a user's or role's ARN (path included), the account root, or a role session's
+   * ARN, which stands for its role.
    */
   secretReaderArns: string[];
   /**
-   * Exact IAM principal ARNs (no wildcards) of the people who manage the secrets the stack creates: they
-   * may read them, write new values (client keys) and change their policies, as may the account root and
-   * the deployment's CloudFormation role. Everyone else is denied those actions.
+   * IAM principals (the same forms as secretReaderArns) of the people who manage the secrets the stack
+   * creates: they may read them, write new values (the SerpApi key, client keys) and change them in any
+   * other way, as may the account root and the deployment's CloudFormation role. Every other principal is
+   * denied every change. Required while the stack creates a secret: without it only the account root could
+   * put the SerpApi key or add a client key, so the synth refuses instead.
    */
   secretAdminArns: string[];
+  /**
+   * The CloudFormation service role a deploy passes with `cdk deploy --role-arn`, exempt like the CDK
+   * bootstrap's own (cfn-exec-role) from the secrets' denies, so that it can update their policies and
+   * tear the stack down. Unset: the bootstrap's role.
+   */
+  deployRoleArn?: string;
   /** SNS topic ARN that every alarm notifies; unset: the stack creates a topic. */
   alarmTopicArn?: string;
   /** E-mail address subscribed to the alarm topic (AWS sends a confirmation mail first). */
@@ -77,7 +87,11 @@ export interface StackSettings {
    * four fifths of searchesPerHour, so that it warns before the budget refuses.
    */
   spendAlarmCallsPerHour: number;
-  /** A WAF web ACL on the stage with a per-IP rate rule (costs a monthly fee: README, "Cost"). */
+  /**
+   * A WAF web ACL on the stage with a per-IP rate rule, on by default: without it one address with no key
+   * can hold every client at the stage's flood guard (429). It costs $6 a month plus $0.60 per million
+   * requests (docs/deploy-and-operations.md, "Cost"); `-c waf=false` leaves it out.
+   */
   waf: boolean;
   /** Requests one IP address may make in any 5 minutes before WAF blocks it (with `waf`). */
   wafRequestsPer5MinutesPerIp: number;
@@ -88,6 +102,21 @@ export interface StackSettings {
    * when the stack is deleted, so that deleting a copy never takes the account's logging with it.
    */
   apiGatewayCloudWatchRole: boolean;
+  /**
+   * The CloudWatch namespace the functions write their metrics to and the alarms and dashboard read
+   * (POWERTOOLS_METRICS_NAMESPACE): `SearchCitationApi` for the default stack name, and
+   * `SearchCitationApi/<stackName>` for any other, so that a second copy (staging) never counts into the
+   * first copy's alarms. Derived from stackName, not a context key.
+   */
+  metricsNamespace: string;
+}
+
+/** The metrics namespace of the default stack; a copy writes to `<this>/<stackName>`. */
+export const BASE_METRICS_NAMESPACE = 'SearchCitationApi';
+
+/** The metrics namespace of the stack with this name (StackSettings.metricsNamespace). */
+export function metricsNamespaceFor(stackName: string): string {
+  return stackName === DEFAULT_SETTINGS.stackName ? BASE_METRICS_NAMESPACE : `${BASE_METRICS_NAMESPACE}/${stackName}`;
 }
 
 export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
@@ -97,7 +126,7 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   searchesPerHour: 250,
   searchesPerMonth: 5_000,
   budgetFailClosed: false,
-  // Generous: a team's clients never meet it; a flood from one source is WAF's job (-c waf=true).
+  // Generous: a team's clients never meet it; a flood from one source is WAF's job (on unless -c waf=false).
   floodRatePerSecond: 50,
   floodBurst: 100,
   logRetentionDays: 30,
@@ -111,9 +140,10 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   secretAdminArns: [],
   // Four fifths of the default hourly budget: the alarm warns before the budget starts refusing.
   spendAlarmCallsPerHour: 200,
-  waf: false,
+  waf: true,
   wafRequestsPer5MinutesPerIp: 300,
   apiGatewayCloudWatchRole: true,
+  metricsNamespace: 'SearchCitationApi',
 });
 
 // The retention periods CloudWatch Logs accepts.
@@ -147,7 +177,8 @@ type TextKey =
   | 'upstreamKeySecret'
   | 'alarmTopicArn'
   | 'alarmEmail'
-  | 'crossrefMailto';
+  | 'crossrefMailto'
+  | 'deployRoleArn';
 
 /** Reads the settings from CDK context; throws one error naming every bad key. */
 export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSettings {
@@ -185,13 +216,13 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
     const raw = read(key);
     if (raw === undefined) return [...DEFAULT_SETTINGS[key]];
     const values = (Array.isArray(raw) ? raw.map(String) : String(raw).split(',')).map((v) => v.trim()).filter(Boolean);
+    const matches: string[] = [];
     for (const value of values) {
-      // Exact principals only: a wildcard (arn:aws:iam::*:role/*) would exempt anyone from the deny.
-      if (!/^arn:aws[a-z-]*:(iam|sts)::\d{12}:[\w+=,.@/-]+$/.test(value)) {
-        problems.push(`${key}: each entry must be one exact IAM principal ARN, no wildcards (got ${JSON.stringify(value)})`);
-      }
+      const found = principalMatches(value);
+      if ('problem' in found) problems.push(`${key}: ${found.problem} (got ${JSON.stringify(value)})`);
+      else matches.push(...found.matches.filter((m) => !matches.includes(m)));
     }
-    return values;
+    return matches;
   };
 
   for (const [key, replacement] of Object.entries(REPLACED)) {
@@ -231,8 +262,25 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
     // WAF's rate-based rules count over 5 minutes and accept a limit from 10.
     wafRequestsPer5MinutesPerIp:
       integer('wafRequestsPer5MinutesPerIp', 10, 2_000_000_000) ?? DEFAULT_SETTINGS.wafRequestsPer5MinutesPerIp,
+    deployRoleArn: text(
+      'deployRoleArn',
+      /^arn:aws[a-z-]*:iam::\d{12}:role\/(?:[\w+=,.@-]+\/)*[\w+=,.@-]+$/,
+      'must be one IAM role ARN, path included (the --role-arn given to cdk deploy)',
+    ),
     apiGatewayCloudWatchRole: false,
+    metricsNamespace: DEFAULT_SETTINGS.metricsNamespace,
   };
+  settings.metricsNamespace = metricsNamespaceFor(settings.stackName);
+  // A secret the stack creates with no admin could be written by the account root alone: the first
+  // steps after a deploy (put the SerpApi key, add a client key) would fail with AccessDenied.
+  if ((!settings.clientKeysSecret || !settings.upstreamKeySecret) && settings.secretAdminArns.length === 0) {
+    problems.push(
+      'secretAdminArns: required while the stack creates a secret, or no one but the account root may put the SerpApi key ' +
+        'or add client keys. Name who does, e.g. yourself: -c secretAdminArns=$(aws sts get-caller-identity --query Arn ' +
+        '--output text) (a role session ARN stands for its role), or -c secretAdminArns=arn:aws:iam::<account>:role/<name> ' +
+        '(path included; comma-separate several); -c secretAdminArns=arn:aws:iam::<account>:root leaves it to the root',
+    );
+  }
   settings.spendAlarmCallsPerHour =
     read('spendAlarmCallsPerHour') === undefined
       ? Math.max(1, Math.floor((settings.searchesPerHour * 4) / 5))
@@ -246,4 +294,60 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
   }
   if (problems.length > 0) throw new Error(`Invalid CDK context: ${problems.join('; ')}`);
   return settings;
+}
+
+/** A principal entry as the secrets' policies match it against `aws:PrincipalArn`. */
+export type PrincipalMatch = { matches: string[] } | { problem: string };
+
+const ARN_NAME = '[\\w+=,.@-]+';
+const IAM_PRINCIPAL = new RegExp(`^arn:(aws[a-z-]*):iam::(\\d{12}):(user|role)/((?:${ARN_NAME}/)*)(${ARN_NAME})$`);
+const ROOT = /^arn:aws[a-z-]*:iam::\d{12}:root$/;
+const ROLE_SESSION = new RegExp(`^arn:(aws[a-z-]*):sts::(\\d{12}):assumed-role/(${ARN_NAME})/${ARN_NAME}$`);
+/** The path IAM Identity Center gives its roles (then, in newer instances, its region and "/"). */
+export const SSO_ROLE_PATH = 'aws-reserved/sso.amazonaws.com/';
+
+/**
+ * What `aws:PrincipalArn` can equal for one principal entry, or why the entry can never match. It holds a
+ * user's or role's ARN with its path (`arn:aws:iam::<account>:role/<path>/<name>`), or the account root,
+ * never a session, a group or a federated user. A role session's ARN (what `aws sts get-caller-identity`
+ * prints for a role) names its role but not the role's path, so it becomes two matches: the role's ARN
+ * with no path, and a pattern of it with any path before the name (an ArnLike match). Both name that one role:
+ * a role's name is unique in its account whatever its path, and cannot hold a "/". An IAM Identity Center
+ * role given without its path (aws-reserved/sso.amazonaws.com/, and the region in newer instances) is
+ * refused: it would match nothing. Any other wildcard is refused: it would exempt every matching name.
+ */
+export function principalMatches(value: string): PrincipalMatch {
+  if (ROOT.test(value)) return { matches: [value] };
+  const session = ROLE_SESSION.exec(value);
+  if (session) {
+    const [, partition, account, role] = session;
+    const roleArn = `arn:${partition}:iam::${account}:role/`;
+    // An Identity Center role always has a path, so only the pattern can match it.
+    const anyPath = `${roleArn}*/${role}`;
+    return { matches: role?.startsWith('AWSReservedSSO_') ? [anyPath] : [`${roleArn}${role}`, anyPath] };
+  }
+  if (/^arn:aws[a-z-]*:iam::\d{12}:group\//.test(value)) {
+    return {
+      problem:
+        'a group is never the principal of a request (aws:PrincipalArn names users and roles, not their groups): name each user or the role they use',
+    };
+  }
+  const principal = IAM_PRINCIPAL.exec(value);
+  if (!principal) {
+    return {
+      problem:
+        'each entry must be one exact IAM principal ARN, no wildcards: arn:aws:iam::<account>:role/<path>/<name>, ' +
+        'arn:aws:iam::<account>:user/<name>, arn:aws:iam::<account>:root, or the assumed-role ARN aws sts get-caller-identity prints',
+    };
+  }
+  const [, partition, account, kind, path = '', name = ''] = principal;
+  if (kind === 'role' && name.startsWith('AWSReservedSSO_') && !path.startsWith(SSO_ROLE_PATH)) {
+    return {
+      problem:
+        `an IAM Identity Center role's ARN holds its path: arn:${partition}:iam::${account}:role/${SSO_ROLE_PATH}<region>/${name} ` +
+        `(older instances: without <region>/); aws iam get-role --role-name ${name} --query Role.Arn prints it, ` +
+        'or give the assumed-role ARN aws sts get-caller-identity prints',
+    };
+  }
+  return { matches: [value] };
 }

@@ -3,7 +3,8 @@
  * `https://<api>/<stage>/v1/...`, or exactly `https://<domain>/v1/...` behind a custom domain mapped with
  * an empty base path), one POST method and one Lambda function per path behind one stage-wide flood guard,
  * the spending budget's counter table, the envelope on every answer the gateway makes itself, the two secrets, the
- * shared cache table, logs with retention, alarms that notify a topic, a dashboard and, optionally, WAF.
+ * shared cache table, logs with retention, alarms that notify a topic, a dashboard and a WAF web ACL (on by
+ * default).
  */
 import {
   ArnFormat,
@@ -140,12 +141,14 @@ export class SearchCitationApiStack extends Stack {
     const cfnApi = this.api.node.defaultChild as apigw.CfnRestApi;
     cfnApi.securityPolicy = API_SECURITY_POLICY;
     cfnApi.endpointAccessMode = API_ENDPOINT_ACCESS_MODE;
-    if (settings.waf) {
-      new RateLimitAcl(this, 'Waf', {
-        stage: this.api.deploymentStage,
-        requestsPer5MinutesPerIp: settings.wafRequestsPer5MinutesPerIp,
-      });
-    }
+    // On by default: the flood guard is stage-wide and counts before any key is checked, so without a per-IP
+    // rule one address with no key could hold every client at 429.
+    const waf = settings.waf
+      ? new RateLimitAcl(this, 'Waf', {
+          stage: this.api.deploymentStage,
+          requestsPer5MinutesPerIp: settings.wafRequestsPer5MinutesPerIp,
+        })
+      : undefined;
 
     const functionProps: Omit<ApiFunctionProps, 'route'> = {
       memorySize: settings.memorySize,
@@ -177,6 +180,9 @@ export class SearchCitationApiStack extends Stack {
     // POST /mcp: every endpoint as an MCP tool, run by a function with the endpoints' own props.
     const mcp = new McpEndpoint(this, 'Mcp', { api: this.api, functionProps });
     this.functions = [...endpoints.map(({ fn }) => fn), mcp.fn];
+    // Each copy of the stack writes its metrics apart (settings.metricsNamespace), so that a staging copy's
+    // searches never count into another copy's alarms; the default stack keeps the one namespace it had.
+    for (const fn of this.functions) fn.function.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', settings.metricsNamespace);
     this.restrictSecrets([clientKeys, upstreamKey], this.functions, settings);
 
     // No KMS key on the topic: CloudWatch alarms cannot publish to one encrypted with the AWS-managed
@@ -212,6 +218,8 @@ export class SearchCitationApiStack extends Stack {
 
     const observability = new Observability(this, 'Observability', {
       api: this.api,
+      metricsNamespace: settings.metricsNamespace,
+      ...(waf ? { waf: { webAclName: waf.webAclName, ruleMetricName: waf.ruleMetricName } } : {}),
       stageName: settings.stageName,
       endpoints,
       otherFunctions: [{ route: MCP_ROUTE, fn: mcp.fn }],
@@ -286,53 +294,100 @@ export class SearchCitationApiStack extends Stack {
   }
 
   /**
-   * Resource policies on the secrets the stack created, with exact principals only (no name patterns):
-   * GetSecretValue is denied to every principal but the functions' roles, the readers and the admins
-   * named in context and the account root; writing a value, changing or deleting the secret and its
-   * policy are denied to every principal but the admins, the account root and the deployment's
-   * CloudFormation role (which updates the policy itself). A Deny here wins over any identity policy in
-   * the account (an over-broad `secretsmanager:*` grant included). Secrets given by name or ARN are the
+   * Resource policies on the secrets the stack created. A Deny here wins over any identity policy in the
+   * account (an over-broad `secretsmanager:*` grant included):
+   * - GetSecretValue is denied to every principal but the functions' roles, the readers and admins named in
+   *   context, the account root and the deployment's CloudFormation role;
+   * - every other action but the metadata reads (SECRET_READ_ACTIONS: NotAction, so that an action Secrets
+   *   Manager adds later is denied too) is denied to every principal but the admins, the account root and
+   *   the deployment's CloudFormation role: writing a value, moving a version stage (a rollback to a
+   *   revoked key list), rotation, restore, replication, tags, deletion, and the policy itself.
+   * The CloudFormation role (the bootstrap's cfn-exec-role, and deployRoleArn for `--role-arn`) is exempt
+   * from both, so that a deploy can update the secrets and their policies whatever it has to read: anyone
+   * who can deploy the stack can rewrite these policies anyway. The policies are kept, as the secrets are,
+   * when the stack is deleted: a kept secret never stands unguarded. Secrets given by name or ARN are the
    * team's own: their policies are left as they are.
    */
   private restrictSecrets(secrets: ServiceSecret[], functions: readonly ApiFunction[], settings: StackSettings): void {
     const root = this.formatArn({ service: 'iam', region: '', resource: 'root', arnFormat: ArnFormat.NO_RESOURCE_NAME });
     // The bootstrap role's ARN holds ${AWS::AccountId}-style placeholders, which only Fn::Sub fills in.
-    const deployer =
-      this.synthesizer instanceof DefaultStackSynthesizer ? [Fn.sub(this.synthesizer.cloudFormationExecutionRoleArn)] : [];
-    const admins = [root, ...settings.secretAdminArns];
-    const readers = [...functions.map((fn) => fn.role.roleArn), ...admins, ...settings.secretReaderArns];
+    const deployers = [
+      ...(this.synthesizer instanceof DefaultStackSynthesizer ? [Fn.sub(this.synthesizer.cloudFormationExecutionRoleArn)] : []),
+      ...(settings.deployRoleArn ? [settings.deployRoleArn] : []),
+    ];
+    const changers = [root, ...settings.secretAdminArns, ...deployers];
+    const readers = [...functions.map((fn) => fn.role.roleArn), ...changers, ...settings.secretReaderArns];
     for (const { created } of secrets) {
-      created?.addToResourcePolicy(
+      if (!created) continue;
+      created.addToResourcePolicy(
         new iam.PolicyStatement({
           sid: 'OnlyServiceAndAdminsRead',
           effect: iam.Effect.DENY,
           principals: [new iam.AnyPrincipal()],
           actions: ['secretsmanager:GetSecretValue'],
           resources: ['*'],
-          conditions: { StringNotEquals: { 'aws:PrincipalArn': readers } },
+          conditions: exemptPrincipals(readers),
         }),
       );
-      created?.addToResourcePolicy(
+      created.addToResourcePolicy(
         new iam.PolicyStatement({
           sid: 'OnlyAdminsChange',
           effect: iam.Effect.DENY,
           principals: [new iam.AnyPrincipal()],
-          actions: [...SECRET_CHANGE_ACTIONS],
+          notActions: [...SECRET_READ_ACTIONS],
           resources: ['*'],
-          conditions: { StringNotEquals: { 'aws:PrincipalArn': [...admins, ...deployer] } },
+          conditions: exemptPrincipals(changers),
         }),
       );
+      const policy = created.node.tryFindChild('Policy');
+      if (!(policy instanceof secretsmanager.ResourcePolicy)) throw new Error(`${created.node.path}: no resource policy`);
+      // Kept with its secret on `cdk destroy` (CloudFormation deletes neither); see docs, "Teardown".
+      policy.applyRemovalPolicy(RemovalPolicy.RETAIN);
     }
   }
 }
 
-/** What only the admins (and the deployment) may do to the secrets the stack created. */
+/**
+ * The Deny's exemption: principals matched exactly (StringNotEquals), and a role named by its session,
+ * whose path the session does not show, by pattern (ArnNotLike; settings.ts, principalMatches). The
+ * Deny applies only when both hold: the caller is neither an exact principal nor a pattern's role.
+ */
+function exemptPrincipals(principals: readonly string[]): Record<string, Record<string, string[]>> {
+  const patterns = principals.filter((p) => p.includes('*'));
+  return {
+    StringNotEquals: { 'aws:PrincipalArn': principals.filter((p) => !p.includes('*')) },
+    ...(patterns.length > 0 ? { ArnNotLike: { 'aws:PrincipalArn': patterns } } : {}),
+  };
+}
+
+/**
+ * What everyone with an identity grant may still do to the secrets the stack created: read the metadata
+ * (no value) and the policy. GetSecretValue is denied separately to all but the readers; every other
+ * action, present or future, to all but the admins and the deployment.
+ */
+export const SECRET_READ_ACTIONS = [
+  'secretsmanager:GetSecretValue',
+  'secretsmanager:DescribeSecret',
+  'secretsmanager:GetResourcePolicy',
+  'secretsmanager:ListSecretVersionIds',
+] as const;
+
+/** Changes measured against the policy: each one denied to everyone but the admins and the deployment. */
 export const SECRET_CHANGE_ACTIONS = [
   'secretsmanager:PutSecretValue',
   'secretsmanager:UpdateSecret',
+  'secretsmanager:UpdateSecretVersionStage',
   'secretsmanager:DeleteSecret',
+  'secretsmanager:RestoreSecret',
+  'secretsmanager:RotateSecret',
+  'secretsmanager:CancelRotateSecret',
   'secretsmanager:PutResourcePolicy',
   'secretsmanager:DeleteResourcePolicy',
+  'secretsmanager:ReplicateSecretToRegions',
+  'secretsmanager:RemoveRegionsFromReplication',
+  'secretsmanager:StopReplicationToReplica',
+  'secretsmanager:TagResource',
+  'secretsmanager:UntagResource',
 ] as const;
 
 /** "web-search-alpha" → "WebSearchAlpha": stable construct ids, so adding a route changes nothing else. */
@@ -398,10 +453,10 @@ function acknowledgeFindings(stack: Stack, api: apigw.RestApi, settings: StackSe
     ack(
       api,
       'AwsSolutions-APIG3',
-      'No WAF by default: it costs a monthly fee per web ACL and rule on top of per-request charges, which a ' +
-        'pay-per-request team deployment does not carry. The stage-wide flood guard bounds the request rate, the functions ' +
-        'reject bodies over 16 KiB and unauthenticated requests before any paid call. Deploy with -c waf=true for a ' +
-        'per-IP rate rule when the API is exposed to hostile traffic.',
+      'WAF left out on purpose with -c waf=false (it is on by default): the deployer chose to save its monthly fee ' +
+        '($5 per web ACL, $1 per rule). The stage-wide flood guard still bounds the request rate and so the cost of a ' +
+        'flood, and the functions reject bodies over 16 KiB and unauthenticated requests before any paid call; one ' +
+        'address can then hold every client at 429, which the refused-flood alarm reports.',
     );
   }
   if (settings.apiGatewayCloudWatchRole) {

@@ -1,8 +1,8 @@
 /**
- * The optional web ACL (`-c waf=true`): one rate-based rule that blocks an IP address making more than
+ * The web ACL (on by default; `-c waf=false` leaves it out): one rate-based rule that blocks an IP address making more than
  * `wafRequestsPer5MinutesPerIp` requests in any 5 minutes, answered with the service's own 429 envelope.
- * Without it, unauthenticated traffic draws from the same method throttles as real clients (each such
- * request is answered 401 by a function, with no paid call, but it can crowd real clients out).
+ * Without it, unauthenticated traffic draws from the same stage-wide flood guard as real clients (each such
+ * request is answered 401 by a function, with no paid call), so one address could hold every client at 429.
  */
 import { Stack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -21,15 +21,23 @@ export const WAF_RETRY_AFTER_SECONDS = 300;
 
 export class RateLimitAcl extends Construct {
   readonly acl: wafv2.CfnWebACL;
+  /** The web ACL's name, also its metric name: the WebACL dimension of its AWS/WAFV2 metrics. */
+  readonly webAclName: string;
+  /** The per-IP rule's name, also its metric name: the Rule dimension of its AWS/WAFV2 metrics. */
+  readonly ruleMetricName: string;
 
   constructor(scope: Construct, id: string, props: RateLimitAclProps) {
     super(scope, id);
     const metricPrefix = Stack.of(this).stackName;
+    // Named after the stack (unique per copy) and named as its metrics, so that alarms find them by either.
+    this.webAclName = `${metricPrefix}-acl`;
+    this.ruleMetricName = `${metricPrefix}-per-ip-rate`;
     this.acl = new wafv2.CfnWebACL(this, 'Acl', {
+      name: this.webAclName,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       description: 'Blocks an IP address over its request rate before it reaches the API',
-      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: `${metricPrefix}-acl`, sampledRequestsEnabled: true },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: this.webAclName, sampledRequestsEnabled: true },
       customResponseBodies: {
         rateLimited: {
           contentType: 'APPLICATION_JSON',
@@ -41,7 +49,7 @@ export class RateLimitAcl extends Construct {
       },
       rules: [
         {
-          name: 'PerIpRate',
+          name: this.ruleMetricName,
           priority: 0,
           statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: props.requestsPer5MinutesPerIp } },
           action: {
@@ -55,7 +63,7 @@ export class RateLimitAcl extends Construct {
           },
           visibilityConfig: {
             cloudWatchMetricsEnabled: true,
-            metricName: `${metricPrefix}-per-ip-rate`,
+            metricName: this.ruleMetricName,
             sampledRequestsEnabled: true,
           },
         },

@@ -90,14 +90,50 @@ const WARM_UP_ITEM: CslItem = {
 };
 
 /**
- * The renderer built now, at start-up, and one record rendered with it so that the first search's
- * rendering runs compiled code. Logs how long it took; never rejects (a failed build is tried again by the
- * first citation search, through `citationRenderer`).
+ * The other kinds of work a page of papers holds, each taking its own paths through the styles (a chapter
+ * names its book and editors, a book its publisher, a conference paper its proceedings, a preprint its
+ * server): rendered at start-up too, so that the first page's first paper of each kind does not run them
+ * cold.
+ */
+const WARM_UP_KINDS: CslItem[] = [
+  {
+    ...WARM_UP_ITEM,
+    id: 'warm-up-chapter',
+    type: 'chapter',
+    'container-title': 'Handbook of Examples',
+    editor: [{ family: 'Poe', given: 'Edgar' }],
+    publisher: 'Example Press',
+    'collection-title': 'Lecture Notes in Examples',
+  },
+  {
+    ...WARM_UP_ITEM,
+    id: 'warm-up-book',
+    type: 'book',
+    'container-title': undefined,
+    publisher: 'Example Press',
+    ISBN: '9780000000002',
+  },
+  { ...WARM_UP_ITEM, id: 'warm-up-paper', type: 'paper-conference', 'container-title': 'Proceedings of the Example Conference' },
+  {
+    ...WARM_UP_ITEM,
+    id: 'warm-up-preprint',
+    type: 'article',
+    genre: 'Preprint',
+    'container-title': 'bioRxiv',
+    volume: undefined,
+  },
+];
+
+/**
+ * The renderer built now, at start-up, and one record of each kind of work rendered with it so that the
+ * first search's rendering runs compiled code. Logs how long it took; never rejects (a failed build is
+ * tried again by the first citation search, through `citationRenderer`).
  */
 export async function prepareCitationRenderer(): Promise<void> {
   const started = performance.now();
   try {
-    (await citationRenderer()).render(WARM_UP_ITEM);
+    const renderer = await citationRenderer();
+    for (const item of [WARM_UP_ITEM, ...WARM_UP_KINDS]) renderer.render(item);
     logger.info('citation styles built', { ms: Math.round(performance.now() - started) });
   } catch (error) {
     logger.error('citation styles could not be built at start-up', { error: error as Error });

@@ -5,12 +5,13 @@
  * environment, permissions and secret access; one bundled file, no node_modules. Every function's bundle
  * is checked here too: this is the suite's one synthesis with bundling (test/infra/stack.test.ts skips it).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../infra/app.js';
+import { STYLE_PACK_IN_BUNDLE, STYLE_PACK_ROUTES } from '../../infra/bundling.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import type { SearchCitationApiStack } from '../../infra/stack.js';
 import { ROUTES } from '../../lib/routes.js';
@@ -33,7 +34,8 @@ let resources: Record<string, Resource>;
 vi.setConfig({ testTimeout: 300_000 });
 
 beforeAll(() => {
-  const built = createApp({ context: CDK_CONTEXT });
+  // As the README's deploy does: the synth refuses to create the secrets with no admin to write them.
+  const built = createApp({ context: { ...CDK_CONTEXT, secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer' } });
   stack = built.stack;
   assembly = built.app.synth();
   resources = Template.fromStack(stack).toJSON().Resources;
@@ -109,7 +111,9 @@ describe('the MCP endpoint in the stack', () => {
     const assets = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8')).files;
     const hash = String(mcp.Properties.Code.S3Key).replace(/\.zip$/, '');
     const dir = join(assembly.directory, assets[hash]?.source.path ?? `missing asset for ${id}`);
-    expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    // And the CSL style pack beside it, as data (its tools resolve and search styles): no other file.
+    expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map', 'styles']);
+    expect(readdirSync(join(dir, 'styles', 'pack')).sort()).toEqual(['catalogue.json.br', 'styles.bin']);
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
     // Every route's handler is in it (the tools run them in-process), found by the glob import.
     for (const name of ['web-search-alpha', 'cite-search', 'usage']) expect(code).toContain(`functions/${name}.ts`);
@@ -132,6 +136,11 @@ describe("every function's bundle", () => {
       expect(code.startsWith('import { createRequire as __createRequire }')).toBe(true);
       // (The longest line, not the average: the SDK's classic zod in the MCP bundle keeps multi-line templates.)
       expect(Math.max(...code.split('\n').map((line) => line.length))).toBeGreaterThan(10_000);
+      // The CSL style pack beside the bundle of exactly the functions that read it.
+      const route = [...ROUTES, MCP_ROUTE].find((r) => String(fn.Properties.Description).endsWith(`(POST ${r.path})`));
+      expect(existsSync(join(dir, STYLE_PACK_IN_BUNDLE, 'styles.bin')), route?.name).toBe(
+        STYLE_PACK_ROUTES.has(route?.name ?? ''),
+      );
       return code;
     });
     expect(new Set(bundles).size).toBe(ROUTES.length + 1);

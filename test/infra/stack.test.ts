@@ -13,9 +13,19 @@ import { CACHE_TABLE_ACTIONS } from '../../infra/api-function.js';
 import { createApp } from '../../infra/app.js';
 import { BUDGET_TABLE_ACTIONS, MIN_METHOD_BURST, MIN_METHOD_RATE, PAID_CALLS_PER_REQUEST } from '../../infra/budget.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
-import { API_5XX_THRESHOLD, RATE_LIMITED_PERCENT_THRESHOLD } from '../../infra/observability.js';
+import {
+  API_5XX_THRESHOLD,
+  RATE_LIMITED_PERCENT_THRESHOLD,
+  REFUSED_FLOOD_THRESHOLD,
+  WAF_BLOCKED_THRESHOLD,
+} from '../../infra/observability.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
-import { API_SECURITY_POLICY, SECRET_CHANGE_ACTIONS, type SearchCitationApiStack } from '../../infra/stack.js';
+import {
+  API_SECURITY_POLICY,
+  SECRET_CHANGE_ACTIONS,
+  SECRET_READ_ACTIONS,
+  type SearchCitationApiStack,
+} from '../../infra/stack.js';
 import { ERROR_CODES, type ErrorCode } from '../../lib/errors.js';
 import { ROUTES } from '../../lib/routes.js';
 
@@ -23,6 +33,9 @@ const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.met
   string,
   unknown
 >;
+
+// The deploy the README describes names who manages the secrets: the synth refuses otherwise (tested below).
+const ADMIN = 'arn:aws:iam::123456789012:role/Deployer';
 
 // One function per route, and the MCP endpoint's (infra/mcp.ts; test/infra/mcp-stack.test.ts checks it).
 const FUNCTION_PATHS = [...ROUTES.map((route) => route.path), MCP_ROUTE.path];
@@ -43,7 +56,7 @@ let resources: Record<string, Resource>;
 vi.setConfig({ testTimeout: 300_000 });
 
 beforeAll(() => {
-  const built = createApp({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+  const built = createApp({ context: { ...CDK_CONTEXT, secretAdminArns: ADMIN, 'aws:cdk:bundling-stacks': [] } });
   stack = built.stack;
   // Throws when cdk-nag reports an error nobody acknowledged, as `cdk synth` fails.
   assembly = built.app.synth();
@@ -98,11 +111,11 @@ function expectEnvelope(body: unknown, code: ErrorCode): void {
 }
 
 describe('functions', () => {
-  it('covers all eleven endpoints of the spec and /v1/usage: one function and one POST method each', () => {
-    expect(ROUTES).toHaveLength(12);
+  it('covers all eleven endpoints of the spec, citation resolving, the style catalogue and /v1/usage: one function and one POST method each', () => {
+    expect(ROUTES).toHaveLength(14);
     expect(ROUTES.map((r) => r.path)).toContain('/v1/usage');
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(12 + 1);
-    expect(methods('POST')).toHaveLength(12 + 1);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(14 + 1);
+    expect(methods('POST')).toHaveLength(14 + 1);
   });
 
   it('has one function per route, nodejs22.x on arm64, with the chosen memory and a timeout below the gateway 29 s', () => {
@@ -245,7 +258,13 @@ describe('spending budget and flood guard', () => {
   ])('takes the flood guard from context (rate %i, burst %i), never below the minimums', (rate, burst) => {
     const custom = Template.fromStack(
       createApp({
-        context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], floodRatePerSecond: String(rate), floodBurst: String(burst) },
+        context: {
+          ...CDK_CONTEXT,
+          secretAdminArns: ADMIN,
+          'aws:cdk:bundling-stacks': [],
+          floodRatePerSecond: String(rate),
+          floodBurst: String(burst),
+        },
       }).stack,
     );
     expect(methodThrottles(custom).stageWide).toMatchObject({ ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst });
@@ -262,6 +281,7 @@ describe('spending budget and flood guard', () => {
       createApp({
         context: {
           ...CDK_CONTEXT,
+          secretAdminArns: ADMIN,
           'aws:cdk:bundling-stacks': [],
           searchesPerHour: '40',
           searchesPerMonth: '0',
@@ -396,7 +416,7 @@ describe('secrets and IAM', () => {
     expect(shapes).toEqual({ ClientKeys: { keys: [] }, UpstreamKey: { serpapi_api_key: '' } });
   });
 
-  it('denies reading either secret to all but the function roles and the admins, and changing it to all but the admins', () => {
+  it('denies reading either secret to all but the function roles and the admins, and any change to all but the admins', () => {
     const policies = ofType('AWS::SecretsManager::ResourcePolicy');
     expect(policies.map(([, p]) => p.Properties.SecretId.Ref.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
       'ClientKeys',
@@ -410,23 +430,40 @@ describe('secrets and IAM', () => {
       const [read, change, ...more] = policy.Properties.ResourcePolicy.Statement;
       expect(more).toEqual([]);
       expect(read).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 'secretsmanager:GetSecretValue' });
-      // Exact principals: no pattern, so no role whose name merely looks like an admin's is exempt.
+      // Exact principals (an admin named by its role ARN): no pattern, so no look-alike role is exempt.
       expect(Object.keys(read.Condition)).toEqual(['StringNotEquals']);
       const readers = JSON.stringify(read.Condition.StringNotEquals['aws:PrincipalArn']);
       for (const role of roles) expect(readers).toContain(`"Fn::GetAtt":["${role}","Arn"]`);
       expect(readers).toContain(':root');
+      expect(readers).toContain(ADMIN);
+      // The deployment may read what it updates (anyone who can deploy can rewrite this policy anyway).
+      expect(readers).toContain('cfn-exec-role');
       expect(readers).not.toContain('*');
       expect(readers).not.toContain('AWSReservedSSO');
-      expect(change).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' } });
-      expect([...change.Action].sort()).toEqual([...SECRET_CHANGE_ACTIONS].sort());
+      // Every action but the four reads is denied: a write, a version stage moved back to a revoked key
+      // list, rotation, restore, replication, tags, deletion, the policy, and whatever is added later.
+      expect(change).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' }, Resource: '*' });
+      expect(change.Action).toBeUndefined();
+      expect([...change.NotAction].sort()).toEqual([...SECRET_READ_ACTIONS].sort());
+      for (const action of SECRET_CHANGE_ACTIONS) expect(change.NotAction).not.toContain(action);
       expect(Object.keys(change.Condition)).toEqual(['StringNotEquals']);
       const changers = JSON.stringify(change.Condition.StringNotEquals['aws:PrincipalArn']);
       expect(changers).toContain(':root');
+      expect(changers).toContain(ADMIN);
       // The deployment's own CloudFormation role updates the policy; the functions may change nothing.
       expect(changers).toContain('cfn-exec-role');
       for (const role of roles) expect(changers).not.toContain(`"Fn::GetAtt":["${role}","Arn"]`);
       expect(changers).not.toContain('*');
       expect(policy.Properties.BlockPublicPolicy ?? true).toBe(true);
+    }
+  });
+
+  it('keeps each secret’s policy when the stack is deleted, as it keeps the secret', () => {
+    const policies = ofType('AWS::SecretsManager::ResourcePolicy');
+    expect(policies).toHaveLength(2);
+    for (const [id] of policies) {
+      expect(template.toJSON().Resources[id].DeletionPolicy, id).toBe('Retain');
+      expect(template.toJSON().Resources[id].UpdateReplacePolicy, id).toBe('Retain');
     }
   });
 
@@ -563,8 +600,8 @@ describe('logs, alarms, dashboard', () => {
       ([, a]) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Throttles',
     );
     expect(throttleAlarms).toHaveLength(FUNCTION_COUNT);
-    // 5XX, spend, budget counter, 429 share, and errors and throttles per function.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(4 + 2 * FUNCTION_COUNT);
+    // 5XX, spend, budget counter, 429 share, refused flood, WAF blocks, and errors and throttles per function.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(6 + 2 * FUNCTION_COUNT);
   });
 
   it('gives every alarm an action and an OK action on the alarm topic the stack creates', () => {
@@ -627,7 +664,7 @@ describe('cdk-nag (AwsSolutions)', () => {
 describe('context settings', () => {
   // Bundling is skipped here: the stack shape, not the code, is under test.
   const buildWith = (context: Record<string, unknown>) =>
-    createApp({ context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
+    createApp({ context: { ...CDK_CONTEXT, secretAdminArns: ADMIN, 'aws:cdk:bundling-stacks': [], ...context } });
   const synthWith = (context: Record<string, unknown>) => Template.fromStack(buildWith(context).stack);
 
   it('uses existing secrets by name or ARN, leaving their policies alone, and the tracing, source maps and retention given', () => {
@@ -666,16 +703,76 @@ describe('context settings', () => {
     expect(change.Condition.StringNotEquals['aws:PrincipalArn']).not.toContain(reader);
   });
 
-  it.each(['arn:aws:iam::*:role/*', 'arn:aws:iam::123456789012:role/*', 'arn:aws:iam::123456789012:user/ops-?'])(
-    'refuses the wildcard principal %s at synth: it would cancel the deny',
-    (wildcard) => {
-      for (const key of ['secretReaderArns', 'secretAdminArns']) {
-        expect(() => settingsFromContext({ tryGetContext: (k: string) => (k === key ? wildcard : undefined) })).toThrow(
-          new RegExp(`${key}: each entry must be one exact IAM principal ARN, no wildcards`),
-        );
-      }
-    },
-  );
+  it('refuses to create the secrets with no admin, saying how to name one, so no default deploy locks everyone out', () => {
+    const context = (key: string) => ({ stackName: 'SearchCitationApi' })[key];
+    expect(() => settingsFromContext({ tryGetContext: context })).toThrow(
+      /secretAdminArns: required while the stack creates a secret.*aws sts get-caller-identity --query Arn.*arn:aws:iam::<account>:role\/<name>/,
+    );
+    expect(() => buildWith({ secretAdminArns: undefined })).toThrow(/secretAdminArns: required/);
+    // The account root, named on purpose, is an answer; so are secrets the team brings, whose policies are its own.
+    expect(
+      settingsFromContext({ tryGetContext: (k) => ({ secretAdminArns: 'arn:aws:iam::123456789012:root' })[k] }).secretAdminArns,
+    ).toEqual(['arn:aws:iam::123456789012:root']);
+    const own = { clientKeysSecret: 'team/client-keys', upstreamKeySecret: 'team/serpapi' };
+    expect(settingsFromContext({ tryGetContext: (k) => own[k as keyof typeof own] }).secretAdminArns).toEqual([]);
+  });
+
+  it('matches a role session ARN (aws sts get-caller-identity) to its role, whatever the role’s path', () => {
+    const session = 'arn:aws:sts::123456789012:assumed-role/Deployer/alice';
+    const read = (value: string) =>
+      settingsFromContext({ tryGetContext: (k) => (k === 'secretAdminArns' ? value : undefined) }).secretAdminArns;
+    expect(read(session)).toEqual(['arn:aws:iam::123456789012:role/Deployer', 'arn:aws:iam::123456789012:role/*/Deployer']);
+    // An Identity Center role always lives under aws-reserved/sso.amazonaws.com/[<region>/]: the pattern alone.
+    expect(read('arn:aws:sts::123456789012:assumed-role/AWSReservedSSO_Admin_0123456789abcdef/alice@example.com')).toEqual([
+      'arn:aws:iam::123456789012:role/*/AWSReservedSSO_Admin_0123456789abcdef',
+    ]);
+    // In the template: exact ARNs by StringNotEquals, the session's role by ArnNotLike, in both denies.
+    const custom = synthWith({ secretAdminArns: session });
+    const [policy] = Object.values(custom.findResources('AWS::SecretsManager::ResourcePolicy')) as Resource[];
+    for (const statement of policy?.Properties.ResourcePolicy.Statement ?? []) {
+      expect(statement.Condition.StringNotEquals['aws:PrincipalArn']).toContain('arn:aws:iam::123456789012:role/Deployer');
+      expect(statement.Condition.ArnNotLike).toEqual({ 'aws:PrincipalArn': ['arn:aws:iam::123456789012:role/*/Deployer'] });
+      expect(JSON.stringify(statement.Condition)).not.toContain('assumed-role');
+    }
+  });
+
+  it.each([
+    ['arn:aws:iam::123456789012:group/Admins', /a group is never the principal of a request/],
+    [
+      'arn:aws:iam::123456789012:role/AWSReservedSSO_Admin_0123456789abcdef',
+      /an IAM Identity Center role's ARN holds its path: arn:aws:iam::123456789012:role\/aws-reserved\/sso\.amazonaws\.com\/<region>\/AWSReservedSSO_Admin_/,
+    ],
+    ['arn:aws:sts::123456789012:federated-user/alice', /each entry must be one exact IAM principal ARN/],
+  ])('refuses %s, which aws:PrincipalArn can never equal', (value, message) => {
+    for (const key of ['secretReaderArns', 'secretAdminArns']) {
+      expect(() => settingsFromContext({ tryGetContext: (k: string) => (k === key ? value : undefined) })).toThrow(
+        new RegExp(`${key}: ${message.source}`),
+      );
+    }
+  });
+
+  it.each([
+    'arn:aws:iam::123456789012:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_Admin_0123456789abcdef',
+    'arn:aws:iam::123456789012:role/aws-reserved/sso.amazonaws.com/eu-west-1/AWSReservedSSO_Admin_0123456789abcdef',
+    'arn:aws:iam::123456789012:role/teams/ops/Deployer',
+    'arn:aws:iam::123456789012:user/alice',
+  ])('takes the principal ARN %s as it is', (value) => {
+    expect(
+      settingsFromContext({ tryGetContext: (k: string) => (k === 'secretAdminArns' ? value : undefined) }).secretAdminArns,
+    ).toEqual([value]);
+  });
+
+  it('exempts the CloudFormation role given for cdk deploy --role-arn from both denies', () => {
+    const deployRole = 'arn:aws:iam::123456789012:role/team/CfnDeploy';
+    const custom = synthWith({ deployRoleArn: deployRole });
+    const [policy] = Object.values(custom.findResources('AWS::SecretsManager::ResourcePolicy')) as Resource[];
+    for (const statement of policy?.Properties.ResourcePolicy.Statement ?? []) {
+      expect(statement.Condition.StringNotEquals['aws:PrincipalArn']).toContain(deployRole);
+    }
+    expect(() => settingsFromContext({ tryGetContext: (k) => ({ deployRoleArn: 'CfnDeploy' })[k] })).toThrow(
+      /deployRoleArn: must be one IAM role ARN/,
+    );
+  });
 
   it('sets the account-wide API Gateway logging role only in the first copy, and keeps it on delete', () => {
     template.resourceCountIs('AWS::ApiGateway::Account', 1);
@@ -701,7 +798,7 @@ describe('context settings', () => {
       TopicArn: topicArn,
     });
     const alarms = Object.values(custom.findResources('AWS::CloudWatch::Alarm')) as Resource[];
-    expect(alarms).toHaveLength(4 + 2 * FUNCTION_COUNT);
+    expect(alarms).toHaveLength(6 + 2 * FUNCTION_COUNT);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
       expect(alarm.Properties.OKActions).toEqual([topicArn]);
@@ -743,20 +840,31 @@ describe('context settings', () => {
     ).toThrow(/crossrefMailto: must be one e-mail address/);
   });
 
-  it('builds the citation styles at start-up in the cite-search function alone', () => {
+  it('builds the citation styles at start-up in the two functions that cite on every request alone', () => {
     const atInit = (Object.values(template.findResources('AWS::Lambda::Function')) as Resource[])
       .filter((fn) => fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT !== undefined)
       .map((fn) => [fn.Properties.Description, fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT]);
-    expect(atInit).toEqual([[expect.stringContaining('(POST /v1/cite/search)'), 'true']]);
+    expect(atInit).toEqual([
+      [expect.stringContaining('(POST /v1/cite/search)'), 'true'],
+      [expect.stringContaining('(POST /v1/cite/resolve)'), 'true'],
+    ]);
   });
 
   it('caps every function with the reserved concurrency given', () => {
     synthWith({ reservedConcurrency: '5' }).allResourcesProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 5 });
   });
 
-  it('puts a WAF web ACL with a per-IP rate rule answering the 429 envelope on the stage with waf=true, none by default', () => {
-    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    const { app, stack: wafStack } = buildWith({ waf: 'true', wafRequestsPer5MinutesPerIp: '600' });
+  it('puts a WAF web ACL with a per-IP rate rule answering the 429 envelope on the stage by default, none with waf=false', () => {
+    expect(DEFAULT_SETTINGS.waf).toBe(true);
+    template.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    template.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Rules: [
+        Match.objectLike({
+          Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: DEFAULT_SETTINGS.wafRequestsPer5MinutesPerIp } },
+        }),
+      ],
+    });
+    const { app, stack: wafStack } = buildWith({ wafRequestsPer5MinutesPerIp: '600' });
     const withWaf = Template.fromStack(wafStack);
     withWaf.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'REGIONAL',
@@ -780,6 +888,72 @@ describe('context settings', () => {
     // With a web ACL, cdk-nag's APIG3 holds without an acknowledgement.
     app.synth();
     expect(JSON.stringify(wafStack.node.findChild('Api').node.metadata)).not.toContain('AwsSolutions-APIG3');
+    const { stack: noWafStack } = buildWith({ waf: 'false' });
+    const noWaf = Template.fromStack(noWafStack);
+    noWaf.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    noWaf.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    expect(JSON.stringify(noWafStack.node.findChild('Api').node.metadata)).toContain('AwsSolutions-APIG3');
+  });
+
+  it('alarms on a flood of refused requests, and on WAF blocking an address, by the ACL’s and rule’s own names', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '4XXError',
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: REFUSED_FLOOD_THRESHOLD,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    const [acl] = Object.values(template.findResources('AWS::WAFv2::WebACL')) as Resource[];
+    const rule = acl?.Properties.Rules[0];
+    // Named as their metrics, so the alarm's dimensions hold whichever of the two WAF reports.
+    expect(acl?.Properties.Name).toBe(acl?.Properties.VisibilityConfig.MetricName);
+    expect(rule.Name).toBe(rule.VisibilityConfig.MetricName);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/WAFV2',
+      MetricName: 'BlockedRequests',
+      Dimensions: [
+        { Name: 'Region', Value: { Ref: 'AWS::Region' } },
+        { Name: 'Rule', Value: rule.Name },
+        { Name: 'WebACL', Value: acl?.Properties.Name },
+      ],
+      Threshold: WAF_BLOCKED_THRESHOLD,
+    });
+    const noWaf = synthWith({ waf: 'false' });
+    noWaf.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    expect(JSON.stringify(noWaf.findResources('AWS::CloudWatch::Alarm'))).not.toContain('AWS/WAFV2');
+    noWaf.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: '4XXError', Threshold: REFUSED_FLOOD_THRESHOLD });
+  });
+
+  it('writes and reads the metrics of a second copy in a namespace of its own, the default stack’s unchanged', () => {
+    const namespaces = (all: Template) => {
+      const found = new Set<string>();
+      for (const fn of Object.values(all.findResources('AWS::Lambda::Function')) as Resource[])
+        found.add(`env:${fn.Properties.Environment.Variables.POWERTOOLS_METRICS_NAMESPACE}`);
+      for (const filter of Object.values(all.findResources('AWS::Logs::MetricFilter')) as Resource[])
+        found.add(`filter:${filter.Properties.MetricTransformations[0].MetricNamespace}`);
+      for (const alarm of Object.values(all.findResources('AWS::CloudWatch::Alarm')) as Resource[]) {
+        for (const ns of JSON.stringify(alarm.Properties).match(/"Namespace":"[^"]+"/g) ?? [])
+          found.add(`alarm:${ns.slice(13, -1)}`);
+      }
+      return [...found].filter((ns) => !ns.includes('AWS/')).sort();
+    };
+    expect(namespaces(template)).toEqual(['alarm:SearchCitationApi', 'env:SearchCitationApi', 'filter:SearchCitationApi']);
+    const staging = synthWith({ stackName: 'Search-Staging' });
+    const own = 'SearchCitationApi/Search-Staging';
+    expect(namespaces(staging)).toEqual([`alarm:${own}`, `env:${own}`, `filter:${own}`]);
+    const [dashboard] = Object.values(staging.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
+    const source = dashboard?.Properties.DashboardBody;
+    // The dashboard's JSON, its references to other resources left as placeholders.
+    const body: string =
+      typeof source === 'string'
+        ? source
+        : (source['Fn::Join'][1] as unknown[]).map((part) => (typeof part === 'string' ? part : '<ref>')).join('');
+    // Every widget of the copy reads the copy's metrics: graphs by namespace, SEARCH by its quoted schema.
+    expect(body).toContain(`"${own}"`);
+    expect(body).not.toContain('"SearchCitationApi"');
+    expect(body).not.toContain('{SearchCitationApi,');
+    expect(body).toContain(`SEARCH('{\\"${own}\\",client,service}`);
   });
 
   it('deploys an independent second copy under another stack name: no physical name is shared', () => {

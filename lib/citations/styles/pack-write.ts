@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
+import type { CatalogueStyle } from '../style-catalogue.js';
 
 /** The format version of catalogue.json.br; style-catalogue.ts refuses another. */
 export const PACK_VERSION = 1;
@@ -34,15 +35,7 @@ export const PINNED_LOCALES = ['en-US', 'en-GB'] as const;
 export type Span = [number, number];
 
 /** One style as catalogue.json.br holds it: the run-time metadata, plus its body's span for an independent. */
-export interface PackedStyle {
-  id: string;
-  title: string;
-  title_short?: string;
-  fields: string[];
-  citation_format: string;
-  parent?: string;
-  default_locale?: string;
-  updated?: string;
+export interface PackedStyle extends CatalogueStyle {
   body?: Span;
 }
 

@@ -4,7 +4,6 @@
  * written without the wrappers and list numbers citeproc adds.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CslItem } from '../../../lib/citations/csl.js';
 import { loadCatalogue } from '../../../lib/citations/style-catalogue.js';
 import {
   checkStyleIds,
@@ -14,22 +13,9 @@ import {
   tidyStyledEntry,
 } from '../../../lib/citations/style-engines.js';
 import { AppError } from '../../../lib/errors.js';
+import { EARLY_WARNING_CSL } from '../../fixtures/csl-items.js';
 
-const ARTICLE: CslItem = {
-  id: 'article',
-  type: 'article-journal',
-  title: 'Early warning signals: the charted and uncharted territories',
-  author: [
-    { family: 'Boettiger', given: 'Carl' },
-    { family: 'Ross', given: 'Noam' },
-  ],
-  'container-title': 'Theoretical Ecology',
-  volume: '6',
-  issue: '3',
-  page: '255-264',
-  issued: { 'date-parts': [[2013]] },
-  DOI: '10.1007/s12080-013-0192-6',
-};
+const ARTICLE = EARLY_WARNING_CSL;
 
 beforeAll(async () => {
   await loadCatalogue();
@@ -78,8 +64,8 @@ describe('tidyStyledEntry', () => {
 describe('renderStyles', () => {
   it("renders each asked style, a dependent in its parent's rules, and nothing for a record without title or container", async () => {
     const [article, empty] = await renderStyles([ARTICLE, { id: 'empty', type: 'article-journal' }], ['ieee', 'lab-animal']);
-    expect(article?.ieee).toMatch(/^C\. Boettiger and N\. Ross, “Early warning signals/);
-    expect(article?.['lab-animal']).toMatch(/^Boettiger, C\. & Ross, N\. Early warning signals/);
+    expect(article?.ieee).toMatch(/^C\. Boettiger, N\. Ross, and A\. Hastings, “Early warning signals/);
+    expect(article?.['lab-animal']).toMatch(/^Boettiger, C\., Ross, N\. & Hastings, A\. Early warning signals/);
     expect(empty).toEqual({});
   });
 
