@@ -196,7 +196,9 @@ function newStyleTimes(): Promise<Record<string, unknown>> {
     });
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '')) : reject(new Error(`new-style timing exited ${code}`)),
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? ''))
+        : reject(new Error(`new-style timing exited ${code}`)),
     );
   });
 }

@@ -15,6 +15,7 @@ import { checkStyleIds, renderStyles } from '../lib/citations/style-engines.js';
 import { config } from '../lib/config.js';
 import type { CiteResolveData, ResolvedReference } from '../lib/contract/cite-resolve.js';
 import { CITATION_MARKUPS } from '../lib/contract/cite-search.js';
+import { MAX_BODY_BYTES } from '../lib/middleware/body.js';
 import { api } from '../lib/middleware/index.js';
 import { body, oneOf, requiredText } from '../lib/schema.js';
 
@@ -35,7 +36,9 @@ export const requestSchema = body({
     .check(
       z.minLength(1, { error: 'must hold at least one reference' }),
       z.maxLength(REFERENCES_MAX, { error: `at most ${REFERENCES_MAX} references` }),
-      z.describe(`Up to ${REFERENCES_MAX} references: DOIs or free text, answered in the same order`),
+      z.describe(
+        `Up to ${REFERENCES_MAX} references: DOIs or free text, answered in the same order; the whole body is at most ${MAX_BODY_BYTES / 1024} KiB (50 references of about 300 characters)`,
+      ),
     ),
   styles: styleIds(),
   citation_markup: z._default(

@@ -107,8 +107,12 @@ const configSchema = z
     SEARCHES_PER_MONTH: intVar(5_000, 0, 1_000_000_000),
     /** The counter's DynamoDB table; unset, each process counts in its own memory (the local server). */
     BUDGET_TABLE_NAME: optionalText,
-    /** One counter update; a slower one is treated as a counter failure (fail open, or refuse if fail-closed). */
-    BUDGET_TIMEOUT_MS: intVar(300, 10, 5_000),
+    /**
+     * One counter call; one without an answer by then is sent once more with the same token, then treated as
+     * a counter failure (fail open, or refuse if fail-closed). 1 s: over twice the slowest call measured on a
+     * busy 2-core host (docs/budget-and-caching.md); a late answer costs a second attempt, never a wrong count.
+     */
+    BUDGET_TIMEOUT_MS: intVar(1_000, 10, 5_000),
     /**
      * "true": the citation styles are built while the container starts, not on its first citation search
      * (lib/citations/render.ts says why). The stack sets it for the cite-search function alone.

@@ -63,8 +63,9 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
   },
   BUDGET_UNAVAILABLE: {
     when:
-      'The budget’s counter could not be reached and the deployment is set to refuse rather than search uncounted ' +
-      '(`budgetFailClosed`). By default a deployment searches on, within a per-container ceiling. Retry shortly.',
+      'The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set ' +
+      'to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within a per-container ' +
+      'allowance), and `POST /v1/usage` is refused in either mode. Retry shortly.',
     example: 'The search budget could not be checked; retry shortly',
     headers: ['Retry-After'],
   },

@@ -27,11 +27,7 @@ export interface PlanNumbers {
 
 const READ_TIMEOUT_MS = 5_000;
 // A failed read is tried again after a minute, not on every request.
-const RETRY_AFTER_FAILURE_MS = 60_000;
-
-let last: PlanNumbers | undefined;
-let nextReadAt = 0;
-let inFlight: Promise<void> | undefined;
+export const RETRY_AFTER_FAILURE_MS = 60_000;
 
 function count(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
@@ -58,18 +54,15 @@ export function parseAccount(json: unknown, readAt: number): PlanNumbers | undef
   };
 }
 
-async function readOnce(): Promise<void> {
+/** One read of the Account API: the plan's numbers, or undefined (logged) when they could not be read. */
+async function readFromSerpApi(): Promise<PlanNumbers | undefined> {
   const started = Date.now();
   try {
     const key = await serpApiKey(started + READ_TIMEOUT_MS);
     const url = `${config.SERPAPI_BASE_URL.replace(/\/+$/, '')}/account.json?${new URLSearchParams({ api_key: key })}`;
     const answer = await httpGet(url, { timeoutMs: READ_TIMEOUT_MS, maxBytes: 64 * 1024 });
     const numbers = answer.ok && answer.status === 200 ? parseAccount(JSON.parse(answer.text), Date.now()) : undefined;
-    if (numbers) {
-      last = numbers;
-      nextReadAt = Date.now() + config.ACCOUNT_API_TTL_SECONDS * 1000;
-      return;
-    }
+    if (numbers) return numbers;
     // Never the URL: it holds the key. A stand-in upstream without an Account API (the demo of `npm start`,
     // an emulator) answers 404: expected there, so not worth a line before the banner.
     const log = answer.ok && answer.status === 404 && !isRealSerpApi(config.SERPAPI_BASE_URL) ? 'debug' : 'info';
@@ -81,19 +74,58 @@ async function readOnce(): Promise<void> {
       error: (error as Error).name,
     });
   }
-  nextReadAt = Date.now() + RETRY_AFTER_FAILURE_MS;
+  return undefined;
 }
+
+export interface PlanReader {
+  /** Starts a background read when the last one is older than its lifetime; never waits for it. */
+  refresh(): Promise<void> | undefined;
+  /** What the Account API said last, if it has been read. */
+  numbers(): PlanNumbers | undefined;
+}
+
+/**
+ * Keeps the last good answer: a failed read never erases it, and is tried again after `retryMs`; a good
+ * one is kept `ttlMs` (0: never read). One read at a time.
+ */
+export function createPlanReader(options: {
+  read: () => Promise<PlanNumbers | undefined>;
+  ttlMs: number;
+  retryMs?: number;
+  now?: () => number;
+}): PlanReader {
+  const now = options.now ?? Date.now;
+  const retryMs = options.retryMs ?? RETRY_AFTER_FAILURE_MS;
+  let last: PlanNumbers | undefined;
+  let nextReadAt = 0;
+  let inFlight: Promise<void> | undefined;
+  return {
+    refresh() {
+      if (options.ttlMs === 0 || inFlight || now() < nextReadAt) return inFlight;
+      inFlight = options
+        .read()
+        .catch(() => undefined)
+        .then((numbers) => {
+          if (numbers) last = numbers;
+          nextReadAt = now() + (numbers ? options.ttlMs : retryMs);
+        })
+        .finally(() => {
+          inFlight = undefined;
+        });
+      return inFlight;
+    },
+    numbers: () => last,
+  };
+}
+
+const reader = createPlanReader({ read: readFromSerpApi, ttlMs: config.ACCOUNT_API_TTL_SECONDS * 1000 });
 
 /** Starts a background read when the last one is older than its lifetime; never waits for it. */
 export function refreshPlanNumbers(): Promise<void> | undefined {
-  if (config.ACCOUNT_API_TTL_SECONDS === 0 || inFlight || Date.now() < nextReadAt) return inFlight;
-  inFlight = readOnce().finally(() => {
-    inFlight = undefined;
-  });
-  return inFlight;
+  return reader.refresh();
 }
 
 /** What the Account API said last, if it has been read. */
 export function planNumbers(): PlanNumbers | undefined {
-  return last;
+  return reader.numbers();
 }

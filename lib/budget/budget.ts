@@ -7,9 +7,11 @@
  * reservation always precedes its call); with retries it can exceed it by at most UPSTREAM_RETRIES per
  * search (CITE_RETRIES per cite lookup), which only makes the budget refuse earlier.
  *
- * A counter that cannot be reached in BUDGET_TIMEOUT_MS fails open by default: the search goes ahead,
- * counted by this container's own backstop (BUDGET_BACKSTOP_PER_HOUR an hour), and the request records a
- * BudgetCounterErrors metric that an alarm watches. With BUDGET_FAIL_CLOSED=true it is refused instead.
+ * A counter call without an answer in BUDGET_TIMEOUT_MS is sent once more (it carries a token, so it lands
+ * at most once, lib/budget/counter.ts). A counter that still cannot be reached fails open by default: the
+ * search goes ahead, counted by this container's own allowance (BUDGET_BACKSTOP_PER_HOUR an hour) and, by
+ * token, in the shared counter once it answers; the request records a BudgetCounterErrors metric that an
+ * alarm watches. With BUDGET_FAIL_CLOSED=true it is refused instead, and whatever of it landed is given back.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config } from '../config.js';
@@ -60,11 +62,22 @@ function dynamo(): Promise<{ client: DynamoDBClient; commands: Sdk }> {
 }
 
 const counter: Counter = config.BUDGET_TABLE_NAME
-  ? createDynamoCounter({ tableName: config.BUDGET_TABLE_NAME, timeoutMs: config.BUDGET_TIMEOUT_MS, client: dynamo })
+  ? createDynamoCounter({
+      tableName: config.BUDGET_TABLE_NAME,
+      timeoutMs: config.BUDGET_TIMEOUT_MS,
+      client: dynamo,
+      onAbandoned: (pending) =>
+        logger.warn('budget reservation not settled in time; the counter may stay high by it', { n: pending.n }),
+    })
   : createMemoryCounter();
 /** This container's own count while the shared counter is down. */
 const backstop = createMemoryCounter();
-export const BACKSTOP_PER_HOUR = config.BUDGET_BACKSTOP_PER_HOUR ?? Math.max(1, Math.ceil(config.SEARCHES_PER_HOUR / 10));
+
+/** The per-container allowance when BUDGET_BACKSTOP_PER_HOUR is unset: a tenth of the hour, at least 1. */
+export function defaultBackstop(searchesPerHour: number): number {
+  return Math.max(1, Math.ceil(searchesPerHour / 10));
+}
+export const BACKSTOP_PER_HOUR = config.BUDGET_BACKSTOP_PER_HOUR ?? defaultBackstop(config.SEARCHES_PER_HOUR);
 
 /**
  * The hourly limit in force: SEARCHES_PER_HOUR, or the plan's own hourly throughput cap when the Account
@@ -88,10 +101,15 @@ export function windowsFor(scope: BudgetScope, now: number): BudgetWindow[] {
   return windows;
 }
 
-function exhausted(window: BudgetWindow, now: number): AppError {
+/**
+ * The 429 for a window that ran out. `allowance`: the window is this container's own allowance while the
+ * shared counter cannot be reached, not a budget of the deployment.
+ */
+export function exhausted(window: BudgetWindow, now: number, allowance = false): AppError {
   const resets = new Date(window.endsAt).toISOString().replace('.000Z', 'Z');
-  const whose =
-    window.kind === 'day'
+  const whose = allowance
+    ? `The budget counter cannot be reached, and this container's own allowance of ${window.limit} searches ${windowWords(window.kind)} for that case is used up`
+    : window.kind === 'day'
       ? `Your key's own limit of ${window.limit} searches today is used up (other clients are not affected)`
       : `The deployment's budget of ${window.limit} searches ${windowWords(window.kind)} is used up`;
   return new AppError('BUDGET_EXHAUSTED', {
@@ -113,12 +131,17 @@ export async function reserveSearches(scope: BudgetScope, n = 1): Promise<void> 
   } catch (error) {
     if (!(error instanceof CounterUnavailable)) throw error;
     scope.onCounterError?.();
+    const settle = (searched: boolean) => {
+      // Not awaited: the table is slow right now. What cannot be written is retried by later calls.
+      if (error.pending) void counter.settle(error.pending, searched).catch(() => undefined);
+    };
     logger.warn('budget counter unavailable', {
       requestId: scope.requestId,
       error: error.message,
       failClosed: config.BUDGET_FAIL_CLOSED === 'true',
     });
     if (config.BUDGET_FAIL_CLOSED === 'true') {
+      settle(false);
       throw new AppError('BUDGET_UNAVAILABLE', {
         details: 'The search budget could not be checked; retry shortly',
         headers: { 'Retry-After': '5' },
@@ -127,7 +150,8 @@ export async function reserveSearches(scope: BudgetScope, n = 1): Promise<void> 
     }
     // Fail open, within this container's own ceiling for the hour.
     const fallback = await backstop.reserve([hourWindow(now, BACKSTOP_PER_HOUR)], n);
-    if (!fallback.ok) throw exhausted(fallback.refused, now);
+    settle(fallback.ok);
+    if (!fallback.ok) throw exhausted(fallback.refused, now, true);
     return;
   }
   if (!outcome.ok) throw exhausted(outcome.refused, now);
@@ -140,7 +164,7 @@ export interface WindowUsage {
   resets_at: string;
 }
 
-function usageOf(window: BudgetWindow, used: number): WindowUsage {
+export function usageOf(window: BudgetWindow, used: number): WindowUsage {
   return {
     limit: window.limit,
     used,
@@ -149,26 +173,17 @@ function usageOf(window: BudgetWindow, used: number): WindowUsage {
   };
 }
 
-/** Where the budget stands for this client: the deployment's hour and month, the client's day. */
-export async function budgetUsage(scope: BudgetScope) {
-  const now = Date.now();
+/** The windows /v1/usage reads, in order: the deployment's hour, the client's day, the month (if any). */
+export function usageWindows(scope: BudgetScope, now: number): BudgetWindow[] {
   const hour = hourWindow(now, hourlyLimit());
-  const month = config.SEARCHES_PER_MONTH > 0 ? monthWindow(now, config.SEARCHES_PER_MONTH) : undefined;
   // The day window is read even without a limit: the client sees its own count either way.
   const day = dayWindow(now, scope.client ?? 'unknown', scope.dailySearches ?? NO_LIMIT);
-  const windows = [hour, day, ...(month ? [month] : [])];
-  let counts: number[];
-  try {
-    counts = await counter.read(windows);
-  } catch (error) {
-    if (!(error instanceof CounterUnavailable)) throw error;
-    scope.onCounterError?.();
-    throw new AppError('BUDGET_UNAVAILABLE', {
-      details: 'The search budget could not be read; retry shortly',
-      headers: { 'Retry-After': '5' },
-      cause: error,
-    });
-  }
+  return [hour, day, ...(config.SEARCHES_PER_MONTH > 0 ? [monthWindow(now, config.SEARCHES_PER_MONTH)] : [])];
+}
+
+/** /v1/usage's answer from the windows of usageWindows() and their counts. */
+export function usageReport(scope: BudgetScope, windows: readonly BudgetWindow[], counts: readonly number[]) {
+  const [hour, day, month] = windows as [BudgetWindow, BudgetWindow, BudgetWindow | undefined];
   const [hourUsed = 0, dayUsed = 0, monthUsed = 0] = counts;
   return {
     hour: usageOf(hour, hourUsed),
@@ -183,6 +198,27 @@ export async function budgetUsage(scope: BudgetScope) {
       },
     },
   };
+}
+
+/**
+ * Where the budget stands for this client: the deployment's hour and month, the client's day. A counter
+ * that cannot be read is 503 BUDGET_UNAVAILABLE in either mode: there is no count to report.
+ */
+export async function budgetUsage(scope: BudgetScope) {
+  const windows = usageWindows(scope, Date.now());
+  let counts: number[];
+  try {
+    counts = await counter.read(windows);
+  } catch (error) {
+    if (!(error instanceof CounterUnavailable)) throw error;
+    scope.onCounterError?.();
+    throw new AppError('BUDGET_UNAVAILABLE', {
+      details: 'The search budget could not be read; retry shortly',
+      headers: { 'Retry-After': '5' },
+      cause: error,
+    });
+  }
+  return usageReport(scope, windows, counts);
 }
 
 /**

@@ -613,12 +613,12 @@ export interface components {
        */
       country?: string;
       /**
-       * @description Citation format of reference_list: MLA, APA, Chicago, Harvard, Vancouver (any letter case), or any CSL style id (POST /v1/cite/styles finds them)
+       * @description Citation format of reference_list: MLA, APA, Chicago, Harvard, Vancouver (any letter case), or any CSL style id (POST /v1/cite/styles finds them; an unknown id is refused, naming the closest)
        * @default MLA
        */
       format?: string;
       /**
-       * @description Up to 5 CSL style ids (any of the ~10,000 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations. Default none
+       * @description Up to 5 CSL style ids (any of the ~10,800 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations; an unknown id is refused, naming the closest. Default none
        * @default []
        */
       styles?: string[];
@@ -755,10 +755,10 @@ export interface components {
       data: components['schemas']['CiteSearchData'];
     };
     CiteResolveRequest: {
-      /** @description Up to 50 references: DOIs or free text, answered in the same order */
+      /** @description Up to 50 references: DOIs or free text, answered in the same order; the whole body is at most 16 KiB (50 references of about 300 characters) */
       references: string[];
       /**
-       * @description Up to 5 CSL style ids (any of the ~10,000 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations. Default none
+       * @description Up to 5 CSL style ids (any of the ~10,800 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations; an unknown id is refused, naming the closest. Default none
        * @default []
        */
       styles?: string[];
@@ -2825,7 +2825,7 @@ export interface components {
       };
     };
     /**
-     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached and the deployment is set to refuse rather than search uncounted (`budgetFailClosed`). By default a deployment searches on, within a per-container ceiling. Retry shortly.
+     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within a per-container allowance), and `POST /v1/usage` is refused in either mode. Retry shortly.
      *
      *     `UPSTREAM_QUOTA_EXCEEDED`: The search provider refused for rate, after retries (`Retry-After` when the provider said when), or because the service’s plan there is used up: answered at once, without retries, and `details` says so.
      */

@@ -267,7 +267,10 @@ const FACTS: Record<string, RouteFacts> = {
       },
       { name: 'results 0', body: { query: 'bananas', results: 0 }, field: 'results' },
       { name: 'results 21', body: { query: 'bananas', results: 21 }, field: 'results' },
-      { name: 'an unknown citation format', body: { query: 'bananas', format: 'IEEE' }, field: 'format' },
+      // A CSL style id the catalogue does not hold: refused before the paid search, naming the closest ids.
+      { name: 'an unknown citation format', body: { query: 'bananas', format: 'ieeee' }, field: 'format' },
+      { name: 'a citation format that is no id', body: { query: 'bananas', format: 'apa 7th' }, field: 'format' },
+      { name: 'an unknown style', body: { query: 'bananas', styles: ['nature', 'natur'] }, field: 'styles.1' },
     ],
     optionalCall: {
       name: "a paper's citations",
@@ -296,9 +299,12 @@ export function everyRoute(): CoveredRoute[] {
 
 /**
  * Routes with no search input and no upstream call, which these suites (search text, integers, upstream
- * faults) have nothing to try on: /v1/usage reads the budget's counter only (test/integration/budget*.test.ts).
+ * faults) have nothing to try on: /v1/usage reads the budget's counter only (test/integration/budget*.test.ts);
+ * /v1/cite/resolve asks only Crossref (its faults, limits and refusals: test/integration/cite-resolve.test.ts)
+ * and /v1/cite/styles reads data shipped with the code. Generated hostile bodies reach both through the
+ * document fuzz (test/integration/document-fuzz.test.ts).
  */
-const NO_SEARCH_ROUTES = new Set(['/v1/usage']);
+const NO_SEARCH_ROUTES = new Set(['/v1/usage', '/v1/cite/resolve', '/v1/cite/styles']);
 
 /** Paths of ROUTES that this table does not describe. */
 export function routesWithoutFacts(): string[] {

@@ -35,9 +35,9 @@ async function container(env: Record<string, string>): Promise<ServiceProcess> {
     ...tableEnv,
     SERPAPI_BASE_URL: upstream.url,
     BUDGET_TABLE_NAME: table.tableName,
-    // A working counter gets seconds (the deployed default is 300 ms): on a machine busy with other work a
-    // slower update would fail open, and a test of exact counting would count one search too many. The
-    // test of a slow counter sets its own.
+    // A working counter gets seconds (the deployed default is 1000 ms): on a machine busy with other work
+    // a slower update would be sent twice and could fail open, which the tests of exact counting here do
+    // not mean to exercise (test/integration/budget-slow.test.ts does). The test of a slow counter sets its own.
     BUDGET_TIMEOUT_MS: '5000',
     ...env,
   });

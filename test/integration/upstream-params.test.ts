@@ -205,8 +205,9 @@ describe("SerpApi's metadata", () => {
   });
 });
 
-// POST /v1/usage searches nothing: it reads SerpApi's free Account API, which has no engine metadata.
-const SEARCHING_ROUTES = ROUTES.filter((route) => route.name !== 'usage');
+// Three routes search nothing: /v1/usage reads SerpApi's free Account API, which has no engine metadata;
+// /v1/cite/resolve asks Crossref only, and /v1/cite/styles reads data shipped with the code.
+const SEARCHING_ROUTES = ROUTES.filter((route) => !['usage', 'cite-resolve', 'cite-styles'].includes(route.name));
 
 describe.each(SEARCHING_ROUTES.map((route) => [route.path, route] as const))(
   'POST %s calls the upstream as SerpApi documents',

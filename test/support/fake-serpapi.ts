@@ -41,6 +41,11 @@ export interface FakeSerpApi {
   account: { status: number; json: unknown };
   /** Account API reads received. */
   accountReads: number;
+  /**
+   * The key the Account API accepts (the services' SERPAPI_API_KEY, test/support/service.ts); any other,
+   * or none, is answered 401 with SerpApi's error body, as SerpApi does.
+   */
+  accountKey: string;
   reset(): void;
   close(): Promise<void>;
 }
@@ -148,6 +153,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     latencyMs: 0,
     account: { status: 200, json: FAKE_ACCOUNT },
     accountReads: 0,
+    accountKey: 'test-upstream-key-SECRET-9876',
     calls: (engine) => (engine ? requests.filter((q) => q.get('engine') === engine).length : requests.length),
     queue: (...faults) => {
       queued.push(...faults);
@@ -170,6 +176,11 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     if (url.pathname === '/account.json') {
       // Free and not a search: kept out of `requests`, which count paid calls.
       fake.accountReads += 1;
+      if (query.get('api_key') !== fake.accountKey) {
+        res.writeHead(401, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key' }));
+        return;
+      }
       res.writeHead(fake.account.status, { 'Content-Type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(fake.account.json));
       return;

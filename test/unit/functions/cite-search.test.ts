@@ -64,7 +64,7 @@ describe('cite-search request', () => {
     [{ country: 'usa' }, 'country: must be a two-letter country code, such as us or gb'],
     [{ country: 7 }, 'country: must be a string'],
     [{ citation_source: 'crossref' }, 'citation_source: must be one of: auto, index'],
-    [{ format: 'apa7' }, 'format: must be one of: MLA, APA, Chicago, Harvard, Vancouver'],
+    [{ format: 'apa 7' }, 'format: must be one of MLA, APA, Chicago, Harvard, Vancouver or a CSL style id'],
     [{ no_cache: 'yes' }, 'no_cache: must be true or false'],
     [{ num: 5 }, 'num: unknown field'],
   ])('rejects %o naming the field', (fields, message) => {

@@ -28,12 +28,15 @@ describe('a list of fixed values in any letter case', () => {
   });
 
   it('still refuses an unknown value, or one that is not a string, naming the field and the values', () => {
-    expect(refusal(citeSearch, { query: 'x', format: 'apa7' })).toBe(
-      'format: must be one of: MLA, APA, Chicago, Harvard, Vancouver',
+    expect(refusal(citeSearch, { query: 'x', citation_source: 'Crossref' })).toBe('citation_source: must be one of: auto, index');
+    expect(refusal(citeSearch, { query: 'x', citation_source: 7 })).toContain('citation_source: must be one of: auto, index');
+    // format also takes a CSL style id (the handler checks it against the catalogue), but not any string:
+    // spaces are not letter case, and a number is not an id.
+    expect(refusal(citeSearch, { query: 'x', format: 7 })).toContain(
+      'format: must be one of MLA, APA, Chicago, Harvard, Vancouver or a CSL style id',
     );
-    expect(refusal(citeSearch, { query: 'x', format: 7 })).toContain('format: must be one of: MLA');
-    // Spaces are not letter case: the value as sent must be one of the list.
-    expect(refusal(citeSearch, { query: 'x', format: ' apa ' })).toContain('format: must be one of');
+    expect(refusal(citeSearch, { query: 'x', format: ' apa ' })).toContain('format: must be one of MLA');
+    expect(citeSearch.parse({ query: 'x', format: 'IEEE' }).format).toBe('ieee');
   });
 
   it('holds on every endpoint that takes such a list', () => {
@@ -58,8 +61,12 @@ describe('a list of fixed values in any letter case', () => {
     };
     expect(schema('/v1/cite/search').properties.format).toMatchObject({
       type: 'string',
-      enum: ['MLA', 'APA', 'Chicago', 'Harvard', 'Vancouver'],
       default: 'MLA',
+      description: expect.stringContaining('MLA, APA, Chicago, Harvard, Vancouver (any letter case), or any CSL style id'),
+    });
+    expect(schema('/v1/cite/search').properties.citation_source).toMatchObject({
+      type: 'string',
+      enum: ['auto', 'index'],
       description: expect.stringContaining('(any letter case)'),
     });
     expect(schema('/v1/web-search/bravo').properties.date).toMatchObject({ enum: ['day', 'week', 'month', 'year'] });

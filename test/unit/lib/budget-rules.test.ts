@@ -1,0 +1,229 @@
+/**
+ * The budget's rules that no request-level test pins down: the default per-container allowance, each
+ * window's refusal wording, /v1/usage's arithmetic, the counter keys' zero padding, which windows a
+ * client's search counts in, the Account API reader's refresh and retry, and the client keys' parsing
+ * that decides a client's day window (a daily limit of 0, a digest's anchors, an entry without a name,
+ * the bearer scheme's anchor).
+ */
+import { describe, expect, it } from 'vitest';
+import { createPlanReader, type PlanNumbers, parseAccount, RETRY_AFTER_FAILURE_MS } from '../../../lib/budget/account.js';
+import { defaultBackstop, exhausted, usageReport, windowsFor } from '../../../lib/budget/budget.js';
+import { dayWindow, hourWindow, monthWindow } from '../../../lib/budget/windows.js';
+import { parseClientKeySecret } from '../../../lib/credentials/client-keys.js';
+import { SecretShapeError } from '../../../lib/credentials/secrets.js';
+import { bearerToken } from '../../../lib/middleware/auth.js';
+
+const at = (iso: string) => Date.parse(iso);
+const NOW = at('2026-01-05T03:04:05.000Z');
+
+describe('the fail-open allowance per container', () => {
+  it('defaults to a tenth of the hourly budget, rounded up, at least 1', () => {
+    expect(defaultBackstop(250)).toBe(25);
+    expect(defaultBackstop(11)).toBe(2);
+    expect(defaultBackstop(5)).toBe(1);
+    expect(defaultBackstop(1)).toBe(1);
+    expect(defaultBackstop(10_000)).toBe(1_000);
+  });
+});
+
+describe('refusals', () => {
+  const details = (error: { details?: unknown }) => String(error.details);
+
+  it('names the window that ran out: the hour, the month, the key’s day', () => {
+    expect(details(exhausted(hourWindow(NOW, 250), NOW))).toMatch(
+      /^The deployment's budget of 250 searches this hour is used up; it resets at 2026-01-05T04:00:00Z\./,
+    );
+    expect(details(exhausted(monthWindow(NOW, 5000), NOW))).toMatch(
+      /^The deployment's budget of 5000 searches this month is used up; it resets at 2026-02-01T00:00:00Z\./,
+    );
+    expect(details(exhausted(dayWindow(NOW, 'ci', 50), NOW))).toMatch(/^Your key's own limit of 50 searches today is used up/);
+    expect(exhausted(monthWindow(NOW, 5000), NOW).headers).toEqual({
+      'Retry-After': String((at('2026-02-01T00:00:00Z') - NOW) / 1000),
+    });
+  });
+
+  it("names the per-container allowance as such, never as the deployment's budget", () => {
+    const text = details(exhausted(hourWindow(NOW, 25), NOW, true));
+    expect(text).toMatch(/this container's own allowance of 25 searches this hour/);
+    expect(text).toMatch(/counter cannot be reached/);
+    expect(text).not.toMatch(/deployment's budget/);
+  });
+});
+
+describe('/v1/usage arithmetic', () => {
+  it('reports left as the limit less the count in every window, and never below 0', () => {
+    const windows = [hourWindow(NOW, 250), dayWindow(NOW, 'ci', 50), monthWindow(NOW, 5000)];
+    const report = usageReport({ client: 'ci', dailySearches: 50 }, windows, [38, 12, 912]);
+    expect(report.hour).toEqual({ limit: 250, used: 38, left: 212, resets_at: '2026-01-05T04:00:00Z' });
+    expect(report.month).toEqual({ limit: 5000, used: 912, left: 4088, resets_at: '2026-02-01T00:00:00Z' });
+    expect(report.client).toEqual({
+      name: 'ci',
+      today: { limit: 50, used: 12, left: 38, resets_at: '2026-01-06T00:00:00Z' },
+    });
+    const over = usageReport({ client: 'ci', dailySearches: 5 }, windows, [251, 7, 5001]);
+    expect([over.hour.left, over.month?.left, over.client.today.left]).toEqual([0, 0, 0]);
+  });
+
+  it('shows a key without a daily limit its count, with no limit and nothing left to compute', () => {
+    const windows = [hourWindow(NOW, 250), dayWindow(NOW, 'free', Number.MAX_SAFE_INTEGER)];
+    const report = usageReport({ client: 'free' }, windows, [1, 1]);
+    expect(report.client.today).toMatchObject({ limit: null, used: 1, left: null });
+    expect(report.month).toBeNull();
+  });
+});
+
+describe('counter keys', () => {
+  it('pads the month, day and hour with zeros', () => {
+    expect(hourWindow(NOW, 1).key).toBe('hour#2026-01-05T03');
+    expect(monthWindow(NOW, 1).key).toBe('month#2026-01');
+    expect(dayWindow(NOW, 'ci', 1).key).toBe('day#2026-01-05#client#ci');
+  });
+});
+
+describe('the windows of a search', () => {
+  it("counts a client's search in its day (with its limit, or none), the hour and the month", () => {
+    expect(windowsFor({ client: 'ci', dailySearches: 0 }, NOW).map((w) => [w.kind, w.limit])).toEqual([
+      ['day', 0],
+      ['hour', 250],
+      ['month', 5000],
+    ]);
+    expect(windowsFor({ client: 'free' }, NOW)[0]).toMatchObject({ kind: 'day', limit: Number.MAX_SAFE_INTEGER });
+    expect(windowsFor({}, NOW).map((w) => w.kind)).toEqual(['hour', 'month']);
+  });
+});
+
+describe('client keys and the day window', () => {
+  const digest = 'ab'.repeat(32);
+
+  it('accepts a daily limit of 0 (the key can only read the cache) without failing the other keys', () => {
+    const keys = parseClientKeySecret({
+      keys: [
+        { name: 'blocked', sha256: digest, dailySearches: 0 },
+        { name: 'ci', sha256: 'cd'.repeat(32) },
+      ],
+    });
+    expect(keys.map((k) => [k.name, k.dailySearches])).toEqual([
+      ['blocked', 0],
+      ['ci', undefined],
+    ]);
+  });
+
+  it('takes a digest of exactly 64 hex digits, nothing around them', () => {
+    for (const bad of [`x${digest}`, `${digest}x`, `${digest}00`, ` ${digest}`]) {
+      expect(() => parseClientKeySecret({ keys: [{ name: 'ci', sha256: bad }] }), bad).toThrow(SecretShapeError);
+    }
+  });
+
+  it('names an entry without a name, so that its daily limit has a day window and is enforced', () => {
+    const [key] = parseClientKeySecret({ keys: [{ sha256: digest, dailySearches: 3 }] });
+    expect(key).toMatchObject({ name: 'unnamed', dailySearches: 3 });
+    const [first] = windowsFor({ client: key?.name, dailySearches: key?.dailySearches }, NOW);
+    expect(first).toMatchObject({ kind: 'day', limit: 3 });
+  });
+
+  it('reads the bearer scheme only at the start of the header', () => {
+    expect(bearerToken('Bearer key-0123456789abcdef')).toBe('key-0123456789abcdef');
+    expect(bearerToken('xbearer key-0123456789abcdef')).toBeUndefined();
+    expect(bearerToken('Basic Bearer key-0123456789abcdef')).toBeUndefined();
+  });
+});
+
+describe('the Account API numbers', () => {
+  it('keeps only whole, non-negative, finite counts (fractions rounded down); anything else is null', () => {
+    const fields = [
+      'searches_per_month',
+      'plan_searches_left',
+      'this_month_usage',
+      'this_hour_searches',
+      'last_hour_searches',
+      'account_rate_limit_per_hour',
+    ] as const;
+    for (const field of fields) {
+      for (const bad of [-1, -0.5, Number.NaN, Number.POSITIVE_INFINITY, '12', null, true, [3], { n: 3 }]) {
+        expect(parseAccount({ [field]: bad }, NOW)?.[field], `${field} ${String(bad)}`).toBeNull();
+      }
+      expect(parseAccount({ [field]: 12.9 }, NOW)?.[field]).toBe(12);
+      expect(parseAccount({ [field]: 0 }, NOW)?.[field]).toBe(0);
+    }
+    expect(parseAccount([], NOW)).toBeUndefined();
+    expect(parseAccount(null, NOW)).toBeUndefined();
+    expect(parseAccount('x'.repeat(10), NOW)).toBeUndefined();
+  });
+
+  const numbers = (n: number): PlanNumbers => ({
+    plan_name: `plan ${n}`,
+    searches_per_month: n,
+    plan_searches_left: null,
+    this_month_usage: null,
+    this_hour_searches: null,
+    last_hour_searches: null,
+    account_rate_limit_per_hour: null,
+    read_at: new Date(NOW).toISOString(),
+  });
+
+  /** A reader over scripted answers and a hand-moved clock. */
+  function scripted(answers: (PlanNumbers | undefined | Error)[], ttlMs = 600_000) {
+    let clock = NOW;
+    let reads = 0;
+    const reader = createPlanReader({
+      ttlMs,
+      now: () => clock,
+      read: async () => {
+        const answer = answers[reads++];
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    });
+    return {
+      reader,
+      reads: () => reads,
+      advance: (ms: number) => {
+        clock += ms;
+      },
+    };
+  }
+
+  it('reads again only once the last answer is older than its lifetime', async () => {
+    const { reader, reads, advance } = scripted([numbers(1), numbers(2)]);
+    await reader.refresh();
+    expect(reader.numbers()?.searches_per_month).toBe(1);
+    advance(600_000 - 1);
+    await reader.refresh();
+    expect(reads()).toBe(1);
+    advance(1);
+    await reader.refresh();
+    expect(reads()).toBe(2);
+    expect(reader.numbers()?.searches_per_month).toBe(2);
+  });
+
+  it('keeps the last good numbers through failed reads, retried a minute apart, not on every request', async () => {
+    expect(RETRY_AFTER_FAILURE_MS).toBe(60_000);
+    const { reader, reads, advance } = scripted([numbers(1), undefined, new Error('boom'), numbers(3)]);
+    await reader.refresh();
+    advance(600_000);
+    await reader.refresh();
+    expect(reads()).toBe(2);
+    expect(reader.numbers()?.searches_per_month).toBe(1);
+    advance(RETRY_AFTER_FAILURE_MS - 1);
+    await reader.refresh();
+    expect(reads()).toBe(2);
+    advance(1);
+    await reader.refresh();
+    expect(reads()).toBe(3);
+    expect(reader.numbers()?.searches_per_month).toBe(1);
+    advance(RETRY_AFTER_FAILURE_MS);
+    await reader.refresh();
+    expect(reader.numbers()?.searches_per_month).toBe(3);
+  });
+
+  it('makes one read at a time, and none with a lifetime of 0', async () => {
+    const { reader, reads } = scripted([numbers(1)]);
+    const first = reader.refresh();
+    expect(reader.refresh()).toBe(first);
+    await first;
+    expect(reads()).toBe(1);
+    const never = scripted([numbers(1)], 0);
+    expect(never.reader.refresh()).toBeUndefined();
+    expect(never.reads()).toBe(0);
+  });
+});
