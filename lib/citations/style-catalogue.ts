@@ -3,7 +3,8 @@
  * every CSL locale, read from the pack beside this module (lib/citations/styles/pack/, written by
  * lib/citations/styles/pack-write.ts; in the deployed bundle, `<asset>/styles/pack/`). The pack is data, not
  * code: catalogue.json.br (brotli JSON: metadata and where each body is) is read once per process on first
- * use; a style's or locale's XML is read from styles.bin when asked for (one brotli body at an offset).
+ * use; a style's or locale's XML is read from its part (styles-NN.bin) when asked for (one brotli body at an
+ * offset).
  *
  * Styles and locales: CC BY-SA 3.0, the Citation Style Language project and the authors named in each file;
  * see lib/citations/styles/SOURCES.md.
@@ -13,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
+import { PACK_VERSION, type PackCatalogue, type PackedStyle, partFile, type Span } from './styles/pack-format.js';
 
 export interface CatalogueStyle {
   /** The style's file name without .csl, e.g. "nature", "apa", "ieee". */
@@ -46,7 +48,7 @@ export interface Catalogue {
   /**
    * XML to build an engine from: the style's own (independent) or its parent's (dependent); and the locale to
    * build it in: the dependent's own default-locale, else the independent's default-locale, else "en-US".
-   * Undefined for an unknown id. Synchronous: reads one body from styles.bin.
+   * Undefined for an unknown id. Synchronous: reads one body from its part of the pack.
    */
   styleForRendering(id: string): { id: string; independent_id: string; xml: string; locale: string } | undefined;
   /** A repository locale's XML by tag ("de-DE"); a bare language ("de") gives its primary dialect; undefined when none. */
@@ -55,24 +57,6 @@ export interface Catalogue {
   pinnedStyle(name: PinnedStyleName): string;
   /** The locale texts the renderer has used since before the pack, byte for byte. */
   pinnedLocale(lang: PinnedLocaleName): string;
-}
-
-/** The format version of catalogue.json.br this module reads (pack-write.ts PACK_VERSION). */
-const PACK_VERSION = 1;
-
-type Span = [number, number];
-
-interface PackedStyle extends CatalogueStyle {
-  body?: Span;
-}
-
-interface PackCatalogue {
-  version: number;
-  source: Catalogue['source'];
-  styles: PackedStyle[];
-  locales: Record<string, Span>;
-  primary_dialects: Record<string, string>;
-  pinned: { styles: Record<string, Span>; locales: Record<string, Span> };
 }
 
 const DEFAULT_PACK = new URL('./styles/pack/', import.meta.url);
@@ -85,17 +69,21 @@ function bareId(id: string): string {
   return STYLE_URL.exec(trimmed)?.[1] ?? trimmed;
 }
 
-/** Reads bodies from styles.bin: one file descriptor, opened on first use and kept for the process. */
+/** Reads bodies from the pack's parts: one file descriptor per part, opened on first use and kept for the process. */
 class Bodies {
-  private fd: number | undefined;
-  constructor(private readonly file: URL) {}
-  read([offset, length]: Span): string {
-    if (this.fd === undefined) this.fd = openSync(this.file, 'r');
+  private readonly fds = new Map<number, number>();
+  constructor(private readonly dir: URL) {}
+  read([part, offset, length]: Span): string {
+    let fd = this.fds.get(part);
+    if (fd === undefined) {
+      fd = openSync(new URL(partFile(part), this.dir), 'r');
+      this.fds.set(part, fd);
+    }
     const buffer = Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
-      const n = readSync(this.fd, buffer, done, length - done, offset + done);
-      if (n === 0) throw new Error(`styles.bin: unexpected end at ${offset + done}`);
+      const n = readSync(fd, buffer, done, length - done, offset + done);
+      if (n === 0) throw new Error(`${partFile(part)}: unexpected end at ${offset + done}`);
       done += n;
     }
     return brotliDecompressSync(buffer).toString('utf8');
@@ -173,7 +161,7 @@ export function loadCatalogue(packDir: URL | string = DEFAULT_PACK): Promise<Cat
       const compressed = await readFile(new URL('catalogue.json.br', dir));
       const pack = JSON.parse((await promisify(brotliDecompress)(compressed)).toString('utf8')) as PackCatalogue;
       if (pack.version !== PACK_VERSION) throw new Error(`style pack version ${pack.version}, expected ${PACK_VERSION}`);
-      return build(pack, new Bodies(new URL('styles.bin', dir)));
+      return build(pack, new Bodies(dir));
     })();
     loaded.set(key, pending);
     pending.catch(() => {

@@ -11,7 +11,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../infra/app.js';
-import { STYLE_PACK_IN_BUNDLE, STYLE_PACK_ROUTES } from '../../infra/bundling.js';
+import { STYLE_PACK_IN_BUNDLE, STYLE_PACK_ROUTES, STYLE_PACK_SOURCE } from '../../infra/bundling.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import type { SearchCitationApiStack } from '../../infra/stack.js';
 import { ROUTES } from '../../lib/routes.js';
@@ -113,7 +113,10 @@ describe('the MCP endpoint in the stack', () => {
     const dir = join(assembly.directory, assets[hash]?.source.path ?? `missing asset for ${id}`);
     // And the CSL style pack beside it, as data (its tools resolve and search styles): no other file.
     expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map', 'styles']);
-    expect(readdirSync(join(dir, 'styles', 'pack')).sort()).toEqual(['catalogue.json.br', 'styles.bin']);
+    expect(readdirSync(join(dir, 'styles', 'pack')).sort()).toEqual(
+      readdirSync(new URL(`../../${STYLE_PACK_SOURCE}/`, import.meta.url)).sort(),
+    );
+    expect(readdirSync(join(dir, 'styles', 'pack'))).toContain('styles-00.bin');
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
     // Every route's handler is in it (the tools run them in-process), found by the glob import.
     for (const name of ['web-search-alpha', 'cite-search', 'usage']) expect(code).toContain(`functions/${name}.ts`);
@@ -138,7 +141,7 @@ describe("every function's bundle", () => {
       expect(Math.max(...code.split('\n').map((line) => line.length))).toBeGreaterThan(10_000);
       // The CSL style pack beside the bundle of exactly the functions that read it.
       const route = [...ROUTES, MCP_ROUTE].find((r) => String(fn.Properties.Description).endsWith(`(POST ${r.path})`));
-      expect(existsSync(join(dir, STYLE_PACK_IN_BUNDLE, 'styles.bin')), route?.name).toBe(
+      expect(existsSync(join(dir, STYLE_PACK_IN_BUNDLE, 'catalogue.json.br')), route?.name).toBe(
         STYLE_PACK_ROUTES.has(route?.name ?? ''),
       );
       return code;

@@ -11,10 +11,11 @@
  * directory without git, give them as `--styles-commit=<sha> --styles-date=<YYYY-MM-DD>` (and `--locales-…`).
  *
  * Output (reproducible: the same input gives byte-identical files; everything is sorted):
- * - styles.bin: brotli-compressed bodies, one after another, unchanged byte for byte: the independent styles
- *   (by id), the locales (by tag), then the pinned styles and locales the renderer uses today.
+ * - styles-00.bin, styles-01.bin, …: brotli-compressed bodies, one after another, unchanged byte for byte:
+ *   the independent styles (by id), the locales (by tag), then the pinned styles and locales the renderer
+ *   uses; a part is closed before it would pass PART_BYTES (under 1 MiB: no tracked file is larger).
  * - catalogue.json.br: brotli JSON: the source commits, every style's metadata (a dependent's with its parent
- *   and no body), and the [offset, length] of each body in styles.bin.
+ *   and no body), and the [part, offset, length] of each body.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,30 +24,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
-import type { CatalogueStyle } from '../style-catalogue.js';
-
-/** The format version of catalogue.json.br; style-catalogue.ts refuses another. */
-export const PACK_VERSION = 1;
+import { PACK_VERSION, PART_BYTES, type PackCatalogue, type PackedStyle, partFile, type Span } from './pack-format.js';
 
 export const PINNED_STYLES = ['mla', 'chicago', 'apa', 'harvard1', 'vancouver'] as const;
 export const PINNED_LOCALES = ['en-US', 'en-GB'] as const;
-
-/** [offset, length] of one compressed body in styles.bin. */
-export type Span = [number, number];
-
-/** One style as catalogue.json.br holds it: the run-time metadata, plus its body's span for an independent. */
-export interface PackedStyle extends CatalogueStyle {
-  body?: Span;
-}
-
-export interface PackCatalogue {
-  version: number;
-  source: { styles_commit: string; styles_date: string; locales_commit: string; locales_date: string };
-  styles: PackedStyle[];
-  locales: Record<string, Span>;
-  primary_dialects: Record<string, string>;
-  pinned: { styles: Record<string, Span>; locales: Record<string, Span> };
-}
 
 const STYLE_URL = /^https?:\/\/www\.zotero\.org\/styles\/([^/?#\s]+)\/?$/;
 
@@ -206,12 +187,17 @@ export async function writePack(stylesArg: string, localesArg: string, outDir: s
   const stylesCo = checkout(stylesArg, 'styles', flags);
   const localesCo = checkout(localesArg, 'locales', flags);
   try {
-    const chunks: Buffer[] = [];
+    const parts: Buffer[][] = [[]];
     let offset = 0;
     const append = (body: Buffer): Span => {
       const packed = compress(body);
-      chunks.push(packed);
-      const span: Span = [offset, packed.length];
+      if (packed.length > PART_BYTES) throw new Error(`a body of ${packed.length} bytes does not fit in a part`);
+      if (offset + packed.length > PART_BYTES) {
+        parts.push([]);
+        offset = 0;
+      }
+      (parts.at(-1) as Buffer[]).push(packed);
+      const span: Span = [parts.length - 1, offset, packed.length];
       offset += packed.length;
       return span;
     };
@@ -285,15 +271,17 @@ export async function writePack(stylesArg: string, localesArg: string, outDir: s
       pinned,
     };
     mkdirSync(outDir, { recursive: true });
-    const bin = Buffer.concat(chunks);
+    // A pack written before, with other parts, must not leave any behind.
+    for (const file of readdirSync(outDir)) if (/^styles(-\d+)?\.bin$/.test(file)) rmSync(join(outDir, file));
+    const bins = parts.map((chunks) => Buffer.concat(chunks));
     const json = compress(Buffer.from(JSON.stringify(catalogue), 'utf8'));
-    writeFileSync(join(outDir, 'styles.bin'), bin);
+    bins.forEach((bin, n) => writeFileSync(join(outDir, partFile(n)), bin));
     writeFileSync(join(outDir, 'catalogue.json.br'), json);
     return {
       independent: independentIds.length,
       dependent: dependents.length,
       locales: localeTags.length,
-      stylesBin: bin.length,
+      parts: bins.map((bin) => bin.length),
       catalogueBr: json.length,
       problems,
     };

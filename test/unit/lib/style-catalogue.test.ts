@@ -4,10 +4,11 @@
  * independent style decompresses to itself), the pinned texts equal to where the renderer has read them,
  * and citeproc building an engine from a repository style and from a dependent.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Catalogue, closeStyleIds, loadCatalogue, searchStyles } from '../../../lib/citations/style-catalogue.js';
+import { PART_BYTES } from '../../../lib/citations/styles/pack-format.js';
 
 const require = createRequire(import.meta.url);
 const stylesDir = new URL('../../../lib/citations/styles/', import.meta.url);
@@ -16,6 +17,19 @@ let catalogue: Catalogue;
 
 beforeAll(async () => {
   catalogue = await loadCatalogue();
+});
+
+describe('the pack', () => {
+  it('keeps every file under 1 MiB: the bodies in parts, each read back by the catalogue', () => {
+    const pack = new URL('pack/', stylesDir);
+    const files = readdirSync(pack);
+    expect(files.filter((file) => /^styles-\d{2}\.bin$/.test(file)).length).toBeGreaterThan(1);
+    for (const file of files) expect(statSync(new URL(file, pack)).size, file).toBeLessThanOrEqual(PART_BYTES);
+    // The last independent style and a locale live in later parts than the first style.
+    const last = catalogue.styles.filter((style) => !style.parent).at(-1)?.id ?? '';
+    expect(catalogue.styleForRendering(last)?.xml).toContain(`<id>http://www.zotero.org/styles/${last}</id>`);
+    expect(catalogue.locale('zh-TW')).toMatch(/<locale\b/);
+  });
 });
 
 describe('the catalogue', () => {
