@@ -221,15 +221,7 @@ export function labelsOnlyPreprints(xml: string): string {
 
 function entryOf(engine: Engine, id: string, format: CitationFormat, markup: CitationMarkup): string | undefined {
   try {
-    // Switched only when it changes: citeproc rebuilds its output decorations on every call.
-    if (engine.opt.mode !== markup) engine.setOutputFormat(markup);
-    // The engine's registry then holds this item alone: the previous one is dropped, so a paper's entry
-    // never depends on another's (APA's "2020a", Vancouver's numbering) and the engine holds one paper at most.
-    engine.updateItems([id]);
-    const bibliography = engine.makeBibliography();
-    const entry = bibliography ? bibliography[1][0] : undefined;
-    const tidied = entry === undefined ? '' : markup === 'html' ? tidyHtml(entry, format) : tidy(entry, format);
-    return tidied === '' ? undefined : tidied;
+    return renderEntry(engine, id, markup, { numeric: format === 'Vancouver' });
   } catch (error) {
     logger.warn('citation not rendered', { format, error: error as Error });
     return undefined;
@@ -237,25 +229,49 @@ function entryOf(engine: Engine, id: string, format: CitationFormat, markup: Cit
 }
 
 /**
- * One bibliography entry as plain text: citeproc's line break removed and, for Vancouver (a numbered
- * style), the list number, which only means something in a list; the response numbers its own.
+ * The entry of the record an engine holds under `id` (sys.retrieveItem gives it), as text or inline HTML:
+ * its bibliography entry, or for a style without a bibliography (some note styles) its note; undefined when
+ * the style renders nothing. Throws what citeproc throws.
  */
-export function tidy(entry: string, format: CitationFormat): string {
-  const text = entry.replace(/\s+/g, ' ').trim();
-  return format === 'Vancouver' ? text.replace(/^\d+\.\s*/, '') : text;
+export function renderEntry(
+  engine: Engine,
+  id: string,
+  markup: CitationMarkup,
+  style: { numeric: boolean; bibliography?: boolean },
+): string | undefined {
+  // Switched only when it changes: citeproc rebuilds its output decorations on every call.
+  if (engine.opt.mode !== markup) engine.setOutputFormat(markup);
+  // The engine's registry then holds this item alone: the previous one is dropped, so a paper's entry
+  // never depends on another's (APA's "2020a", Vancouver's numbering) and the engine holds one paper at most.
+  engine.updateItems([id]);
+  let entry: string | undefined;
+  if (style.bibliography === false) {
+    entry = engine.makeCitationCluster([{ id }]);
+  } else {
+    const bibliography = engine.makeBibliography();
+    entry = bibliography ? bibliography[1][0] : undefined;
+  }
+  const tidied = entry === undefined ? '' : tidyEntry(entry, markup, style.numeric);
+  return tidied === '' ? undefined : tidied;
 }
 
 /**
- * One bibliography entry as citeproc's HTML, without the `csl-entry` wrapper (and Vancouver's number in
- * its margin division), so that it can be put inside any element: only inline markup remains (<i>, <b>,
- * <span style="font-variant:small-caps;">, <sup>, <sub>) and characters escaped as HTML (&#38;).
+ * One entry as text or inline HTML: citeproc's line breaks and `csl-entry` wrapper removed (and a numbered
+ * style's margin division), so that it can be put inside any element: only inline markup remains (<i>, <b>,
+ * <span style="font-variant:small-caps;">, <sup>, <sub>) and characters escaped as HTML (&#38;). A numbered
+ * style's number goes too: it only means something in a list, and the response numbers its own lists.
  */
-export function tidyHtml(entry: string, format: CitationFormat): string {
-  let html = entry.replace(/\s+/g, ' ').trim();
-  html = html.replace(/^<div class="csl-entry">\s*([\s\S]*?)\s*<\/div>$/, '$1');
-  if (format === 'Vancouver') html = html.replace(/^<div class="csl-left-margin">[^<]*<\/div>\s*/, '');
-  return html
-    .replace(/^<div class="csl-right-inline">\s*([\s\S]*?)\s*<\/div>$/, '$1')
-    .replace(/^\d+\.\s*/, format === 'Vancouver' ? '' : '$&')
-    .trim();
+export function tidyEntry(entry: string, markup: CitationMarkup, numeric: boolean): string {
+  let out = entry.replace(/\s+/g, ' ').trim();
+  if (markup === 'html') {
+    out = out.replace(/^<div class="csl-entry">\s*([\s\S]*?)\s*<\/div>$/, '$1');
+    if (numeric) out = out.replace(/^<div class="csl-left-margin">[\s\S]*?<\/div>\s*/, '');
+    out = out.replace(/^<div class="csl-right-inline">\s*([\s\S]*?)\s*<\/div>$/, '$1').trim();
+  }
+  return numeric ? out.replace(/^(?:\[\d+\]|\(\d+\)|\d+\.?)\s*/, '') : out;
+}
+
+/** One of the five formats' entries as plain text (Vancouver is the numbered one). */
+export function tidy(entry: string, format: CitationFormat): string {
+  return tidyEntry(entry, 'text', format === 'Vancouver');
 }

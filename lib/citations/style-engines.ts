@@ -16,7 +16,7 @@ import { AppError } from '../errors.js';
 import { logger } from '../logger.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
 import type { CslItem } from './csl.js';
-import { forOneEntry } from './render.js';
+import { forOneEntry, renderEntry } from './render.js';
 import { type Catalogue, closeStyleIds, loadCatalogue } from './style-catalogue.js';
 
 /** Styles a request may ask for at once (the `styles` field). */
@@ -105,37 +105,11 @@ export function keptStyleEngines(): number {
   return engines.size;
 }
 
-/**
- * One entry as text or inline HTML: citeproc's wrappers and line breaks removed, and a numbered style's
- * number (it only means something in a list; the response numbers its own lists).
- */
-export function tidyStyledEntry(entry: string, markup: CitationMarkup, numeric: boolean): string {
-  let out = entry.replace(/\s+/g, ' ').trim();
-  if (markup === 'html') {
-    out = out.replace(/^<div class="csl-entry">\s*([\s\S]*?)\s*<\/div>$/, '$1');
-    if (numeric) out = out.replace(/^<div class="csl-left-margin">[\s\S]*?<\/div>\s*/, '');
-    out = out.replace(/^<div class="csl-right-inline">\s*([\s\S]*?)\s*<\/div>$/, '$1').trim();
-  }
-  return numeric ? out.replace(/^(?:\[\d+\]|\(\d+\)|\d+\.?)\s*/, '') : out;
-}
-
 function renderOne(style: StyleEngine, item: CslItem, markup: CitationMarkup): string | undefined {
-  const { engine } = style;
   const id = `s${++renders}`;
   items.set(id, { ...item, id });
   try {
-    if (engine.opt.mode !== markup) engine.setOutputFormat(markup);
-    // The registry then holds this item alone, so no entry depends on another paper's ("2020a").
-    engine.updateItems([id]);
-    let entry: string | undefined;
-    if (style.bibliography) {
-      const bibliography = engine.makeBibliography();
-      entry = bibliography ? bibliography[1][0] : undefined;
-    } else {
-      entry = engine.makeCitationCluster([{ id }]);
-    }
-    const tidied = entry === undefined ? '' : tidyStyledEntry(entry, markup, style.numeric);
-    return tidied === '' ? undefined : tidied;
+    return renderEntry(style.engine, id, markup, style);
   } finally {
     items.delete(id);
   }

@@ -4,14 +4,9 @@
  * written without the wrappers and list numbers citeproc adds.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { tidyEntry } from '../../../lib/citations/render.js';
 import { loadCatalogue } from '../../../lib/citations/style-catalogue.js';
-import {
-  checkStyleIds,
-  keptStyleEngines,
-  renderStyles,
-  STYLE_ENGINES_MAX,
-  tidyStyledEntry,
-} from '../../../lib/citations/style-engines.js';
+import { checkStyleIds, keptStyleEngines, renderStyles, STYLE_ENGINES_MAX } from '../../../lib/citations/style-engines.js';
 import { AppError } from '../../../lib/errors.js';
 import { EARLY_WARNING_CSL } from '../../fixtures/csl-items.js';
 
@@ -40,12 +35,12 @@ describe('checkStyleIds', () => {
   });
 });
 
-describe('tidyStyledEntry', () => {
+describe('tidyEntry', () => {
   it("drops a numbered style's number, in text and in HTML", () => {
-    expect(tidyStyledEntry('[1]D. Tkaczyk, “CERMINE,” 2015.\n', 'text', true)).toBe('D. Tkaczyk, “CERMINE,” 2015.');
-    expect(tidyStyledEntry('1. Tkaczyk D. CERMINE. 2015.', 'text', true)).toBe('Tkaczyk D. CERMINE. 2015.');
+    expect(tidyEntry('[1]D. Tkaczyk, “CERMINE,” 2015.\n', 'text', true)).toBe('D. Tkaczyk, “CERMINE,” 2015.');
+    expect(tidyEntry('1. Tkaczyk D. CERMINE. 2015.', 'text', true)).toBe('Tkaczyk D. CERMINE. 2015.');
     expect(
-      tidyStyledEntry(
+      tidyEntry(
         '<div class="csl-entry">\n  <div class="csl-left-margin">[1]</div><div class="csl-right-inline">D. Tkaczyk, <i>IJDAR</i>.</div>\n</div>',
         'html',
         true,
@@ -54,8 +49,8 @@ describe('tidyStyledEntry', () => {
   });
 
   it('keeps a leading number of an unnumbered style: it belongs to the entry', () => {
-    expect(tidyStyledEntry('3M Company. (2015). Report.', 'text', false)).toBe('3M Company. (2015). Report.');
-    expect(tidyStyledEntry('<div class="csl-entry">3M Company. <i>Report</i>.</div>', 'html', false)).toBe(
+    expect(tidyEntry('3M Company. (2015). Report.', 'text', false)).toBe('3M Company. (2015). Report.');
+    expect(tidyEntry('<div class="csl-entry">3M Company. <i>Report</i>.</div>', 'html', false)).toBe(
       '3M Company. <i>Report</i>.',
     );
   });
