@@ -275,7 +275,7 @@ export async function writePack(stylesArg: string, localesArg: string, outDir: s
     for (const file of readdirSync(outDir)) if (/^styles(-\d+)?\.bin$/.test(file)) rmSync(join(outDir, file));
     const bins = parts.map((chunks) => Buffer.concat(chunks));
     const json = compress(Buffer.from(JSON.stringify(catalogue), 'utf8'));
-    bins.forEach((bin, n) => writeFileSync(join(outDir, partFile(n)), bin));
+    for (const [n, bin] of bins.entries()) writeFileSync(join(outDir, partFile(n)), bin);
     writeFileSync(join(outDir, 'catalogue.json.br'), json);
     return {
       independent: independentIds.length,
