@@ -18,6 +18,11 @@ export interface HttpGetOptions {
   refuseByLength?: boolean;
   /** Whether the body of an answer with this status is read; when not, it is drained unread and `text` is ''. */
   readBody?: (status: number) => boolean;
+  /**
+   * When the timeout fires while an answer has begun to arrive, how long it may still take to finish
+   * (default 250 ms): an answer already waiting in the socket is read, not thrown away.
+   */
+  lateAnswerGraceMs?: number;
 }
 
 /** An answer, whatever its status: the caller decides what a status means. */
@@ -40,10 +45,11 @@ export type HttpFailure =
  * global agents keep connections alive; gzip is asked for and unpacked, as fetch would. Never rejects.
  */
 export function httpGet(url: string, options: HttpGetOptions): Promise<HttpAnswer | HttpFailure> {
-  const { timeoutMs, maxBytes, refuseByLength = true, readBody = () => true } = options;
+  const { timeoutMs, maxBytes, refuseByLength = true, readBody = () => true, lateAnswerGraceMs = 250 } = options;
   return new Promise((resolve) => {
     let timedOut = false;
     let settled = false;
+    let answering = false;
     const settle = (outcome: HttpAnswer | HttpFailure) => {
       if (settled) return;
       settled = true;
@@ -55,6 +61,7 @@ export function httpGet(url: string, options: HttpGetOptions): Promise<HttpAnswe
     const send = url.startsWith('https:') ? httpsRequest : httpRequest;
     const headers = { Accept: 'application/json', 'Accept-Encoding': 'gzip', ...options.headers };
     const req = send(url, { headers }, (res) => {
+      answering = true;
       const status = res.statusCode ?? 0;
       if (!readBody(status)) {
         res.resume();
@@ -82,9 +89,21 @@ export function httpGet(url: string, options: HttpGetOptions): Promise<HttpAnswe
         if (!res.complete) failed(new Error('the connection closed before the answer was complete'));
       });
     });
-    const timer = setTimeout(() => {
+    const giveUp = () => {
+      if (settled) return;
       timedOut = true;
       req.destroy();
+    };
+    // A process frozen (or starved) past the timeout runs the overdue timer before it reads the sockets,
+    // though the answer may be waiting in one: throwing it away would pay for the search again. So the
+    // timer gives the event loop one pass over its I/O first (setImmediate runs after it), and an answer
+    // that has begun by then is given a short grace to finish. Only a silent upstream times out.
+    let timer = setTimeout(() => {
+      setImmediate(() => {
+        if (settled) return;
+        if (!answering) return giveUp();
+        timer = setTimeout(giveUp, lateAnswerGraceMs);
+      });
     }, timeoutMs);
     req.on('error', failed);
     req.end();
