@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   UPSTREAM_ENGINE_RETIRED: { status: 502, message: 'The search provider has retired the engine behind this endpoint' },
   UPSTREAM_TIMEOUT: { status: 504, message: 'The search provider did not answer in time' },
   SERVICE_MISCONFIGURED: { status: 500, message: 'The service is misconfigured' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'A store the service depends on did not answer; retry shortly' },
   INTERNAL_ERROR: { status: 500, message: 'Internal error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
@@ -56,6 +57,19 @@ export class AppError extends Error {
 export function credentialsUnreadable(cause: unknown): AppError {
   return new AppError('SERVICE_MISCONFIGURED', {
     details: 'The service could not read its credentials; its operator must check the deployment',
+    cause,
+  });
+}
+
+/**
+ * A store the service's credentials live in (Secrets Manager) did not answer, or answered that it cannot
+ * now (a timeout, throttling, its own error): nothing is wrong with the caller or the deployment, and a
+ * retry shortly may succeed. Never a 401, which would tell a client its good key is bad.
+ */
+export function credentialsUnavailable(cause: unknown, retryAfterSeconds: number): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', {
+    details: `The service could not read its credentials in time (its secret store did not answer); retry in ${retryAfterSeconds} s`,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
     cause,
   });
 }

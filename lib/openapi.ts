@@ -55,17 +55,22 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
   },
   BUDGET_EXHAUSTED: {
     when:
-      'The team’s search budget ran out before this request’s next paid search: the deployment’s searches this hour ' +
+      'The team’s search budget cannot cover this request’s paid searches: the deployment’s searches this hour ' +
       'or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until ' +
-      'that window resets. Answers from the cache are never counted. `POST /v1/usage` shows where the budget stands.',
+      'that window resets (while the budget’s counter cannot be reached and a container’s own allowance is used up, ' +
+      'the seconds until the counter is tried again). A request that can make several paid searches (trends, profiles ' +
+      'with `enrich`, citation search from the index) reserves them all before the first, so it is refused whole, ' +
+      'before any is made, and `details` says how to ask for fewer. Answers from the cache are never counted; ' +
+      '`POST /v1/usage` shows where the budget stands.',
     example: 'The deployment’s budget of 500 searches this hour is used up; it resets at 2026-11-23T22:00:00Z',
     headers: ['Retry-After'],
   },
   BUDGET_UNAVAILABLE: {
     when:
       'The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set ' +
-      'to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within a per-container ' +
-      'allowance), and `POST /v1/usage` is refused in either mode. Retry shortly.',
+      'to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within the counts the ' +
+      'container last heard and its own allowance), or when the calling key has a daily limit whose count the ' +
+      'container has not heard; `POST /v1/usage` is refused in either mode. `Retry-After`: when the counter is tried again.',
     example: 'The search budget could not be checked; retry shortly',
     headers: ['Retry-After'],
   },
@@ -96,6 +101,14 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
   SERVICE_MISCONFIGURED: {
     when: 'The service’s upstream key is missing or was rejected, or a secret is unreadable. Its operator must act.',
     example: 'The service could not read its credentials; its operator must check the deployment',
+  },
+  SERVICE_UNAVAILABLE: {
+    when:
+      'The store the service reads its credentials from (Secrets Manager) did not answer in time, or answered that it ' +
+      'cannot now. Nothing is wrong with the key sent (a key that cannot be checked is never answered 401): retry ' +
+      'after `Retry-After`.',
+    example: 'The service could not read its credentials in time (its secret store did not answer); retry in 3 s',
+    headers: ['Retry-After'],
   },
   INTERNAL_ERROR: {
     when: 'Anything unexpected. `details` says only that, with the request id to quote.',

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.js';
+import { AppError } from '../errors.js';
 import { jsonKind, readSecret, SecretShapeError } from './secrets.js';
 
 export interface ClientKey {
@@ -117,11 +118,12 @@ function matchOf(digest: Buffer, keys: readonly ClientKey[]): ClientKey | undefi
  * The name of the client whose key this is, or undefined. Every stored digest is compared in constant
  * time, so the time taken says nothing about which key, or how much of it, matched.
  *
- * While the client key secret cannot be read, only a key this container has seen in the secret before
- * meets SERVICE_MISCONFIGURED (500): a client told its working key is invalid would discard it. Any other
- * token is refused as unknown (401), so a stranger learns nothing of the outage; a client whose key is
- * new to this container is refused too until the secret can be read again. A token not shaped like a
- * stored key never reads the secret. `deadline` is the request's (epoch ms).
+ * While Secrets Manager does not answer (a timeout, throttling, its own error), every token shaped like a
+ * key gets 503 SERVICE_UNAVAILABLE with Retry-After: a valid key cannot be told from a guess then, and a
+ * client told its working key is invalid would discard it. While the secret is unreadable for a reason of
+ * the deployment's (missing, denied, the wrong shape), only a key this container has seen in the secret
+ * before meets SERVICE_MISCONFIGURED (500); any other token is refused as unknown (401). A token not shaped
+ * like a stored key never reads the secret. `deadline` is the request's (epoch ms).
  */
 export async function findClient(presentedKey: string, deadline?: number): Promise<string | undefined> {
   return (await findClientKey(presentedKey, deadline))?.name;
@@ -135,6 +137,9 @@ export async function findClientKey(presentedKey: string, deadline?: number): Pr
   try {
     keys = await clientKeys(deadline);
   } catch (error) {
+    // The store did not answer: a valid key cannot be told from a guess, and a 401 would tell a client its
+    // good key is bad, so every token that could be a key is answered 503 with Retry-After.
+    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw error;
     if (matchOf(digest, lastReadKeys) !== undefined) throw error;
     return undefined;
   }

@@ -18,7 +18,7 @@
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '../config.js';
-import { credentialsUnreadable } from '../errors.js';
+import { credentialsUnavailable, credentialsUnreadable } from '../errors.js';
 import { logger } from '../logger.js';
 import { isRealSerpApi } from './sources.js';
 
@@ -88,10 +88,39 @@ export async function getSecretJson(secretId: string, deadline = Number.POSITIVE
   } catch (error) {
     if (error instanceof SecretTimeoutError) {
       logger.error('secret unreadable', { secretId, error: describeError(error) });
-      throw credentialsUnreadable(error);
+      throw credentialsFailed(error);
     }
     throw error;
   }
+}
+
+// Network failures of the connection to the store: it may answer again in a moment.
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+/**
+ * Whether a failed read says the store could not answer now (a timeout, throttling, a 5xx, no connection)
+ * rather than that the deployment is wrong (access denied, no such secret, a value of the wrong shape).
+ */
+export function storeUnavailable(error: unknown): boolean {
+  if (error instanceof SecretTimeoutError) return true;
+  if (!(error instanceof Error) || error instanceof SecretNotJsonError || error instanceof SecretShapeError) return false;
+  const sdk = error as Error & { $fault?: string; $metadata?: { httpStatusCode?: number }; code?: string };
+  const status = sdk.$metadata?.httpStatusCode ?? 0;
+  return (
+    sdk.$fault === 'server' ||
+    status >= 500 ||
+    status === 429 ||
+    /Throttl|Timeout|Abort/i.test(error.name) ||
+    NETWORK_CODES.has(sdk.code ?? '')
+  );
+}
+
+/** How long a client is told to wait when the store did not answer: the time one read of it is given. */
+const RETRY_AFTER_SECONDS = Math.max(1, Math.ceil(config.SECRETS_TIMEOUT_MS / 1000));
+
+/** The answer for a failed read: 503 SERVICE_UNAVAILABLE when the store could not answer, else SERVICE_MISCONFIGURED. */
+function credentialsFailed(error: unknown) {
+  return storeUnavailable(error) ? credentialsUnavailable(error, RETRY_AFTER_SECONDS) : credentialsUnreadable(error);
 }
 
 async function readAndCache(secretId: string): Promise<unknown> {
@@ -107,7 +136,7 @@ async function readAndCache(secretId: string): Promise<unknown> {
     return value;
   } catch (error) {
     logger.error('secret unreadable', { secretId, error: describeError(error) });
-    throw credentialsUnreadable(error);
+    throw credentialsFailed(error);
   } finally {
     inFlight.delete(secretId);
   }

@@ -1,9 +1,11 @@
 /**
  * A failing secret store, on every endpoint of ROUTES: the client key digests and the upstream key come
- * from Secrets Manager (the real AWS SDK against a local endpoint speaking its protocol). Whatever breaks,
- * the answer is 500 SERVICE_MISCONFIGURED with no upstream call and nothing of the secret in it, within
- * SECRETS_TIMEOUT_MS when the store never answers, and the failure is not cached: once the store is fixed,
- * the next request succeeds. A caller with no key at all gets 401 meanwhile, as always.
+ * from Secrets Manager (the real AWS SDK against a local endpoint speaking its protocol). A store that does
+ * not answer (down, or silent) is 503 SERVICE_UNAVAILABLE with Retry-After, never a 401 for a good key; a
+ * secret the deployment got wrong is 500 SERVICE_MISCONFIGURED. Either way with no upstream call and nothing
+ * of the secret in it, within SECRETS_TIMEOUT_MS when the store never answers, and the failure is not
+ * cached: once the store is fixed, the next request succeeds. A caller with no key at all gets 401
+ * meanwhile, as always.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,7 +99,7 @@ async function onEveryEndpoint(authorization = `Bearer ${CLIENT_KEY}`): Promise<
 /** Breaks the store, expects every endpoint to refuse without an upstream call, fixes it, expects every endpoint to recover. */
 async function breakAndRecover(
   breakIt: () => void,
-  options: { waitForExpiry: boolean; clientAnswer?: 'SERVICE_MISCONFIGURED' | 'UNAUTHORIZED' },
+  options: { waitForExpiry: boolean; clientAnswer: 'SERVICE_MISCONFIGURED' | 'SERVICE_UNAVAILABLE' },
 ): Promise<void> {
   if (options.waitForExpiry) await new Promise((resolve) => setTimeout(resolve, TTL_SECONDS * 1000 + 100));
   breakIt();
@@ -105,7 +107,8 @@ async function breakAndRecover(
   for (const { path, reply, ms } of await onEveryEndpoint()) {
     tally.cases += 1;
     try {
-      expectFailure(reply, options.clientAnswer ?? 'SERVICE_MISCONFIGURED');
+      expectFailure(reply, options.clientAnswer);
+      if (options.clientAnswer === 'SERVICE_UNAVAILABLE') expect(reply.headers.get('retry-after')).toBe('3');
       expectClean(reply.text, SECRETS);
       expect(reply.text).not.toContain('hardening/');
       expect(ms, 'milliseconds to the answer').toBeLessThan(SECRETS_TIMEOUT_MS + SLACK_MS);
@@ -144,31 +147,37 @@ describe('the route table', () => {
   });
 });
 
-/** Each way the store breaks once a cached value has expired (every one a case on every endpoint). */
-const BREAKS: [string, () => void][] = [
+type Answer = 'SERVICE_MISCONFIGURED' | 'SERVICE_UNAVAILABLE';
+
+/** Each way the store breaks once a cached value has expired (every one a case on every endpoint), and the answer. */
+const BREAKS: [string, () => void, Answer][] = [
   [
     'the store is down',
     () => {
       store.down = true;
     },
+    'SERVICE_UNAVAILABLE',
   ],
   [
     'the client key secret is missing',
     () => {
       store.secrets.delete(KEYS_SECRET);
     },
+    'SERVICE_MISCONFIGURED',
   ],
   [
     'the client key secret is not JSON',
     () => {
       store.secrets.set(KEYS_SECRET, `${DIGEST} team-a`);
     },
+    'SERVICE_MISCONFIGURED',
   ],
   [
     'the client key secret has no keys array',
     () => {
       store.secrets.set(KEYS_SECRET, JSON.stringify({ sha256: DIGEST }));
     },
+    'SERVICE_MISCONFIGURED',
   ],
   // A store that takes the request and never answers: each read is given up after SECRETS_TIMEOUT_MS.
   [
@@ -176,18 +185,21 @@ const BREAKS: [string, () => void][] = [
     () => {
       store.hang = true;
     },
+    'SERVICE_UNAVAILABLE',
   ],
   [
     'the upstream key secret never answers, while the client key secret does',
     () => {
       store.hangingSecrets.add(UPSTREAM_SECRET);
     },
+    'SERVICE_UNAVAILABLE',
   ],
   [
     'the upstream key secret is missing',
     () => {
       store.secrets.delete(UPSTREAM_SECRET);
     },
+    'SERVICE_MISCONFIGURED',
   ],
   // The mistake an operator is most likely to make: the bare key instead of {"serpapi_api_key": ...}.
   [
@@ -195,12 +207,14 @@ const BREAKS: [string, () => void][] = [
     () => {
       store.secrets.set(UPSTREAM_SECRET, UPSTREAM_KEY);
     },
+    'SERVICE_MISCONFIGURED',
   ],
   [
     'the upstream key secret lacks serpapi_api_key',
     () => {
       store.secrets.set(UPSTREAM_SECRET, JSON.stringify({ api_key: UPSTREAM_KEY }));
     },
+    'SERVICE_MISCONFIGURED',
   ],
 ];
 
@@ -212,19 +226,21 @@ const EXPECTED_CHECKS = (BREAKS.length + 1) * 3 * everyRoute().length;
 
 // Each case waits out the cache, then makes three rounds of eleven requests; the first also loads every
 // handler, which beside eight busy processes took over 20 s.
-describe('a broken secret store is SERVICE_MISCONFIGURED on every endpoint, and is not cached', { timeout: 120_000 }, () => {
-  // A container that has never read the client keys cannot tell a client from a stranger: 401 for all.
-  it('when the store is down at cold start (401: no key is known yet)', async () => {
+describe('a broken secret store is 503 or 500 on every endpoint, never 401 for a good key, and is not cached', {
+  timeout: 120_000,
+}, () => {
+  // A container that has never read the client keys cannot tell a client from a stranger: 503 for every key.
+  it('when the store is down at cold start (503: no key can be checked yet)', async () => {
     await breakAndRecover(
       () => {
         store.down = true;
       },
-      { waitForExpiry: false, clientAnswer: 'UNAUTHORIZED' },
+      { waitForExpiry: false, clientAnswer: 'SERVICE_UNAVAILABLE' },
     );
   });
 
-  it.each(BREAKS)('when %s once the cached value has expired', async (_name, breakIt) => {
-    await breakAndRecover(breakIt, { waitForExpiry: true });
+  it.each(BREAKS)('when %s once the cached value has expired', async (_name, breakIt, answer) => {
+    await breakAndRecover(breakIt, { waitForExpiry: true, clientAnswer: answer });
   });
 
   it('refuses a key that is not in the secret, with no upstream call', async () => {

@@ -116,20 +116,27 @@ describe('keys from Secrets Manager', () => {
   });
 });
 
-describe('a broken secret store is SERVICE_MISCONFIGURED, and is not cached', () => {
+describe('a broken secret store is SERVICE_MISCONFIGURED, or SERVICE_UNAVAILABLE when it does not answer, and is not cached', () => {
   // Each case breaks the store after the values are cached, so it forces a fresh read first.
   async function expireCache() {
     const { invalidateSecret } = await import('../../lib/credentials/secrets.js');
     invalidateSecret(KEYS_SECRET);
   }
 
+  it('when Secrets Manager answers with its own error: 503 SERVICE_UNAVAILABLE with Retry-After, then recovers', async () => {
+    await expireCache();
+    secrets.down = true;
+    const broken = await search();
+    expect(broken.status).toBe(503);
+    expect(broken.json).toMatchObject({ success: false, data: null, error: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(broken.headers.get('retry-after')).toBe(String(SECRETS_TIMEOUT_MS / 1000));
+    expect(broken.text).not.toContain(KEYS_SECRET);
+    expect(upstream.calls()).toBe(0);
+    secrets.down = false;
+    expect((await search()).status).toBe(200);
+  });
+
   it.each([
-    [
-      'Secrets Manager is down',
-      () => {
-        secrets.down = true;
-      },
-    ],
     [
       'the secret is missing',
       () => {
@@ -186,7 +193,7 @@ function logLines(): { message?: string; secretId?: string; error?: string }[] {
 }
 
 describe('a Secrets Manager that never answers', WAITS_FOR_BOUNDS, () => {
-  it('answers every waiting request 500 SERVICE_MISCONFIGURED by its deadline, sharing one read', async () => {
+  it('answers every waiting request 503 SERVICE_UNAVAILABLE with Retry-After by its deadline, sharing one read', async () => {
     await expireKeys();
     secrets.hang = true;
     const callsBefore = secrets.calls;
@@ -200,8 +207,9 @@ describe('a Secrets Manager that never answers', WAITS_FOR_BOUNDS, () => {
     );
     const notRun = lag.stop().total;
     for (const { reply, ms } of replies) {
-      expect(reply.status).toBe(500);
-      expect(reply.json).toMatchObject({ success: false, data: null, error: { code: 'SERVICE_MISCONFIGURED' } });
+      expect(reply.status).toBe(503);
+      expect(reply.json).toMatchObject({ success: false, data: null, error: { code: 'SERVICE_UNAVAILABLE' } });
+      expect(reply.headers.get('retry-after')).toBe(String(SECRETS_TIMEOUT_MS / 1000));
       expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
       expect(ms).toBeLessThan(DEADLINE_MS + SLACK_MS + notRun);
     }
@@ -224,7 +232,7 @@ describe('a Secrets Manager that never answers', WAITS_FOR_BOUNDS, () => {
     secrets.hang = true;
     const lag = watchTimerLag();
     const started = performance.now();
-    expect((await search()).json.error.code).toBe('SERVICE_MISCONFIGURED');
+    expect((await search()).json.error.code).toBe('SERVICE_UNAVAILABLE');
     expect(performance.now() - started).toBeLessThan(DEADLINE_MS + SLACK_MS + lag.peek().total);
     secrets.hang = false;
     // The stuck read is given up, its connection closed, at its own bound: not left open for good.
@@ -257,7 +265,7 @@ async function untilNoReadHangs(ms: number, lag = watchTimerLag()): Promise<void
   }
 }
 
-describe('callers who cannot be clients get 401 while the client key secret is unreadable', WAITS_FOR_BOUNDS, () => {
+describe('callers while the client key secret is unreadable', WAITS_FOR_BOUNDS, () => {
   const post = (headers: Record<string, string>) => service.post('/v1/web-search/charlie', { q: 'coffee' }, { headers });
 
   it.each([
@@ -285,20 +293,45 @@ describe('callers who cannot be clients get 401 while the client key secret is u
     }
   });
 
-  it('a token shaped like a key that this container never saw in the secret gets 401, as when the secret is readable', async () => {
+  it('a token shaped like a key gets 503 SERVICE_UNAVAILABLE while the store does not answer (a good key cannot be told from it), 401 once it answers', async () => {
     await expireKeys();
     secrets.down = true;
     const reply = await search('a-stranger-guessing-0123456789');
-    expect(reply.status).toBe(401);
-    expect(reply.json.error.code).toBe('UNAUTHORIZED');
+    expect(reply.status).toBe(503);
+    expect(reply.json.error.code).toBe('SERVICE_UNAVAILABLE');
     secrets.down = false;
     expect((await search('a-stranger-guessing-0123456789')).status).toBe(401);
   });
 
-  it("a client's key read from the secret before gets 500 SERVICE_MISCONFIGURED, saying nothing more", async () => {
+  it('never answers 401 to a valid key this container has not seen, while the store hangs: 503 with Retry-After', async () => {
+    // A key added to the secret after this container's last read: valid, and new to it (as every key is to a
+    // fresh container).
+    const newKey = 'newly-issued-client-key-0123456789';
+    const withNewKey = JSON.stringify({
+      keys: [
+        { name: 'team-a', sha256: digest },
+        { name: 'team-b', sha256: createHash('sha256').update(newKey).digest('hex') },
+      ],
+    });
+    await expireKeys();
+    secrets.secrets.set(KEYS_SECRET, withNewKey);
+    secrets.hang = true;
+    const reply = await search(newKey);
+    expect(reply.status).toBe(503);
+    expect(reply.json.error).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      details: `The service could not read its credentials in time (its secret store did not answer); retry in ${SECRETS_TIMEOUT_MS / 1000} s`,
+    });
+    expect(reply.headers.get('retry-after')).toBe(String(SECRETS_TIMEOUT_MS / 1000));
+    secrets.hang = false;
+    await untilNoReadHangs(SECRETS_TIMEOUT_MS + SLACK_MS);
+    expect((await search(newKey)).status).toBe(200);
+  });
+
+  it("a client's key read from the secret before gets 500 SERVICE_MISCONFIGURED when the secret is gone, saying nothing more; a stranger 401", async () => {
     expect((await search()).status).toBe(200);
     await expireKeys();
-    secrets.down = true;
+    secrets.secrets.delete(KEYS_SECRET);
     const reply = await search();
     expect(reply.status).toBe(500);
     expect(reply.json.error).toEqual({
@@ -306,6 +339,7 @@ describe('callers who cannot be clients get 401 while the client key secret is u
       details: 'The service could not read its credentials; its operator must check the deployment',
     });
     expect(reply.text).not.toContain('search-api/');
+    expect((await search('a-stranger-guessing-0123456789')).status).toBe(401);
   });
 });
 
