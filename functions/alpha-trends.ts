@@ -86,6 +86,8 @@ export function answerTtlFor(timeframe: string | undefined): number | undefined 
 }
 
 export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {
+  // Both calls are reserved at once: with one search left the request is refused, not half answered (§8).
+  upstream.plan(2, { why: 'interest over time, then interest by region' });
   const params = toSerpApiParams(body);
   const options: SearchOptions = { answerTtlSeconds: answerTtlFor(body.timeframe) };
   // One call after the other, not in parallel: a failed first call (a rejected key, a spent quota or budget,

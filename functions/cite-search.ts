@@ -6,6 +6,7 @@
  * what it lacks comes from those records. Only the search itself can fail the request.
  */
 import * as z from 'zod/mini';
+import type { Ask } from '../lib/budget/budget.js';
 import { citeFromIndex } from '../lib/citations/index-cite.js';
 import { parseScholarSummary } from '../lib/citations/match.js';
 import { assemble, reshapeScholarPage } from '../lib/citations/page.js';
@@ -69,6 +70,15 @@ export function toScholarParams(request: CiteSearchRequest) {
   return { q: request.query, num: request.results, start: request.page * request.results };
 }
 
+/** What a citation search from the index costs, and how to ask for less (its refusal says so). */
+export function citeSearchAsk(results: number): Ask {
+  return {
+    why: `the search and a cite call for each of up to ${results} papers ("citation_source": "index")`,
+    less: (left) =>
+      `"citation_source": "auto" makes 1 (every paper cited from its free records)${left !== undefined && left > 1 ? `, or "results": ${left - 1} with "index"` : ''}`,
+  };
+}
+
 // Deployed, the citation styles are built while the container starts (render.ts says why).
 if (config.CITATION_STYLES_AT_INIT === 'true') {
   await prepareCitationRenderer();
@@ -85,8 +95,10 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
   // says why), and finish before any Crossref lookup starts (records.ts).
   const renderer = citationRenderer();
   renderer.catch(() => undefined);
-  const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), { ...request, format });
   const askedIndex = request.citation_source === 'index';
+  // The search and a cite call per paper, reserved at once (docs/decisions.md §8); papers cached cost none.
+  if (askedIndex) upstream.plan(1 + request.results, citeSearchAsk(request.results));
+  const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), { ...request, format });
   const markup = request.citation_markup;
   // Crossref lookups (free) for every "auto" request and every export; the index's cite calls (paid) only
   // when asked for, beside them.

@@ -5,8 +5,9 @@
  * the page is filled from `google_scholar_author` (one paid call each, `enrich` of them at most).
  */
 import * as z from 'zod/mini';
-import type { Profile, ProfilesData } from '../lib/contract/scholar-profiles.js';
+import { PAGE_FIELDS, type Profile, type ProfilesData, type Unfilled } from '../lib/contract/scholar-profiles.js';
 import { countMessage } from '../lib/envelope.js';
+import type { AppError } from '../lib/errors.js';
 import { api } from '../lib/middleware/index.js';
 import { type DiscoveredAuthor, discoverAuthors, profileFromAuthorPage, profileFromDiscovery } from '../lib/reshape/scholar.js';
 import { body, integer, page, searchTerms } from '../lib/schema.js';
@@ -68,7 +69,33 @@ export function pageOfAuthors(authors: readonly DiscoveredAuthor[], request: Pro
   return authors.slice(start, start + request.num);
 }
 
+/** How to ask for fewer paid searches, given how many are left: fewer profile pages. */
+export function askForLess(left: number | undefined): string | undefined {
+  const enrich = left === undefined ? 0 : Math.max(0, left - 1);
+  return `"enrich": ${enrich} makes ${enrich + 1} (the search and ${enrich} profile pages; the other profiles carry name, author_id and link only)`;
+}
+
+/** Beside a profile whose page was not read: why (docs/decisions.md §10). */
+export function unfilled(failure: AppError | undefined, enrich: number): Unfilled {
+  if (!failure) {
+    return {
+      fields: [...PAGE_FIELDS],
+      reason: 'not_requested',
+      details: `Only the first ${enrich} profiles of the page are filled from their profile page ("enrich": ${enrich}, at most ${ENRICH_MAX}, one paid search each)`,
+    };
+  }
+  const budget = failure.code === 'BUDGET_EXHAUSTED' || failure.code === 'BUDGET_UNAVAILABLE';
+  return {
+    fields: [...PAGE_FIELDS],
+    reason: budget ? 'budget' : 'upstream_error',
+    code: failure.code,
+    details: `Its profile page could not be read: ${failure.details}`,
+  };
+}
+
 export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {
+  // The discovery search and up to `enrich` profile pages, reserved at once (docs/decisions.md §8).
+  upstream.plan(1 + body.enrich, { why: `the search and up to ${body.enrich} profile pages ("enrich")`, less: askForLess });
   const found = await upstream.search('scholar', toSerpApiParams(body));
   const authors = discoverAuthors(found, researchTag(body.query) === null ? body.query : null);
   const onPage = pageOfAuthors(authors, body);
@@ -79,18 +106,19 @@ export const handler = api({ body: requestSchema }).handler(async ({ body, upstr
   );
   const failures = pages.flatMap((outcome) => (outcome.ok ? [] : [outcome.error]));
   // Every enrichment failing says something is wrong with the upstream (or the budget): say that, not a
-  // page of half-empty profiles. Some failing leaves those profiles with what the search told.
+  // page of half-empty profiles. Some failing leaves those profiles with what the search told, saying so.
   const [firstFailure, ...otherFailures] = failures;
   if (firstFailure && failures.length === pages.length) throw mostInformative([firstFailure, ...otherFailures]);
   const profiles: Profile[] = onPage.map((author, i) => {
     const outcome = pages[i];
-    return outcome?.ok ? profileFromAuthorPage(author, outcome.value) : profileFromDiscovery(author);
+    if (outcome?.ok) return profileFromAuthorPage(author, outcome.value);
+    return { ...profileFromDiscovery(author), unfilled: unfilled(outcome?.error, body.enrich) };
   });
   const data: ProfilesData = { profiles };
-  const unfilled = failures.length > 0 ? `; ${failures.length} could not be filled from their profile page` : '';
+  const unfilledCount = failures.length > 0 ? `; ${failures.length} could not be filled from their profile page` : '';
   const message =
     profiles.length === 0
       ? 'No results'
-      : `${countMessage(profiles.length, 'profile')} of ${authors.length} authors found${unfilled}`;
+      : `${countMessage(profiles.length, 'profile')} of ${authors.length} authors found${unfilledCount}`;
   return { data, message };
 });

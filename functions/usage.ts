@@ -3,7 +3,7 @@
  * makes no paid call: the counter is read, and the plan's numbers are the Account API's last answer.
  */
 import { planNumbers } from '../lib/budget/account.js';
-import { budgetUsage } from '../lib/budget/budget.js';
+import { budgetUsage } from '../lib/budget/deployment.js';
 import { api } from '../lib/middleware/index.js';
 import { body } from '../lib/schema.js';
 

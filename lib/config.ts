@@ -96,6 +96,11 @@ const configSchema = z
      * the container serves requests; it is spent once, outside every request's budget.
      */
     TABLE_PREPARE_TIMEOUT_MS: intVar(2_000, 0, 10_000),
+    /**
+     * How often a request waiting for another container's upstream call of the same question (a claim in
+     * the shared table) reads the table for its answer.
+     */
+    CACHE_WAIT_POLL_MS: intVar(100, 10, 5_000),
     /** After 3 table failures in a row the table is left alone this long, so an outage costs no read time. */
     CACHE_TABLE_COOLDOWN_MS: intVar(10_000, 0, 600_000),
     /**
@@ -113,6 +118,17 @@ const configSchema = z
      * busy 2-core host (docs/budget-and-caching.md); a late answer costs a second attempt, never a wrong count.
      */
     BUDGET_TIMEOUT_MS: intVar(1_000, 10, 5_000),
+    /**
+     * The longest one counter call is given when the table has been answering slowly: each call's time is
+     * twice the 99th percentile of the last answers' latencies, between BUDGET_TIMEOUT_MS and this
+     * (docs/budget-and-caching.md, "Why these timeouts").
+     */
+    BUDGET_TIMEOUT_MAX_MS: intVar(5_000, 10, 20_000),
+    /**
+     * After the counter failed to answer, how long the container leaves it alone (requests fail open or are
+     * refused at once, Retry-After saying so) before it tries again and writes what it owes.
+     */
+    BUDGET_RETRY_MS: intVar(2_000, 10, 600_000),
     /**
      * "true": the citation styles are built while the container starts, not on its first citation search
      * (lib/citations/render.ts says why). The stack sets it for the cite-search function alone.

@@ -1,33 +1,22 @@
 /**
- * The spending budget (README, "Spending budget"): every paid SerpApi search reserves one unit here right
- * before it is sent, after every cache has missed, so the budget counts exactly what can be billed. The
- * windows are the deployment's hour and month and the calling client's day (when its key states a daily
- * limit). Reservations are made per attempt: SerpApi does not bill a search that errored, so a retried
- * search may be counted once more than it is billed. The count never falls below what is billed (a
- * reservation always precedes its call); with retries it can exceed it by at most UPSTREAM_RETRIES per
- * search (CITE_RETRIES per cite lookup), which only makes the budget refuse earlier.
+ * The spending budget (docs/budget-and-caching.md, "Spending budget"; docs/decisions.md §8): paid SerpApi
+ * searches are reserved here right before they are sent, after every cache has missed, and what the
+ * provider does not bill is given back when the request is over (lib/budget/spend.ts), so the budget
+ * counts what is billed. The windows are the deployment's hour and month and the calling client's day.
  *
- * A counter call without an answer in BUDGET_TIMEOUT_MS is sent once more (it carries a token, so it lands
- * at most once, lib/budget/counter.ts). A counter that still cannot be reached fails open by default: the
- * search goes ahead, counted by this container's own allowance (BUDGET_BACKSTOP_PER_HOUR an hour) and, by
- * token, in the shared counter once it answers; the request records a BudgetCounterErrors metric that an
- * alarm watches. With BUDGET_FAIL_CLOSED=true it is refused instead, and whatever of it landed is given back.
+ * A counter that cannot be reached fails open by default: the search goes ahead, within the counts this
+ * container last heard (a key's daily limit is kept: a key whose count it never heard is refused until the
+ * counter answers) and within this container's own allowance (BUDGET_BACKSTOP_PER_HOUR an hour); what it
+ * searched is written to the counter when the table answers again. With BUDGET_FAIL_CLOSED=true it is
+ * refused instead. Every refusal names the budget that is full, and `Retry-After` is the time until it has
+ * room: the window's reset, or the counter's next try while it is down.
+ *
+ * Pure of configuration: `createBudget` takes its counter, settings and clock, so that every rule runs in
+ * tests in-process; lib/budget/deployment.ts makes the one instance of a container from the configuration.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { config } from '../config.js';
 import { AppError } from '../errors.js';
-import { logger } from '../logger.js';
-import { planNumbers } from './account.js';
-import { type Counter, CounterUnavailable, createDynamoCounter, createMemoryCounter } from './counter.js';
-import {
-  type BudgetWindow,
-  dayWindow,
-  expiresAtSeconds,
-  hourWindow,
-  monthWindow,
-  secondsUntilReset,
-  windowWords,
-} from './windows.js';
+import { type Counter, CounterUnavailable, type Unsettled } from './counter.js';
+import { type BudgetWindow, dayWindow, hourWindow, monthWindow, secondsUntilReset, windowWords } from './windows.js';
 
 /** Who is spending: set by auth (lib/middleware/auth.ts) and carried by the upstream's call options. */
 export interface BudgetScope {
@@ -40,121 +29,116 @@ export interface BudgetScope {
   onCounterError?: () => void;
 }
 
-type Sdk = typeof import('@aws-sdk/client-dynamodb');
-let sdk: Promise<{ client: DynamoDBClient; commands: Sdk }> | undefined;
-
-/** The DynamoDB client, made once per container; a failed load is retried by the next call. */
-function dynamo(): Promise<{ client: DynamoDBClient; commands: Sdk }> {
-  sdk ??= import('@aws-sdk/client-dynamodb')
-    .then((commands) => ({
-      commands,
-      // One attempt: the counter has its own short budget, and a failure is handled by failing open.
-      client: new commands.DynamoDBClient({
-        maxAttempts: 1,
-        requestHandler: { connectionTimeout: config.BUDGET_TIMEOUT_MS, requestTimeout: config.BUDGET_TIMEOUT_MS },
-      }),
-    }))
-    .catch((error: unknown) => {
-      sdk = undefined;
-      throw error;
-    });
-  return sdk;
+export interface BudgetSettings {
+  /** The hourly limit in force (SEARCHES_PER_HOUR, or the plan's lower cap). */
+  searchesPerHour: () => number;
+  /** 0: no monthly cap. */
+  searchesPerMonth: number;
+  /** Refuse paid searches while the counter cannot be reached, rather than search within the allowance. */
+  failClosed: boolean;
+  /** While failing open, the most paid searches this container makes in an hour. */
+  backstopPerHour: number;
 }
 
-const counter: Counter = config.BUDGET_TABLE_NAME
-  ? createDynamoCounter({
-      tableName: config.BUDGET_TABLE_NAME,
-      timeoutMs: config.BUDGET_TIMEOUT_MS,
-      client: dynamo,
-      onAbandoned: (pending) =>
-        logger.warn('budget reservation not settled in time; the counter may stay high by it', { n: pending.n }),
-    })
-  : createMemoryCounter();
-/** This container's own count while the shared counter is down. */
-const backstop = createMemoryCounter();
+export interface BudgetOptions {
+  counter: Counter;
+  /** This container's own count while the counter is down: a memory counter. */
+  backstop: Counter;
+  settings: BudgetSettings;
+  now?: () => number;
+  /** How long the counter is left alone after it failed, when it does not say (its `retryAt`). */
+  retryMs?: number;
+  warn?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+/** What a request reserved: `n` units, closed with the number it kept (the rest is given back). */
+export interface Claim {
+  n: number;
+  close(kept: number): Promise<void>;
+}
+
+/** What a request of several searches tells a refusal: what its searches are, and how to ask for fewer. */
+export interface Ask {
+  /** What the searches are, e.g. "the search and 5 profile pages (enrich)". */
+  why?: string;
+  /** How to ask for fewer, given how many are left (when known), e.g. `"enrich": 0 makes 1`. */
+  less?: (left: number | undefined) => string | undefined;
+}
+
+// A key without a daily limit: its day is counted, never refused.
+export const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 /** The per-container allowance when BUDGET_BACKSTOP_PER_HOUR is unset: a tenth of the hour, at least 1. */
 export function defaultBackstop(searchesPerHour: number): number {
   return Math.max(1, Math.ceil(searchesPerHour / 10));
 }
-export const BACKSTOP_PER_HOUR = config.BUDGET_BACKSTOP_PER_HOUR ?? defaultBackstop(config.SEARCHES_PER_HOUR);
 
 /**
- * The hourly limit in force: SEARCHES_PER_HOUR, or the plan's own hourly throughput cap when the Account
- * API said it is lower, so the budget never admits a search the plan would refuse.
+ * The windows one search of this scope counts in, in the order they are reserved: the deployment's hour
+ * and month first, then the client's day, so that a full hour is refused before a client's day is
+ * touched (a concurrent request of the same client then never sees its day fuller than it is, and is
+ * never told its own limit is used up when the hour is).
  */
-export function hourlyLimit(): number {
-  const planCap = planNumbers()?.account_rate_limit_per_hour;
-  return planCap ? Math.min(config.SEARCHES_PER_HOUR, planCap) : config.SEARCHES_PER_HOUR;
-}
-
-// A key without a daily limit: its day is counted, never refused.
-const NO_LIMIT = Number.MAX_SAFE_INTEGER;
-
-/** The windows one search of this scope counts in: the client's day first, the narrowest. */
-export function windowsFor(scope: BudgetScope, now: number): BudgetWindow[] {
-  const windows: BudgetWindow[] = [];
+export function windowsFor(settings: BudgetSettings, scope: BudgetScope, now: number): BudgetWindow[] {
+  const windows: BudgetWindow[] = [hourWindow(now, settings.searchesPerHour())];
+  if (settings.searchesPerMonth > 0) windows.push(monthWindow(now, settings.searchesPerMonth));
   // Counted for every client, limit or not, so that each sees its own day in /v1/usage.
   if (scope.client !== undefined) windows.push(dayWindow(now, scope.client, scope.dailySearches ?? NO_LIMIT));
-  windows.push(hourWindow(now, hourlyLimit()));
-  if (config.SEARCHES_PER_MONTH > 0) windows.push(monthWindow(now, config.SEARCHES_PER_MONTH));
   return windows;
 }
 
-/**
- * The 429 for a window that ran out. `allowance`: the window is this container's own allowance while the
- * shared counter cannot be reached, not a budget of the deployment.
- */
-export function exhausted(window: BudgetWindow, now: number, allowance = false): AppError {
-  const resets = new Date(window.endsAt).toISOString().replace('.000Z', 'Z');
-  const whose = allowance
-    ? `The budget counter cannot be reached, and this container's own allowance of ${window.limit} searches ${windowWords(window.kind)} for that case is used up`
-    : window.kind === 'day'
-      ? `Your key's own limit of ${window.limit} searches today is used up (other clients are not affected)`
-      : `The deployment's budget of ${window.limit} searches ${windowWords(window.kind)} is used up`;
-  return new AppError('BUDGET_EXHAUSTED', {
-    details: `${whose}; it resets at ${resets}. Answers already in the cache are still served.`,
-    headers: { 'Retry-After': String(secondsUntilReset(window, now)) },
-  });
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** Whose budget a window is, as a refusal names it. */
+function owner(window: BudgetWindow): string {
+  return window.kind === 'day' ? "Your key's own limit" : "The deployment's budget";
 }
 
-/**
- * Reserves `n` paid searches for this scope, or throws BUDGET_EXHAUSTED naming the window that ran out
- * (BUDGET_UNAVAILABLE when the counter is down and the deployment fails closed).
- */
-export async function reserveSearches(scope: BudgetScope, n = 1): Promise<void> {
-  const now = Date.now();
-  const windows = windowsFor(scope, now);
-  let outcome: Awaited<ReturnType<Counter['reserve']>>;
-  try {
-    outcome = await counter.reserve(windows, n);
-  } catch (error) {
-    if (!(error instanceof CounterUnavailable)) throw error;
-    scope.onCounterError?.();
-    const settle = (searched: boolean) => {
-      // Not awaited: the table is slow right now. What cannot be written is retried by later calls.
-      if (error.pending) void counter.settle(error.pending, searched).catch(() => undefined);
-    };
-    logger.warn('budget counter unavailable', {
-      requestId: scope.requestId,
-      error: error.message,
-      failClosed: config.BUDGET_FAIL_CLOSED === 'true',
+export interface Refusal {
+  /** The window is this container's own allowance while the counter cannot be reached. */
+  allowance?: boolean;
+  /** Seconds until the counter is tried again (the allowance's Retry-After). */
+  retryAfter?: number;
+  /** The searches the refused reservation was for, when more than one. */
+  needed?: number;
+  /** The window's count, when known. */
+  used?: number;
+  ask?: Ask;
+  /** The count is the last this container heard: the counter cannot be reached right now. */
+  lastHeard?: boolean;
+}
+
+/** The 429 for a window that cannot take the searches asked for, naming it, with the wait until it can. */
+export function exhausted(window: BudgetWindow, now: number, refusal: Refusal = {}): AppError {
+  const resets = `it resets at ${iso(window.endsAt)}`;
+  const cache = 'Answers already in the cache are still served.';
+  if (refusal.allowance) {
+    const seconds = refusal.retryAfter ?? secondsUntilReset(window, now);
+    return new AppError('BUDGET_EXHAUSTED', {
+      details: `The budget counter cannot be reached, and this container's own allowance of ${window.limit} searches ${windowWords(window.kind)} for that case is used up; the counter is tried again in ${seconds} s. ${cache}`,
+      headers: { 'Retry-After': String(seconds) },
     });
-    if (config.BUDGET_FAIL_CLOSED === 'true') {
-      settle(false);
-      throw new AppError('BUDGET_UNAVAILABLE', {
-        details: 'The search budget could not be checked; retry shortly',
-        headers: { 'Retry-After': '5' },
-        cause: error,
-      });
-    }
-    // Fail open, within this container's own ceiling for the hour.
-    const fallback = await backstop.reserve([hourWindow(now, BACKSTOP_PER_HOUR)], n);
-    settle(fallback.ok);
-    if (!fallback.ok) throw exhausted(fallback.refused, now, true);
-    return;
   }
-  if (!outcome.ok) throw exhausted(outcome.refused, now);
+  const headers = { 'Retry-After': String(secondsUntilReset(window, now)) };
+  const heard = refusal.lastHeard ? ' (as this container last heard it: the counter cannot be reached right now)' : '';
+  const { needed = 1, used } = refusal;
+  const left = used === undefined ? undefined : Math.max(0, window.limit - used);
+  if (needed > 1 && left !== 0) {
+    const when = windowWords(window.kind);
+    const has =
+      left === undefined
+        ? `${owner(window)} of ${window.limit} searches ${when} cannot cover the ${needed} searches this request can make`
+        : `${owner(window)}: ${left} of ${window.limit} searches left ${when}, fewer than the ${needed} this request can make`;
+    const why = refusal.ask?.why ? ` (${refusal.ask.why})` : '';
+    const fewer = refusal.ask?.less?.(left);
+    const less = fewer ? ` Ask for less: ${fewer}.` : '';
+    return new AppError('BUDGET_EXHAUSTED', { details: `${has}${why}${heard}; ${resets}.${less} ${cache}`, headers });
+  }
+  const whose =
+    window.kind === 'day'
+      ? `Your key's own limit of ${window.limit} searches today is used up${heard} (other clients are not affected)`
+      : `The deployment's budget of ${window.limit} searches ${windowWords(window.kind)} is used up${heard}`;
+  return new AppError('BUDGET_EXHAUSTED', { details: `${whose}; ${resets}. ${cache}`, headers });
 }
 
 export interface WindowUsage {
@@ -165,24 +149,24 @@ export interface WindowUsage {
 }
 
 export function usageOf(window: BudgetWindow, used: number): WindowUsage {
-  return {
-    limit: window.limit,
-    used,
-    left: Math.max(0, window.limit - used),
-    resets_at: new Date(window.endsAt).toISOString().replace('.000Z', 'Z'),
-  };
+  return { limit: window.limit, used, left: Math.max(0, window.limit - used), resets_at: iso(window.endsAt) };
 }
 
 /** The windows /v1/usage reads, in order: the deployment's hour, the client's day, the month (if any). */
-export function usageWindows(scope: BudgetScope, now: number): BudgetWindow[] {
-  const hour = hourWindow(now, hourlyLimit());
+export function usageWindows(settings: BudgetSettings, scope: BudgetScope, now: number): BudgetWindow[] {
+  const hour = hourWindow(now, settings.searchesPerHour());
   // The day window is read even without a limit: the client sees its own count either way.
   const day = dayWindow(now, scope.client ?? 'unknown', scope.dailySearches ?? NO_LIMIT);
-  return [hour, day, ...(config.SEARCHES_PER_MONTH > 0 ? [monthWindow(now, config.SEARCHES_PER_MONTH)] : [])];
+  return [hour, day, ...(settings.searchesPerMonth > 0 ? [monthWindow(now, settings.searchesPerMonth)] : [])];
 }
 
 /** /v1/usage's answer from the windows of usageWindows() and their counts. */
-export function usageReport(scope: BudgetScope, windows: readonly BudgetWindow[], counts: readonly number[]) {
+export function usageReport(
+  scope: BudgetScope,
+  windows: readonly BudgetWindow[],
+  counts: readonly number[],
+  unsettled: Unsettled = { uncounted: 0, notGivenBack: 0 },
+) {
   const [hour, day, month] = windows as [BudgetWindow, BudgetWindow, BudgetWindow | undefined];
   const [hourUsed = 0, dayUsed = 0, monthUsed = 0] = counts;
   return {
@@ -194,55 +178,121 @@ export function usageReport(scope: BudgetScope, windows: readonly BudgetWindow[]
         limit: scope.dailySearches ?? null,
         used: dayUsed,
         left: scope.dailySearches === undefined ? null : Math.max(0, scope.dailySearches - dayUsed),
-        resets_at: new Date(day.endsAt).toISOString().replace('.000Z', 'Z'),
+        resets_at: iso(day.endsAt),
       },
     },
+    unsettled: { searches_not_counted: unsettled.uncounted, searches_not_given_back: unsettled.notGivenBack },
   };
 }
 
-/**
- * Where the budget stands for this client: the deployment's hour and month, the client's day. A counter
- * that cannot be read is 503 BUDGET_UNAVAILABLE in either mode: there is no count to report.
- */
-export async function budgetUsage(scope: BudgetScope) {
-  const windows = usageWindows(scope, Date.now());
-  let counts: number[];
-  try {
-    counts = await counter.read(windows);
-  } catch (error) {
-    if (!(error instanceof CounterUnavailable)) throw error;
-    scope.onCounterError?.();
-    throw new AppError('BUDGET_UNAVAILABLE', {
-      details: 'The search budget could not be read; retry shortly',
-      headers: { 'Retry-After': '5' },
-      cause: error,
-    });
-  }
-  return usageReport(scope, windows, counts);
+export type UsageReport = ReturnType<typeof usageReport>;
+
+export interface Budget {
+  /** Reserves `n` paid searches for this scope, or throws the refusal (BUDGET_EXHAUSTED, BUDGET_UNAVAILABLE). */
+  claim(scope: BudgetScope, n: number, ask?: Ask): Promise<Claim>;
+  /** Where the budget stands for this client; BUDGET_UNAVAILABLE when the counter cannot be read. */
+  usage(scope: BudgetScope): Promise<UsageReport>;
 }
 
-/**
- * Called at cold start: makes the DynamoDB client and opens its first connection (credentials resolved,
- * TLS set up) outside any request's budget, so the first request's counter update is as fast as the rest.
- */
-export async function prepareBudgetCounter(): Promise<void> {
-  if (!config.BUDGET_TABLE_NAME) return;
-  try {
-    const { client, commands } = await dynamo();
-    // A read through the one action the role has (ADD 0), with a longer budget than a request's: the first
-    // connection is the slow one.
-    const hour = hourWindow(Date.now(), hourlyLimit());
-    await client.send(
-      new commands.UpdateItemCommand({
-        TableName: config.BUDGET_TABLE_NAME,
-        Key: { pk: { S: hour.key } },
-        UpdateExpression: 'ADD used :zero SET expires_at = if_not_exists(expires_at, :exp)',
-        ExpressionAttributeValues: { ':zero': { N: '0' }, ':exp': { N: String(expiresAtSeconds(hour)) } },
-      }),
-      { abortSignal: AbortSignal.timeout(config.TABLE_PREPARE_TIMEOUT_MS) },
-    );
-  } catch (error) {
-    // The first request tries again and reports it.
-    logger.info('budget counter not reached at start', { error: (error as Error).name });
+export function createBudget(options: BudgetOptions): Budget {
+  const { counter, backstop, settings } = options;
+  const clock = options.now ?? Date.now;
+  const retryMs = options.retryMs ?? 2_000;
+  const warn = options.warn ?? (() => undefined);
+
+  /** Seconds until the counter is tried again: the Retry-After of a refusal the outage caused. */
+  const retryAfter = (now: number) => Math.max(1, Math.ceil(((counter.retryAt() ?? now + retryMs) - now) / 1000));
+
+  /** While failing open: a window the container knows to be full refuses; a key's day it never heard too. */
+  function failOpenRefusal(windows: readonly BudgetWindow[], now: number): AppError | undefined {
+    for (const window of windows) {
+      if (window.limit === NO_LIMIT) continue;
+      // Includes the searches this container holds there and has not written (this request's too).
+      const count = counter.known(window);
+      if (count === undefined) {
+        if (window.kind !== 'day') continue;
+        const seconds = retryAfter(now);
+        return new AppError('BUDGET_UNAVAILABLE', {
+          details: `The budget counter cannot be reached, and this container has not heard your key's count today, so its own limit of ${window.limit} searches a day cannot be kept; the counter is tried again in ${seconds} s`,
+          headers: { 'Retry-After': String(seconds) },
+        });
+      }
+      if (count > window.limit) return exhausted(window, now, { lastHeard: true });
+    }
+    return undefined;
   }
+
+  async function claim(scope: BudgetScope, n: number, ask?: Ask): Promise<Claim> {
+    const now = clock();
+    const windows = windowsFor(settings, scope, now);
+    let outcome: Awaited<ReturnType<Counter['reserve']>>;
+    try {
+      outcome = await counter.reserve(windows, n);
+    } catch (error) {
+      if (!(error instanceof CounterUnavailable) || !error.hold) throw error;
+      const hold = error.hold;
+      scope.onCounterError?.();
+      const seconds = retryAfter(now);
+      warn('budget counter unavailable', {
+        requestId: scope.requestId,
+        error: error.message,
+        failClosed: settings.failClosed,
+        retryInSeconds: seconds,
+      });
+      if (settings.failClosed) {
+        await counter.close(hold, 0);
+        throw new AppError('BUDGET_UNAVAILABLE', {
+          details: `The search budget could not be checked: its counter did not answer; it is tried again in ${seconds} s`,
+          headers: { 'Retry-After': String(seconds) },
+          cause: error,
+        });
+      }
+      // Fail open: within what this container knows of the counts, then within its own allowance.
+      const refusal = failOpenRefusal(windows, now);
+      const allowance = refusal ? undefined : await backstop.reserve([hourWindow(now, settings.backstopPerHour)], n);
+      if (!allowance?.ok) {
+        await counter.close(hold, 0);
+        throw (
+          refusal ?? exhausted((allowance as { refused: BudgetWindow }).refused, now, { allowance: true, retryAfter: seconds })
+        );
+      }
+      return {
+        n,
+        close: async (kept) => {
+          await Promise.all([counter.close(hold, kept), backstop.close(allowance.hold, kept)]);
+        },
+      };
+    }
+    if (!outcome.ok) throw exhausted(outcome.refused, now, { needed: n, used: outcome.used, ask });
+    const { hold } = outcome;
+    return { n, close: (kept) => counter.close(hold, kept) };
+  }
+
+  async function usage(scope: BudgetScope): Promise<UsageReport> {
+    const now = clock();
+    const windows = usageWindows(settings, scope, now);
+    // What this container owes is written first, when the table answers, so that the counts include it.
+    await counter.flush();
+    let counts: number[];
+    try {
+      counts = await counter.read(windows);
+    } catch (error) {
+      if (!(error instanceof CounterUnavailable)) throw error;
+      scope.onCounterError?.();
+      const { uncounted, notGivenBack } = counter.unsettled();
+      const owed =
+        uncounted + notGivenBack > 0
+          ? `; this container holds ${uncounted} searches made and not yet counted, and ${notGivenBack} not yet given back`
+          : '';
+      const seconds = retryAfter(now);
+      throw new AppError('BUDGET_UNAVAILABLE', {
+        details: `The search budget could not be read${owed}; retry in ${seconds} s`,
+        headers: { 'Retry-After': String(seconds) },
+        cause: error,
+      });
+    }
+    return usageReport(scope, windows, counts, counter.unsettled());
+  }
+
+  return { claim, usage };
 }

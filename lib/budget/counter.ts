@@ -1,26 +1,39 @@
 /**
  * The budget's counter: one number per window (lib/budget/windows.ts), raised only while it stays within
  * the window's limit. Two implementations with one behaviour: DynamoDB (shared by every function and
- * container of a deployment) and memory (one process: the local server, and the backstop while the table
+ * container of a deployment) and memory (one process: the local server, and the allowance while the table
  * cannot be reached).
  *
  * DynamoDB: one `UpdateItem` per window, `ADD used :n` under the condition `used <= limit - n`, so the
  * check and the increment are one atomic step on the server: however many containers race, a window's
- * count never passes its limit. A request's windows (its client's day, the hour, the month) are reserved
- * one after the other; when a later one refuses, the earlier ones are given back. Between the two steps
- * another request may see the earlier window fuller than it ends up: the race can only refuse a search
- * that would have fitted, never admit one that does not.
+ * count never passes its limit. A request's windows are reserved one after the other, the deployment's
+ * (hour, month) before the client's day, so that a full hour is refused before the day is touched; when a
+ * later one refuses, the earlier ones are given back. Between the two steps another request may see the
+ * earlier window fuller than it ends up: the race can only refuse a search that would have fitted, never
+ * admit one that does not.
+ *
+ * A reservation is a hold: `n` units under one random token. When the request is over it is closed with
+ * what it kept (the searches the provider bills, docs/budget-and-caching.md): the rest is given back.
  *
  * Exact when slow. A write whose answer does not come in time may still land. So each reservation carries
- * a random token, added to the window's item in the same atomic step (a string set per minute, `s0`…`sf`),
- * and the write is conditional on the token not being there yet: sending it again is harmless, it lands
- * at most once. A reservation whose outcome is unknown is sent once more; if the second answer is "condition
- * failed", a probe (`contains(s…, token)`) tells a landed reservation from a full window. When the caller
- * does not search after all, the reservation is cancelled by token: given back only if it landed, and the
- * token marked cancelled (`c0`…`cf`) so that a copy still on its way can no longer land. A give-back that
- * cannot be made at once is kept and retried by the container's next counter calls for
- * SETTLE_HORIZON_MS. Tokens older than 8 minutes are removed by the writes that come after them, so an
- * item holds at most 8 minutes of tokens (about 13 bytes each).
+ * its token, added to the window's item in the same atomic step (a string set per minute, `s0`…`sf`), and
+ * the write is conditional on the token not being there yet: sending it again is harmless, it lands at
+ * most once. A reservation whose outcome is unknown is sent once more; if the second answer is "condition
+ * failed", a probe (`contains(s…, token)`) tells a landed reservation from a full window. Closing a hold
+ * whose outcome is unknown makes the window hold exactly what was kept: the difference given back where it
+ * landed, the kept searches counted where it did not, and the token marked closed (`c0`…`cf`) so that a
+ * copy still on its way can no longer land. A reservation answered at the first attempt has no copy on its
+ * way, so giving it back only removes its token: a flood of refused requests leaves nothing in an item.
+ *
+ * Down. A call without an answer twice marks the table down for `retryMs`: reservations then fail at once
+ * (the caller fails open or refuses, lib/budget/budget.ts) and what is owed (closings that could not be
+ * written) is written by the container's own timer at the end of that time, and at once whenever the table
+ * answers again. An owed closing whose token may have been removed (older than SETTLE_HORIZON_MS, tokens
+ * are kept 8 minutes) is dropped with a log line that says which way the count is off.
+ *
+ * Time budget. Each call's timeout follows what the table has been answering: twice the 99th percentile
+ * of the last answers' latencies, between `timeoutMs` and `maxTimeoutMs` (docs/budget-and-caching.md, "Why
+ * these timeouts"), so that a slow but working table is not taken for a down one.
  *
  * Reads for `/v1/usage` are `UpdateItem ADD used 0` returning the whole new item, so the functions' role
  * needs no other action on the table than `UpdateItem`; an answer without `used` is an error, never 0.
@@ -29,92 +42,177 @@ import { randomBytes } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type BudgetWindow, expiresAtSeconds } from './windows.js';
 
-export type Reservation = { ok: true } | { ok: false; refused: BudgetWindow };
+/**
+ * What is known of a hold in one window: `held` it landed (answered at the first attempt, so no copy is
+ * on its way), `held-retried` it landed but a copy of it may still be on its way, `unknown` it was sent
+ * without an answer, `unsent` it was never sent (the table was down, or an earlier window failed), and
+ * `closed` it has been settled in that window.
+ */
+export type WindowState = 'held' | 'held-retried' | 'unknown' | 'unsent' | 'closed';
 
-/** A reservation whose outcome is unknown (the counter did not answer): settled later, by token. */
-export interface PendingReservation {
+/** `n` units reserved under one token in each of `windows` (as far as `states` say). */
+export interface Hold {
   token: string;
   n: number;
-  /** Every window of the request. */
   windows: readonly BudgetWindow[];
-  /** The windows that may hold the reservation (reserved, or tried without an answer). */
-  tried: readonly BudgetWindow[];
-  /** Epoch ms of the token. */
+  states: WindowState[];
+  /** Epoch ms of the minute whose token sets hold the token, per window (set when first sent). */
+  minutes: (number | undefined)[];
   createdAt: number;
 }
 
+export type Reservation =
+  | { ok: true; hold: Hold }
+  /** `used`: the refusing window's count, when known (it tells a request of several searches what is left). */
+  | { ok: false; refused: BudgetWindow; used?: number };
+
+/** What this container owes the counter: searches made but not counted, and units to give back. */
+export interface Unsettled {
+  /** Searches made while the counter did not answer, not yet written (the counter is low by them). */
+  uncounted: number;
+  /** Units reserved and not used, not yet given back (the counter is high by them). */
+  notGivenBack: number;
+}
+
 export interface Counter {
-  /** Adds `n` to every window if each stays within its limit; otherwise adds nothing and names the window that refused. */
+  /**
+   * Adds `n` to every window if each stays within its limit, and answers the hold; otherwise adds nothing
+   * (what landed is given back) and names the window that refused. Rejects with CounterUnavailable, whose
+   * `hold` says what may have landed.
+   */
   reserve(windows: readonly BudgetWindow[], n: number): Promise<Reservation>;
   /** Each window's count (0 for one not used yet), in order. */
   read(windows: readonly BudgetWindow[]): Promise<number[]>;
   /**
-   * Settles a reservation that failed with CounterUnavailable: `searched` counts it once in every window
-   * (the search went ahead), otherwise it is given back wherever it landed. What cannot be written now is
-   * retried by later calls; the promise never rejects.
+   * Makes every window of the hold count exactly `kept` of its `n` units: the rest is given back where it
+   * landed, the kept searches counted where it did not (limit or not: they were made). What cannot be
+   * written now is owed and written later; the promise never rejects.
    */
-  settle(pending: PendingReservation, searched: boolean): Promise<void>;
-  /** Retries the settlements still owed (each later call starts this without waiting for it). */
+  close(hold: Hold, kept: number): Promise<void>;
+  /** Writes the closings still owed, if the table answers. */
   flush(): Promise<void>;
+  /**
+   * The window's count as this container last heard it, with what it holds there and has not written
+   * yet; undefined when it never heard it (a fresh container while the table is down).
+   */
+  known(window: BudgetWindow): number | undefined;
+  /** What this container owes the counter, in the hour window's terms. */
+  unsettled(): Unsettled;
+  /** Epoch ms of the next attempt to reach the table while it is down; undefined while it answers. */
+  retryAt(): number | undefined;
 }
 
 /** The counter could not be reached in time: the caller decides between failing open and refusing. */
 export class CounterUnavailable extends Error {
   override name = 'CounterUnavailable';
-  /** Set by reserve(): what may have been reserved, for settle(). */
-  pending?: PendingReservation;
+  /** Set by reserve(): what may have been reserved, for close(). */
+  hold?: Hold;
 }
 
+export function newToken(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+function newHold(windows: readonly BudgetWindow[], n: number, createdAt: number): Hold {
+  return {
+    token: newToken(),
+    n,
+    windows,
+    states: windows.map(() => 'unsent'),
+    minutes: windows.map(() => undefined),
+    createdAt,
+  };
+}
+
+/** The memory counter: exact within one process, always answering. */
 export function createMemoryCounter(now: () => number = Date.now): Counter {
   const counts = new Map<string, { used: number; endsAt: number }>();
   const current = (window: BudgetWindow) => {
     const entry = counts.get(window.key);
     return entry && entry.endsAt > now() ? entry.used : 0;
   };
+  const add = (window: BudgetWindow, n: number) => {
+    counts.set(window.key, { used: current(window) + n, endsAt: window.endsAt });
+  };
   return {
     async reserve(windows, n) {
       // Synchronous from the check to the increment: no other request of this process can come between.
       const refused = windows.find((window) => current(window) + n > window.limit);
-      if (refused) return { ok: false, refused };
-      for (const window of windows) {
-        counts.set(window.key, { used: current(window) + n, endsAt: window.endsAt });
-        // Old windows are dropped as new ones start: the map holds a handful of keys per client.
-        if (counts.size > 10_000) for (const [key, entry] of counts) if (entry.endsAt <= now()) counts.delete(key);
-      }
-      return { ok: true };
+      if (refused) return { ok: false, refused, used: current(refused) };
+      const hold = newHold(windows, n, now());
+      for (const window of windows) add(window, n);
+      hold.states.fill('held');
+      // Old windows are dropped as new ones start: the map holds a handful of keys per client.
+      if (counts.size > 10_000) for (const [key, entry] of counts) if (entry.endsAt <= now()) counts.delete(key);
+      return { ok: true, hold };
     },
     async read(windows) {
       return windows.map(current);
     },
-    // Memory always answers: nothing is ever pending.
-    async settle() {},
+    async close(hold, kept) {
+      hold.windows.forEach((window, i) => {
+        if (hold.states[i] === 'held' && kept < hold.n) add(window, kept - hold.n);
+        hold.states[i] = 'closed';
+      });
+    },
+    // Memory always answers: nothing is ever owed.
     async flush() {},
+    known: current,
+    unsettled: () => ({ uncounted: 0, notGivenBack: 0 }),
+    retryAt: () => undefined,
   };
 }
 
+/** Timers the counter uses for its own retries; tests pass their own. */
+export interface CounterTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const NODE_TIMERS: CounterTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export interface DynamoCounterOptions {
   tableName: string;
-  /** Each call's budget; a slower one is sent once more, then rejects with CounterUnavailable. */
+  /** The shortest time a call is given (BUDGET_TIMEOUT_MS); a slower one is sent once more, then fails. */
   timeoutMs: number;
+  /** The longest time a call is given, however slow the table has been answering (BUDGET_TIMEOUT_MAX_MS). */
+  maxTimeoutMs?: number;
+  /** How long the table is left alone after it failed to answer (BUDGET_RETRY_MS). */
+  retryMs?: number;
   /** The SDK client (created and connected at cold start, lib/budget/budget.ts). */
   client: () => Promise<{ client: DynamoDBClient; commands: typeof import('@aws-sdk/client-dynamodb') }>;
   now?: () => number;
-  /** Called when a settlement is abandoned (older than SETTLE_HORIZON_MS). */
-  onAbandoned?: (pending: PendingReservation) => void;
+  timers?: CounterTimers;
+  /** Called when an owed closing is dropped (its token may be gone): which way the count stays off, and by how much. */
+  onAbandoned?: (owed: { hold: Hold; kept: number; off: Unsettled }) => void;
 }
 
-/** Tokens are kept in 16 one-minute sets; each write removes the set 8 minutes ahead (8 minutes old). */
+/** Tokens are kept in 16 one-minute sets; each reservation removes the set 8 minutes ahead (8 minutes old). */
 const TOKEN_SETS = 16;
 const TOKEN_MINUTES_KEPT = 8;
-/** A settlement owed longer than this is dropped: its token may have been removed (the count stays high). */
+/** A closing owed longer than this is dropped when its token may have been removed (the count stays off). */
 export const SETTLE_HORIZON_MS = 6 * 60_000;
+/** Latencies of the last answers the time budget is computed from. */
+const LATENCY_SAMPLES = 100;
+export const DEFAULT_MAX_TIMEOUT_MS = 5_000;
+export const DEFAULT_RETRY_MS = 2_000;
 
-export function newToken(): string {
-  return randomBytes(9).toString('base64url');
+/**
+ * The time a counter call is given: twice the 99th percentile of the recent answers' latencies, within
+ * [min, max]; `min` until anything has been measured. A pure function, so the rule is tested on its own.
+ */
+export function counterTimeout(latencies: readonly number[], min: number, max: number): number {
+  if (latencies.length === 0) return min;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] as number;
+  return Math.min(max, Math.max(min, Math.ceil(2 * p99)));
 }
 
-function tokenSets(createdAt: number) {
-  const minute = Math.floor(createdAt / 60_000);
+function tokenSets(minuteMs: number) {
+  const minute = Math.floor(minuteMs / 60_000);
   const set = (minute % TOKEN_SETS).toString(16);
   const old = ((minute + TOKEN_SETS - TOKEN_MINUTES_KEPT) % TOKEN_SETS).toString(16);
   return { '#s': `s${set}`, '#c': `c${set}`, '#os': `s${old}`, '#oc': `c${old}` };
@@ -122,9 +220,61 @@ function tokenSets(createdAt: number) {
 
 type Outcome = 'done' | 'condition-failed';
 
+/**
+ * What an owed closing means for the hour window's count (every hold of a request has the hour window):
+ * searches made and not counted (the count is low by them), units not given back (high by them). A hold
+ * sent without an answer may have landed or not: it is reported at the most either way could be.
+ */
+export function offBy(hold: Hold, kept: number): Unsettled {
+  const i = hold.windows.findIndex((window) => window.kind === 'hour');
+  const state = hold.states[i];
+  if (i < 0 || state === 'closed') return { uncounted: 0, notGivenBack: 0 };
+  if (state === 'unsent') return { uncounted: kept, notGivenBack: 0 };
+  if (state === 'unknown') return { uncounted: kept, notGivenBack: hold.n - kept };
+  return { uncounted: 0, notGivenBack: hold.n - kept };
+}
+
 export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   const now = options.now ?? Date.now;
-  const owed: { pending: PendingReservation; searched: boolean }[] = [];
+  const timers = options.timers ?? NODE_TIMERS;
+  const maxTimeoutMs = Math.max(options.timeoutMs, options.maxTimeoutMs ?? DEFAULT_MAX_TIMEOUT_MS);
+  const retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
+  const owed: { hold: Hold; kept: number }[] = [];
+  /** Holds not yet written everywhere: what `known` adds to the last count heard. */
+  const open = new Map<Hold, number>();
+  const heard = new Map<string, { used: number; endsAt: number }>();
+  const latencies: number[] = [];
+  let downUntil = 0;
+  let timer: unknown;
+
+  const hear = (window: BudgetWindow, item: Record<string, AttributeValue> | undefined) => {
+    const used = Number(item?.used?.N);
+    if (Number.isFinite(used)) heard.set(window.key, { used, endsAt: window.endsAt });
+  };
+
+  function markDown(): void {
+    downUntil = now() + retryMs;
+    schedule();
+  }
+
+  function markUp(): void {
+    if (downUntil === 0) return;
+    downUntil = 0;
+    // The table answers again: what is owed is written now, not on some later request.
+    if (owed.length > 0) void flush();
+  }
+
+  /** The container's own retry of what it owes, when the table may answer again. */
+  function schedule(): void {
+    if (timer !== undefined || owed.length === 0) return;
+    timer = timers.setTimeout(
+      () => {
+        timer = undefined;
+        void flush();
+      },
+      Math.max(0, downUntil - now()),
+    );
+  }
 
   /** One UpdateItem within the time budget: 'condition-failed', the new item, or CounterUnavailable. */
   async function send(
@@ -134,19 +284,28 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
       condition?: string;
       names?: Record<string, string>;
       values: Record<string, AttributeValue>;
-      returnAll?: boolean;
+      returnValues?: 'ALL_NEW' | 'UPDATED_NEW';
     },
   ): Promise<{ outcome: Outcome; item?: Record<string, AttributeValue> }> {
     const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
+    const budgetMs = counterTimeout(latencies, options.timeoutMs, maxTimeoutMs);
+    let handle: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      handle = setTimeout(() => {
         controller.abort();
-        reject(new CounterUnavailable(`no answer within ${options.timeoutMs} ms`));
-      }, options.timeoutMs);
+        reject(new CounterUnavailable(`no answer within ${budgetMs} ms`));
+      }, budgetMs);
     });
+    let started = performance.now();
+    const answered = () => {
+      latencies.push(performance.now() - started);
+      if (latencies.length > LATENCY_SAMPLES) latencies.shift();
+      markUp();
+    };
     try {
+      // Loading the SDK is a one-off per container, not the table's slowness: not in the latencies.
       const { client, commands } = await Promise.race([options.client(), timeout]);
+      started = performance.now();
       const answer = await Promise.race([
         client.send(
           new commands.UpdateItemCommand({
@@ -156,23 +315,27 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
             ...(input.condition ? { ConditionExpression: input.condition } : {}),
             ...(input.names ? { ExpressionAttributeNames: input.names } : {}),
             ExpressionAttributeValues: input.values,
-            ReturnValues: input.returnAll ? 'ALL_NEW' : 'NONE',
+            ReturnValues: input.returnValues ?? 'NONE',
           }),
           { abortSignal: controller.signal },
         ),
         timeout,
       ]);
+      answered();
       return { outcome: 'done', item: answer.Attributes };
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return { outcome: 'condition-failed' };
+      if ((error as Error).name === 'ConditionalCheckFailedException') {
+        answered();
+        return { outcome: 'condition-failed' };
+      }
       if (error instanceof CounterUnavailable) throw error;
       throw new CounterUnavailable(`${(error as Error).name}: ${(error as Error).message}`.slice(0, 300), { cause: error });
     } finally {
-      clearTimeout(timer);
+      clearTimeout(handle);
     }
   }
 
-  /** Sends once more when the first attempt had no answer (every call here is idempotent). */
+  /** Sends once more when the first attempt had no answer (every call here is idempotent); marks the table down after two. */
   async function sendTwice(
     ...args: Parameters<typeof send>
   ): Promise<{ outcome: Outcome; retried: boolean; item?: Record<string, AttributeValue> }> {
@@ -180,32 +343,21 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
       return { ...(await send(...args)), retried: false };
     } catch (error) {
       if (!(error instanceof CounterUnavailable)) throw error;
+    }
+    try {
       return { ...(await send(...args)), retried: true };
+    } catch (error) {
+      if (error instanceof CounterUnavailable) markDown();
+      throw error;
     }
   }
 
   const exp = (window: BudgetWindow) => ({ N: String(expiresAtSeconds(window)) });
   const tok = (token: string) => ({ SS: [token] });
 
-  /** Adds n under the token unless the token is there (or cancelled); `limited`: also within the limit. */
-  async function add(window: BudgetWindow, n: number, token: string, createdAt: number, limited: boolean) {
-    return sendTwice(window, {
-      update: 'ADD used :n, #s :tok SET expires_at = if_not_exists(expires_at, :exp) REMOVE #os, #oc',
-      condition: `NOT contains(#s, :t) AND NOT contains(#c, :t)${limited ? ' AND (attribute_not_exists(used) OR used <= :room)' : ''}`,
-      names: tokenSets(createdAt),
-      values: {
-        ':n': { N: String(n) },
-        ':tok': tok(token),
-        ':t': { S: token },
-        ':exp': exp(window),
-        ...(limited ? { ':room': { N: String(window.limit - n) } } : {}),
-      },
-    });
-  }
-
-  /** Whether the token's reservation is in the window (counted, not cancelled). */
-  async function holds(window: BudgetWindow, token: string, createdAt: number): Promise<boolean> {
-    const { '#s': s } = tokenSets(createdAt);
+  /** Whether the token's reservation is in the window. */
+  async function holds(window: BudgetWindow, token: string, minute: number): Promise<boolean> {
+    const { '#s': s } = tokenSets(minute);
     const probe = await sendTwice(window, {
       update: 'SET expires_at = if_not_exists(expires_at, :exp)',
       condition: 'contains(#s, :t)',
@@ -215,118 +367,251 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
     return probe.outcome === 'done';
   }
 
-  /** Reserves in one window: true when it holds the reservation, false when the window is full. */
-  async function reserveOne(window: BudgetWindow, n: number, token: string, createdAt: number): Promise<boolean> {
-    const attempt = await add(window, n, token, createdAt, true);
-    if (attempt.outcome === 'done') return true;
-    // Refused on the first attempt: the token is new, so the window is full. Refused on the second: the
-    // first may have landed after all.
-    return attempt.retried ? holds(window, token, createdAt) : false;
-  }
-
-  /** Gives the token's reservation back where it landed, and makes sure a late copy can never land. */
-  async function cancel(window: BudgetWindow, n: number, token: string, createdAt: number): Promise<void> {
-    const { '#s': s, '#c': c } = tokenSets(createdAt);
-    const names = { '#s': s, '#c': c };
-    for (let i = 0; i < 3; i++) {
-      const back = await sendTwice(window, {
-        update: 'ADD used :neg, #c :tok DELETE #s :tok',
-        condition: 'contains(#s, :t)',
-        names,
-        values: { ':neg': { N: String(-n) }, ':tok': tok(token), ':t': { S: token } },
-      });
-      if (back.outcome === 'done') return;
-      const barred = await sendTwice(window, {
-        // `used` too: every item has its count, so that none is ever read as a missing one.
-        update: 'ADD used :zero, #c :tok SET expires_at = if_not_exists(expires_at, :exp)',
-        condition: 'NOT contains(#s, :t)',
-        names,
-        values: { ':zero': { N: '0' }, ':tok': tok(token), ':t': { S: token }, ':exp': exp(window) },
-      });
-      if (barred.outcome === 'done') return;
-      // The reservation landed between the two: give it back.
+  /**
+   * Reserves in one window: the state of the hold there, or 'full' (the window's state then says whether
+   * a copy of the refused reservation may still be on its way: `unknown`, or nothing landed: `closed`).
+   */
+  async function reserveOne(hold: Hold, i: number): Promise<WindowState | 'full'> {
+    const window = hold.windows[i] as BudgetWindow;
+    const minute = hold.createdAt;
+    hold.minutes[i] = minute;
+    hold.states[i] = 'unknown';
+    const attempt = await sendTwice(window, {
+      update: 'ADD used :n, #s :tok SET expires_at = if_not_exists(expires_at, :exp) REMOVE #os, #oc',
+      condition: 'NOT contains(#s, :t) AND NOT contains(#c, :t) AND (attribute_not_exists(used) OR used <= :room)',
+      names: tokenSets(minute),
+      values: {
+        ':n': { N: String(hold.n) },
+        ':tok': tok(hold.token),
+        ':t': { S: hold.token },
+        ':exp': exp(window),
+        ':room': { N: String(window.limit - hold.n) },
+      },
+      returnValues: 'UPDATED_NEW',
+    });
+    if (attempt.outcome === 'done') {
+      hear(window, attempt.item);
+      return attempt.retried ? 'held-retried' : 'held';
     }
-    throw new CounterUnavailable('the reservation could not be given back');
-  }
-
-  async function settleNow(pending: PendingReservation, searched: boolean): Promise<void> {
-    const { token, n, createdAt } = pending;
-    if (searched) {
-      // Counted once in every window, limit or not: the search was made.
-      for (const window of pending.windows) await add(window, n, token, createdAt, false);
-    } else {
-      for (const window of pending.tried) await cancel(window, n, token, createdAt);
+    // Refused on the first attempt: the token is new, so the window is full and nothing landed. Refused on
+    // the second: the first may have landed after all, or may still land (it is barred when closed).
+    if (!attempt.retried) {
+      hold.states[i] = 'closed';
+      return 'full';
     }
+    if (await holds(window, hold.token, minute)) return 'held-retried';
+    return 'full';
   }
 
-  async function settle(pending: PendingReservation, searched: boolean): Promise<void> {
+  /** Gives back `back` units of the token where it landed; `bar`: also mark it closed against a late copy. */
+  async function giveBack(window: BudgetWindow, back: number, token: string, minute: number, bar: boolean) {
+    const { '#s': s, '#c': c } = tokenSets(minute);
+    return sendTwice(window, {
+      update: `ADD used :neg${bar ? ', #c :tok' : ''} DELETE #s :tok`,
+      condition: 'contains(#s, :t)',
+      names: bar ? { '#s': s, '#c': c } : { '#s': s },
+      values: { ':neg': { N: String(-back) }, ':tok': tok(token), ':t': { S: token } },
+      returnValues: 'UPDATED_NEW',
+    });
+  }
+
+  /** Counts `kept` under the token where it never landed, and marks it closed so that a late copy cannot land. */
+  async function countClosed(window: BudgetWindow, kept: number, token: string, minute: number) {
+    const { '#s': s, '#c': c } = tokenSets(minute);
+    return sendTwice(window, {
+      // `used` even when 0: every item has its count, so that none is ever read as a missing one.
+      update: 'ADD used :kept, #c :tok SET expires_at = if_not_exists(expires_at, :exp)',
+      condition: 'NOT contains(#s, :t) AND NOT contains(#c, :t)',
+      names: { '#s': s, '#c': c },
+      values: { ':kept': { N: String(kept) }, ':tok': tok(token), ':t': { S: token }, ':exp': exp(window) },
+      returnValues: 'UPDATED_NEW',
+    });
+  }
+
+  /** Settles one window of the hold; throws CounterUnavailable when the table does not answer. */
+  async function closeOne(hold: Hold, i: number, kept: number): Promise<void> {
+    const window = hold.windows[i] as BudgetWindow;
+    const state = hold.states[i];
+    const { token, n } = hold;
+    if (state === 'closed') return;
+    if (state === 'held' || state === 'held-retried') {
+      // Nothing to give back, and a copy still on its way finds the token there and cannot land.
+      if (kept < n) {
+        const back = await giveBack(window, n - kept, token, hold.minutes[i] as number, state === 'held-retried');
+        // Refused: a closing whose answer was lost already gave it back.
+        if (back.outcome === 'done') hear(window, back.item);
+      }
+      hold.states[i] = 'closed';
+      return;
+    }
+    if (state === 'unsent') {
+      // Never sent: nothing landed, nothing can land; only kept searches are counted.
+      if (kept > 0) {
+        hold.minutes[i] ??= now();
+        const counted = await countClosed(window, kept, token, hold.minutes[i] as number);
+        if (counted.outcome === 'done') hear(window, counted.item);
+      }
+      hold.states[i] = 'closed';
+      return;
+    }
+    // Sent without an answer: it may have landed, or land later.
+    const minute = hold.minutes[i] as number;
+    for (let round = 0; round < 2; round++) {
+      const back = await giveBack(window, n - kept, token, minute, true);
+      if (back.outcome === 'done') {
+        hear(window, back.item);
+        break;
+      }
+      const counted = await countClosed(window, kept, token, minute);
+      if (counted.outcome === 'done') {
+        hear(window, counted.item);
+        break;
+      }
+      // Refused both ways: closed already (by a closing whose answer was lost), or the reservation landed
+      // between the two calls; the next round tells which.
+    }
+    hold.states[i] = 'closed';
+  }
+
+  async function closeNow(hold: Hold, kept: number): Promise<void> {
+    if (now() < downUntil) throw new CounterUnavailable('the counter is not answering');
+    for (let i = 0; i < hold.windows.length; i++) await closeOne(hold, i, kept);
+    open.delete(hold);
+  }
+
+  async function close(hold: Hold, kept: number): Promise<void> {
+    if (open.has(hold)) open.set(hold, kept);
     try {
-      await settleNow(pending, searched);
+      await closeNow(hold, kept);
     } catch (error) {
       if (!(error instanceof CounterUnavailable)) throw error;
-      owed.push({ pending, searched });
+      open.set(hold, kept);
+      owed.push({ hold, kept });
+      schedule();
+    }
+  }
+
+  /** A closing that may meet a removed token (one sent long enough ago) can no longer be written exactly. */
+  const expired = (hold: Hold) =>
+    hold.states.some(
+      (state, i) =>
+        state !== 'closed' && hold.minutes[i] !== undefined && now() - (hold.minutes[i] as number) > SETTLE_HORIZON_MS,
+    );
+
+  function read(windows: readonly BudgetWindow[]): Promise<number[]> {
+    return Promise.all(
+      windows.map(async (window) => {
+        const { item } = await sendTwice(window, {
+          update: 'ADD used :zero SET expires_at = if_not_exists(expires_at, :exp)',
+          values: { ':zero': { N: '0' }, ':exp': exp(window) },
+          returnValues: 'ALL_NEW',
+        });
+        // The item exists after ADD: an answer without `used` is not a zero.
+        const used = Number(item?.used?.N);
+        if (!Number.isFinite(used)) throw new CounterUnavailable('the counter answered without a count');
+        heard.set(window.key, { used, endsAt: window.endsAt });
+        return used;
+      }),
+    );
+  }
+
+  /** Writes the owed closings in order, until one cannot be written. */
+  async function drain(): Promise<void> {
+    while (owed.length > 0) {
+      const entry = owed[0] as { hold: Hold; kept: number };
+      if (expired(entry.hold)) {
+        owed.shift();
+        open.delete(entry.hold);
+        options.onAbandoned?.({ ...entry, off: offBy(entry.hold, entry.kept) });
+        continue;
+      }
+      try {
+        await closeNow(entry.hold, entry.kept);
+      } catch (error) {
+        if (!(error instanceof CounterUnavailable)) throw error;
+        return;
+      }
+      owed.shift();
     }
   }
 
   let flushing: Promise<void> | undefined;
   function flush(): Promise<void> {
-    flushing ??= (async () => {
-      try {
-        for (const entry of owed.splice(0)) {
-          if (now() - entry.pending.createdAt > SETTLE_HORIZON_MS) {
-            options.onAbandoned?.(entry.pending);
-            continue;
-          }
-          await settle(entry.pending, entry.searched);
-        }
-      } finally {
-        flushing = undefined;
-      }
-    })();
+    if (now() < downUntil) {
+      schedule();
+      return Promise.resolve();
+    }
+    // `.finally` runs after the assignment even when nothing is owed: one flush at a time, never a stale one.
+    flushing ??= drain().finally(() => {
+      flushing = undefined;
+      schedule();
+    });
     return flushing;
   }
 
   return {
     async reserve(windows, n) {
-      if (owed.length > 0) void flush().catch(() => undefined);
-      const token = newToken();
-      const createdAt = now();
-      const taken: BudgetWindow[] = [];
-      for (const window of windows) {
-        let granted: boolean;
+      if (owed.length > 0) void flush();
+      const hold = newHold(windows, n, now());
+      if (now() < downUntil) {
+        const error = new CounterUnavailable('the counter did not answer recently; it is tried again shortly');
+        error.hold = hold;
+        open.set(hold, n);
+        throw error;
+      }
+      for (let i = 0; i < windows.length; i++) {
+        const window = windows[i] as BudgetWindow;
+        let state: WindowState | 'full';
         try {
           // A limit below the request cannot be met, whatever the count: no call needed.
-          granted = window.limit >= n && (await reserveOne(window, n, token, createdAt));
+          state = window.limit >= n ? await reserveOne(hold, i) : 'full';
         } catch (error) {
           if (!(error instanceof CounterUnavailable)) throw error;
-          error.pending = { token, n, windows, tried: [...taken, window], createdAt };
+          error.hold = hold;
+          open.set(hold, n);
           throw error;
         }
-        if (!granted) {
+        if (state === 'full') {
           // Given back by token, exactly, so that the refused request costs nothing; what cannot be given
-          // back now is given back by a later call.
-          await settle({ token, n, windows, tried: taken, createdAt }, false);
-          return { ok: false, refused: window };
+          // back now is given back later.
+          await close(hold, 0);
+          // A request of several searches is told how many are left.
+          const used =
+            n > 1
+              ? await read([window]).then(
+                  ([count]) => count,
+                  () => undefined,
+                )
+              : undefined;
+          return { ok: false, refused: window, ...(used === undefined ? {} : { used }) };
         }
-        taken.push(window);
+        hold.states[i] = state;
       }
-      return { ok: true };
+      return { ok: true, hold };
     },
-    read: (windows) =>
-      Promise.all(
-        windows.map(async (window) => {
-          const { item } = await sendTwice(window, {
-            update: 'ADD used :zero SET expires_at = if_not_exists(expires_at, :exp)',
-            values: { ':zero': { N: '0' }, ':exp': exp(window) },
-            returnAll: true,
-          });
-          // The item exists after ADD: an answer without `used` is not a zero.
-          const used = Number(item?.used?.N);
-          if (!Number.isFinite(used)) throw new CounterUnavailable('the counter answered without a count');
-          return used;
-        }),
-      ),
-    settle,
+    read,
+    close,
     flush,
+    known(window) {
+      const last = heard.get(window.key);
+      if (!last || last.endsAt <= now()) return undefined;
+      let held = 0;
+      for (const [hold, kept] of open) {
+        const i = hold.windows.findIndex((w) => w.key === window.key);
+        // Unsent or unanswered there: not in the count heard, and counted here as what it will be.
+        if (i >= 0 && (hold.states[i] === 'unsent' || hold.states[i] === 'unknown')) held += kept;
+      }
+      return last.used + held;
+    },
+    unsettled() {
+      const total: Unsettled = { uncounted: 0, notGivenBack: 0 };
+      for (const { hold, kept } of owed) {
+        const off = offBy(hold, kept);
+        total.uncounted += off.uncounted;
+        total.notGivenBack += off.notGivenBack;
+      }
+      return total;
+    },
+    retryAt: () => (downUntil === 0 ? undefined : downUntil),
   };
 }

@@ -20,6 +20,28 @@ export const responseSchema = z.strictObject({
       resets_at: z.string().check(z.describe('When the day resets (ISO 8601, UTC)')),
     }),
   }),
+  unsettled: z
+    .strictObject({
+      searches_not_counted: z
+        .int()
+        .check(
+          z.describe(
+            'Searches this container made while the counter could not be reached, not written to it yet: the counts above are low by them',
+          ),
+        ),
+      searches_not_given_back: z
+        .int()
+        .check(
+          z.describe(
+            'Searches this container reserved and did not use (or the provider did not bill), not given back yet: the counts above are high by them',
+          ),
+        ),
+    })
+    .check(
+      z.describe(
+        'What the container that answered owes the counter (each writes its own as soon as the counter answers, and before answering this); 0 and 0 when the counts are exact',
+      ),
+    ),
   plan: z
     .nullable(
       z.strictObject({

@@ -9,7 +9,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { refreshPlanNumbers } from '../budget/account.js';
-import { prepareBudgetCounter } from '../budget/budget.js';
+import { prepareBudgetCounter } from '../budget/deployment.js';
 import { withAnswerCache } from '../cache/answer-cache.js';
 import { sharedCacheTable } from '../cache/dynamo-table.js';
 import { type CacheScope, cacheScope, settleCacheWrites } from '../cache/shared.js';
@@ -55,12 +55,15 @@ export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
         const cache = cacheScope(state);
         const upstream = withAnswerCache(upstreamFor(state), state.path, cache);
         const client = { name: state.client ?? 'unknown', dailySearches: state.clientDailySearches };
-        const result = await main({ body: state.body as z.output<Schema>, upstream, requestId: state.requestId, cache, client });
-        // The plan's numbers, read in the background when stale; never awaited by a request.
-        refreshPlanNumbers();
-        // A Lambda container freezes once it answers: new answers reach the shared table first (bounded).
-        await settleCacheWrites(state);
-        return result;
+        try {
+          return await main({ body: state.body as z.output<Schema>, upstream, requestId: state.requestId, cache, client });
+        } finally {
+          // The plan's numbers, read in the background when stale; never awaited by a request.
+          refreshPlanNumbers();
+          // A Lambda container freezes once it answers: new answers reach the shared table first (bounded), the
+          // budget gets back what the request reserved and did not use, and nothing more is sent for it.
+          await Promise.all([settleCacheWrites(state), upstream.close()]);
+        }
       };
       const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>()
         .use(requestId())

@@ -4,14 +4,20 @@
  * 5xx with exponential backoff and full jitter (or the upstream's Retry-After), and every failure mapped
  * to a public error code. The key travels only in the URL it is sent with: no error, detail or log line
  * holds the URL, and upstream messages are redacted before they are passed on.
+ *
+ * Each search takes one unit of the request's budget (lib/budget/spend.ts) before its first attempt and
+ * keeps it through its retries; the unit is used only when an answer is one the provider bills
+ * (`billed`, docs/budget-and-caching.md "What the provider bills"), otherwise it goes back.
  */
-import { type BudgetScope, reserveSearches } from '../budget/budget.js';
+import type { Ask, BudgetScope } from '../budget/budget.js';
+import { requestSpend } from '../budget/deployment.js';
+import { answeredAlready, type RequestSpend } from '../budget/spend.js';
 import { config } from '../config.js';
 import { forgetSerpApiKey, serpApiKey } from '../credentials/upstream-key.js';
 import { AppError } from '../errors.js';
 import { httpGet } from '../http-get.js';
 import { logger } from '../logger.js';
-import type { RequestState } from '../request-state.js';
+import { cacheHits, type RequestState } from '../request-state.js';
 import { SERPAPI_ENGINES, type UpstreamEngine } from './engines.js';
 import { asRetiredEngine } from './outcomes.js';
 
@@ -29,8 +35,10 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Retries after the first attempt; defaults to UPSTREAM_RETRIES. */
   retries?: number;
-  /** Whose budget each attempt is counted in (lib/budget/budget.ts); no scope: the deployment's only. */
+  /** Whose budget the search is counted in (lib/budget/budget.ts); no scope: the deployment's only. */
   budget?: BudgetScope;
+  /** The request's spending, which the search takes its unit from; without one the call has its own. */
+  spend?: RequestSpend;
 }
 
 // An answer larger than this is not a search result page; refuse it rather than hold it in memory.
@@ -99,10 +107,15 @@ export function redactAnswer(value: unknown, secret: string): unknown {
   return value;
 }
 
+/**
+ * One attempt's outcome, and whether the provider bills it: SerpApi counts successful (and processing)
+ * searches, not errored or failed ones (its Account API page). So an HTTP error, an answer saying the
+ * search failed, or no answer at all is not billed; a 200 is, unless it says the search failed.
+ */
 type Attempt =
-  | { kind: 'json'; json: SerpApiJson }
-  | { kind: 'retryable'; error: AppError; retryAfterMs?: number }
-  | { kind: 'final'; error: AppError };
+  | { kind: 'json'; json: SerpApiJson; billed: true }
+  | { kind: 'retryable'; error: AppError; retryAfterMs?: number; billed: false }
+  | { kind: 'final'; error: AppError; billed: boolean };
 
 /** One SerpApi search, with retries; resolves to the upstream JSON (a "no results" answer included). */
 export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParams, options: CallOptions): Promise<SerpApiJson> {
@@ -112,16 +125,44 @@ export async function serpApiSearch(engine: UpstreamEngine, params: SerpApiParam
   query.set('api_key', key);
   const url = `${config.SERPAPI_BASE_URL.replace(/\/+$/, '')}/search.json?${query}`;
   if (url.length > UPSTREAM_URL_MAX) throw urlTooLong(query, url.length);
+  const own = options.spend === undefined;
+  const spend = options.spend ?? requestSpend(options.budget ?? {});
+  try {
+    // After every cache has missed (the answer cache wraps this client), right before the paid call.
+    const unit = await spend.take();
+    let billed = false;
+    try {
+      return await attempts(url, key, params, upstreamEngine, options, spend, () => {
+        billed = true;
+      });
+    } finally {
+      unit.done(billed);
+    }
+  } finally {
+    if (own) await spend.close();
+  }
+}
+
+/** The attempts of one search, its retries included; `onBilled` when an answer is one the provider bills. */
+async function attempts(
+  url: string,
+  key: string,
+  params: SerpApiParams,
+  upstreamEngine: string,
+  options: CallOptions,
+  spend: RequestSpend,
+  onBilled: () => void,
+): Promise<SerpApiJson> {
   const retries = Math.min(options.retries ?? config.UPSTREAM_RETRIES, 2);
   const timeoutMs = options.timeoutMs ?? config.UPSTREAM_TIMEOUT_MS;
-
   for (let attempt = 0; ; attempt++) {
+    // Right before sending, every time: a process that was frozen while it waited (for the counter, for a
+    // retry's delay) sends nothing past the request's deadline, or once the request has been answered.
+    if (spend.closed) throw answeredAlready();
     const remaining = options.deadline - Date.now();
     if (remaining <= 0) throw timeoutError();
-    // Every attempt may be billed, so every attempt is reserved first: after every cache has missed
-    // (the answer cache wraps this client), right before the paid call.
-    await reserveSearches(options.budget ?? {});
     const outcome = await attemptOnce(url, Math.min(timeoutMs, remaining), key, options.stats);
+    if (outcome.billed) onBilled();
     if (outcome.kind === 'json') return outcome.json;
     logger.warn('upstream attempt failed', {
       requestId: options.requestId,
@@ -153,11 +194,14 @@ async function attemptOnce(url: string, timeoutMs: number, key: string, stats: C
     const retryAfter = outcome.headers['retry-after'];
     return classify(outcome.status, typeof retryAfter === 'string' ? retryAfter : null, outcome.text, key);
   }
-  if (outcome.reason === 'too-large') return { kind: 'final', error: tooLarge() };
-  if (outcome.reason === 'timeout') return { kind: 'retryable', error: timeoutError() };
+  // A page over the cap came with a 200: a search the provider ran, so it counts.
+  if (outcome.reason === 'too-large') return { kind: 'final', error: tooLarge(), billed: true };
+  // No answer: the search failed as far as anyone can tell, and a retry of it is not billed twice.
+  if (outcome.reason === 'timeout') return { kind: 'retryable', error: timeoutError(), billed: false };
   return {
     kind: 'retryable',
     error: new AppError('UPSTREAM_ERROR', { details: 'Could not reach the search provider', cause: outcome.cause }),
+    billed: false,
   };
 }
 
@@ -210,6 +254,12 @@ function upstreamMessage(text: string, key: string): string | undefined {
   }
 }
 
+/** `search_metadata.status` of an answer, when it has one. */
+function searchStatus(json: object): unknown {
+  const metadata = (json as { search_metadata?: unknown }).search_metadata;
+  return typeof metadata === 'object' && metadata !== null ? (metadata as { status?: unknown }).status : undefined;
+}
+
 /** Maps one upstream answer to a result or to the error code docs/decisions.md §2 names for it. */
 export function classify(status: number, retryAfterHeader: string | null, text: string, key: string): Attempt {
   if (status === 429) {
@@ -223,6 +273,7 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
         error: new AppError('UPSTREAM_QUOTA_EXCEEDED', {
           details: `The search provider's plan for this service is used up (it said: ${said}); no search can succeed until its operator renews or upgrades the plan`,
         }),
+        billed: false,
       };
     }
     return {
@@ -232,6 +283,7 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
         details: `The search provider refused the request for rate or quota${said ? `: ${said}` : ''}`,
         headers,
       }),
+      billed: false,
     };
   }
   if (status === 401 || status === 403) {
@@ -240,6 +292,7 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
       error: new AppError('SERVICE_MISCONFIGURED', {
         details: "The search provider rejected the service's upstream key; its operator must check the deployment",
       }),
+      billed: false,
     };
   }
   if (status >= 500) {
@@ -248,6 +301,7 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
     return {
       kind: 'retryable',
       error: new AppError('UPSTREAM_ERROR', { details: `The search provider answered HTTP ${status}${said ? `: ${said}` : ''}` }),
+      billed: false,
     };
   }
   if (status !== 200) {
@@ -257,6 +311,7 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
       error: new AppError('UPSTREAM_ERROR', {
         details: `The search provider answered HTTP ${status}${said ? `: ${said}` : ''}`,
       }),
+      billed: false,
     };
   }
   let json: unknown;
@@ -268,22 +323,30 @@ export function classify(status: number, retryAfterHeader: string | null, text: 
     return {
       kind: 'final',
       error: new AppError('UPSTREAM_ERROR', { details: 'The search provider answered with something that is not JSON' }),
+      // A 200 the provider may well count: nothing in it says the search failed.
+      billed: true,
     };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     return {
       kind: 'final',
       error: new AppError('UPSTREAM_ERROR', { details: 'The search provider answered with an unexpected shape' }),
+      billed: true,
     };
   }
   const error = (json as { error?: unknown }).error;
-  if (typeof error === 'string' && !NO_RESULTS.test(error)) {
+  // SerpApi's own status of the search: `Error` when it failed (its Search Errors page), whatever the rest says.
+  const failed = searchStatus(json) === 'Error';
+  if (failed || (typeof error === 'string' && !NO_RESULTS.test(error))) {
+    const said = typeof error === 'string' ? `: ${redact(error, key)}` : ' (its search status is Error)';
     return {
       kind: 'final',
-      error: new AppError('UPSTREAM_ERROR', { details: `The search provider reported an error: ${redact(error, key)}` }),
+      error: new AppError('UPSTREAM_ERROR', { details: `The search provider reported an error${said}` }),
+      // An errored search is not billed; one that found nothing is ("Success", with empty results).
+      billed: false,
     };
   }
-  return { kind: 'json', json: json as SerpApiJson };
+  return { kind: 'json', json: json as SerpApiJson, billed: true };
 }
 
 /** Per-call options: the client's own, and how long the answer cache may keep this answer. */
@@ -292,29 +355,43 @@ export type SearchOptions = Pick<CallOptions, 'timeoutMs' | 'retries'> & {
   answerTtlSeconds?: number;
 };
 
-/** The upstream as a handler sees it: searches bound to this request's deadline and counters. */
+/** The upstream as a handler sees it: searches bound to this request's deadline, counters and budget. */
 export interface Upstream {
   search(engine: UpstreamEngine, params: SerpApiParams, options?: SearchOptions): Promise<SerpApiJson>;
+  /**
+   * Says the most paid searches the request makes from now on (every cache missing), so that its first
+   * paid search reserves them all at once and a request the budget cannot cover is refused before it
+   * spends anything (docs/decisions.md §8). `ask` says how to ask for fewer.
+   */
+  plan(searches: number, ask?: Ask): void;
+  /** Called by `api()` once the request is over: nothing more is sent, and what it did not use is given back. */
+  close(): Promise<void>;
   /** Epoch ms by which everything must be over. */
   readonly deadline: number;
 }
 
 export function upstreamFor(state: RequestState): Upstream {
+  const budget: BudgetScope = {
+    client: state.client,
+    dailySearches: state.clientDailySearches,
+    requestId: state.requestId,
+    onCounterError: () => {
+      state.budgetCounterErrors = (state.budgetCounterErrors ?? 0) + 1;
+    },
+  };
+  // A planned search the caches answered costs nothing: it is not reserved.
+  const spend = requestSpend(budget, () => cacheHits(state.cache));
   return {
     deadline: state.deadline,
+    plan: (searches, ask) => spend.plan(searches, ask),
+    close: () => spend.close(),
     search: (engine, params, options) =>
       serpApiSearch(engine, params, {
         deadline: state.deadline,
         stats: state.upstream,
         requestId: state.requestId,
-        budget: {
-          client: state.client,
-          dailySearches: state.clientDailySearches,
-          requestId: state.requestId,
-          onCounterError: () => {
-            state.budgetCounterErrors = (state.budgetCounterErrors ?? 0) + 1;
-          },
-        },
+        budget,
+        spend,
         ...options,
       }),
   };

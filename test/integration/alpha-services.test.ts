@@ -57,6 +57,14 @@ describe('POST /v1/alpha/scholar/profiles', () => {
     expect(profiles[0]).toMatchObject({ author_id: 'fmSHtE8AAAAJ', cited_by: 38511 });
     expect(profiles[0].interests[0]).toEqual({ title: expect.any(String), link: expect.stringMatching(/^https:/) });
     expect(profiles[5]).toMatchObject({ affiliations: '', cited_by: 0, interests: [], email: null });
+    // Its 0 is "not read", and it says so beside it; a filled profile carries no such field.
+    expect(profiles[5].unfilled).toEqual({
+      fields: ['affiliations', 'affiliation', 'email', 'cited_by', 'interests', 'thumbnail'],
+      reason: 'not_requested',
+      details:
+        'Only the first 5 profiles of the page are filled from their profile page ("enrich": 5, at most 10, one paid search each)',
+    });
+    expect(profiles[0]).not.toHaveProperty('unfilled');
   });
 
   it('counts each enrichment in the budget: one search call plus one per enriched profile', async () => {
@@ -85,7 +93,17 @@ describe('POST /v1/alpha/scholar/profiles', () => {
     harness.upstream.respond(undefined);
     expectSuccess(reply);
     expect(reply.json.message).toMatch(/1 could not be filled from their profile page/);
-    expect(reply.json.data.profiles[0]).toMatchObject({ author_id: 'fmSHtE8AAAAJ', affiliations: '', cited_by: 0 });
+    expect(reply.json.data.profiles[0]).toMatchObject({
+      author_id: 'fmSHtE8AAAAJ',
+      affiliations: '',
+      cited_by: 0,
+      unfilled: {
+        reason: 'upstream_error',
+        code: 'UPSTREAM_ERROR',
+        details: expect.stringMatching(/^Its profile page could not be read: /),
+      },
+    });
+    expect(() => profilesContract.parse(reply.json.data)).not.toThrow();
     expect(reply.json.data.profiles[1].cited_by).toBe(38511);
   });
 
@@ -302,9 +320,10 @@ describe('POST /v1/alpha/trends', () => {
     expectFailure(reply, 504, 'UPSTREAM_TIMEOUT');
     expect(queries('google_trends', isTimeseries).length).toBeGreaterThan(0);
     expect(queries('google_trends', isRegions)).toEqual([]);
-    // Only the time series attempts were counted in the budget.
+    // Nothing was counted: a search that never answered is not billed (its retries neither), and the region
+    // call reserved with it was never made.
     const after = (await harness.service.post('/v1/usage', {})).json.data.hour.used as number;
-    expect(after - before).toBe(queries('google_trends', isTimeseries).length);
+    expect(after - before).toBe(0);
   });
 
   it('stops at a failed time series call with an upstream error, passing its words on', async () => {

@@ -12,13 +12,16 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type Counter,
+  type CounterTimers,
   CounterUnavailable,
+  counterTimeout,
   createDynamoCounter,
   createMemoryCounter,
-  type PendingReservation,
+  type Hold,
+  SETTLE_HORIZON_MS,
 } from '../../lib/budget/counter.js';
 import { type BudgetWindow, dayWindow, hourWindow, monthWindow } from '../../lib/budget/windows.js';
-import { type BudgetProxy, startBudgetProxy, storedCount } from '../support/budget-proxy.js';
+import { type BudgetProxy, startBudgetProxy, storedCount, storedItemBytes } from '../support/budget-proxy.js';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 
 const TABLE = 'budget-counter-exact';
@@ -44,6 +47,9 @@ beforeAll(async () => {
     tableName: TABLE,
     timeoutMs: TIMEOUT_MS,
     client: async () => ({ client, commands }),
+    // No rest after a failure here: each test below sends what it means to (test/unit/lib/budget-counter-down.test.ts
+    // covers the rest a down table gets).
+    retryMs: 0,
   });
 });
 afterAll(async () => {
@@ -63,17 +69,14 @@ beforeEach(() => {
 const stored = (window: BudgetWindow) => storedCount(table.endpoint, TABLE, window.key);
 
 /** The CounterUnavailable a call rejects with; a reservation's carries what may have landed. */
-async function unavailable(
-  promise: Promise<unknown>,
-  reservation = true,
-): Promise<CounterUnavailable & { pending: PendingReservation }> {
+async function unavailable(promise: Promise<unknown>, reservation = true): Promise<CounterUnavailable & { hold: Hold }> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(CounterUnavailable);
-  if (reservation) expect((error as CounterUnavailable).pending).toBeDefined();
-  return error as CounterUnavailable & { pending: PendingReservation };
+  if (reservation) expect((error as CounterUnavailable).hold).toBeDefined();
+  return error as CounterUnavailable & { hold: Hold };
 }
 
 describe('a reservation whose answer is lost or late', () => {
@@ -81,7 +84,7 @@ describe('a reservation whose answer is lost or late', () => {
     const window = day(5);
     const before = proxy.operations.length;
     proxy.queue('drop');
-    expect(await counter.reserve([window], 1)).toEqual({ ok: true });
+    expect(await counter.reserve([window], 1)).toMatchObject({ ok: true });
     expect(await stored(window)).toBe(1);
     // The lost one, the second attempt (refused: the token is there), and the probe that found the token.
     expect(proxy.operations.length - before).toBe(3);
@@ -93,11 +96,11 @@ describe('a reservation whose answer is lost or late', () => {
     proxy.queue('hold', 'hold');
     const error = await unavailable(counter.reserve([window], 1));
     expect(proxy.operations.length - before).toBe(2);
-    expect(error.pending).toMatchObject({ n: 1, tried: [window] });
+    expect(error.hold).toMatchObject({ n: 1, states: ['unknown'] });
     await proxy.release();
     // Both copies reached the table after the caller gave up; the token let one land.
     expect(await stored(window)).toBe(1);
-    await counter.settle(error.pending, true);
+    await counter.close(error.hold, 1);
     expect(await stored(window)).toBe(1);
   });
 
@@ -108,7 +111,7 @@ describe('a reservation whose answer is lost or late', () => {
     proxy.queue('hold', 'hold');
     const error = await unavailable(counter.reserve([first, hour], 1));
     // Settled before the held copies land: counted once; the late copies then find the token.
-    await counter.settle(error.pending, true);
+    await counter.close(error.hold, 1);
     await proxy.release();
     expect(await stored(first)).toBe(1);
     expect((await counter.read([hour]))[0]).toBe(before + 1);
@@ -120,10 +123,10 @@ describe('a reservation whose answer is lost or late', () => {
     const error = await unavailable(counter.reserve([window], 1));
     await proxy.release();
     expect(await stored(window)).toBe(1);
-    await counter.settle(error.pending, false);
+    await counter.close(error.hold, 0);
     expect(await stored(window)).toBe(0);
     // Settling twice gives back nothing more.
-    await counter.settle(error.pending, false);
+    await counter.close(error.hold, 0);
     expect(await stored(window)).toBe(0);
   });
 
@@ -131,7 +134,7 @@ describe('a reservation whose answer is lost or late', () => {
     const window = day(5);
     proxy.queue('hold', 'hold');
     const error = await unavailable(counter.reserve([window], 1));
-    await counter.settle(error.pending, false);
+    await counter.close(error.hold, 0);
     await proxy.release();
     expect(await stored(window)).toBe(0);
   });
@@ -142,12 +145,12 @@ describe('a reservation whose answer is lost or late', () => {
       proxy.queue('hold', 'hold');
       const error = await unavailable(counter.reserve([window], 1));
       if (i % 2) await proxy.release();
-      await counter.settle(error.pending, false);
+      await counter.close(error.hold, 0);
     }
     await proxy.release();
     expect(await stored(window)).toBe(0);
-    expect(await counter.reserve([window], 1)).toEqual({ ok: true });
-    expect(await counter.reserve([window], 1)).toEqual({ ok: true });
+    expect(await counter.reserve([window], 1)).toMatchObject({ ok: true });
+    expect(await counter.reserve([window], 1)).toMatchObject({ ok: true });
     expect(await counter.reserve([window], 1)).toMatchObject({ ok: false, refused: { key: window.key } });
     expect(await stored(window)).toBe(2);
     // Ten unanswered attempts of the counter's timeout each.
@@ -161,7 +164,7 @@ describe('a reservation whose answer is lost or late', () => {
     expect(await stored(window)).toBe(1);
     // The give-back never reaches the table (twice): it is owed.
     proxy.queue('cut', 'cut');
-    await counter.settle(error.pending, false);
+    await counter.close(error.hold, 0);
     expect(await stored(window)).toBe(1);
     await counter.flush();
     expect(await stored(window)).toBe(0);
@@ -176,7 +179,7 @@ describe('windows refused', () => {
     const first = day(10);
     const full = monthWindow(Date.now(), 0);
     const hourOfOne = { ...hourWindow(Date.now(), 1), key: `hour-of-one-${clientNumber}` };
-    expect(await counter.reserve([first, hourOfOne], 1)).toEqual({ ok: true });
+    expect(await counter.reserve([first, hourOfOne], 1)).toMatchObject({ ok: true });
     expect(await counter.reserve([first, hourOfOne], 1)).toMatchObject({ ok: false, refused: { key: hourOfOne.key } });
     expect(await stored(first)).toBe(1);
     expect(await stored(hourOfOne)).toBe(1);
@@ -190,7 +193,7 @@ describe('windows refused', () => {
   it('gives back exactly even when the give-back answer is lost', async () => {
     const first = day(10);
     const hourOfOne = { ...hourWindow(Date.now(), 1), key: `hour-of-one-${clientNumber}` };
-    expect(await counter.reserve([first, hourOfOne], 1)).toEqual({ ok: true });
+    expect(await counter.reserve([first, hourOfOne], 1)).toMatchObject({ ok: true });
     // The day reserves, the hour refuses, the give-back lands but its answer is lost.
     proxy.queue('pass', 'pass', 'drop');
     expect(await counter.reserve([first, hourOfOne], 1)).toMatchObject({ ok: false });
@@ -222,5 +225,230 @@ describe('reads', () => {
     proxy.queue({ strip: 'used' });
     await unavailable(counter.read([window]), false);
     expect(await counter.read([window])).toEqual([1]);
+  });
+});
+
+describe('closing a hold with what the request kept', () => {
+  it('gives back exactly what was not kept, once, however often it is closed', async () => {
+    const window = day(10);
+    const reserved = await counter.reserve([window], 3);
+    if (!reserved.ok) throw new Error('refused');
+    expect(await stored(window)).toBe(3);
+    await counter.close(reserved.hold, 1);
+    expect(await stored(window)).toBe(1);
+    await counter.close(reserved.hold, 1);
+    expect(await stored(window)).toBe(1);
+    // What the counter heard is what the table holds.
+    expect(counter.known(window)).toBe(1);
+  });
+
+  it('makes no call when everything reserved was kept', async () => {
+    const window = day(10);
+    const reserved = await counter.reserve([window], 2);
+    if (!reserved.ok) throw new Error('refused');
+    const before = proxy.operations.length;
+    await counter.close(reserved.hold, 2);
+    expect(proxy.operations.length).toBe(before);
+    expect(await stored(window)).toBe(2);
+  });
+
+  it('tells a request of several searches how many are left when it refuses it', async () => {
+    const window = day(4);
+    expect(await counter.reserve([window], 3)).toMatchObject({ ok: true });
+    expect(await counter.reserve([window], 2)).toMatchObject({ ok: false, refused: { key: window.key }, used: 3 });
+    // One search is not told (it needs no count to ask for less).
+    expect(await counter.reserve([day(0)], 1)).toEqual({ ok: false, refused: expect.objectContaining({ kind: 'day' }) });
+  });
+});
+
+describe('a flood of refused requests', () => {
+  it('leaves nothing in any item: the worst item stays the size it had before the flood', async () => {
+    const hour = { ...hourWindow(Date.now(), 5), key: `flood-hour-${clientNumber}` };
+    const fullDay = { ...day(2), key: `${day(2).key}-full` };
+    const roomyDay = { ...day(1_000_000), key: `${day(2).key}-roomy` };
+    // The hour filled by five searches, the key's day by two: their tokens stay for 8 minutes, as they should.
+    for (let i = 0; i < 2; i++) expect(await counter.reserve([hour, fullDay], 1)).toMatchObject({ ok: true });
+    for (let i = 0; i < 3; i++) expect(await counter.reserve([hour, roomyDay], 1)).toMatchObject({ ok: true });
+    const sizes = async () => Promise.all([hour, fullDay, roomyDay].map((w) => storedItemBytes(table.endpoint, TABLE, w.key)));
+    const before = await sizes();
+    // 300 refused: the hour refuses (nothing is written), and, once the hour has room, the day refuses after
+    // the hour was reserved (the hour is given back, its token removed).
+    for (let i = 0; i < 150; i++) expect(await counter.reserve([hour, roomyDay], 1)).toMatchObject({ ok: false });
+    const roomyHour = { ...hour, limit: 1_000 };
+    for (let i = 0; i < 150; i++) {
+      expect(await counter.reserve([roomyHour, fullDay], 1)).toMatchObject({ ok: false, refused: { key: fullDay.key } });
+    }
+    const after = await sizes();
+    expect(after).toEqual(before);
+    expect(await stored(hour)).toBe(5);
+    expect(await stored(fullDay)).toBe(2);
+    // The figure the budget guide quotes: the largest of these items, before and after the flood.
+    console.info(`largest counter item after 300 refused requests: ${Math.max(...after)} bytes (before: ${Math.max(...before)})`);
+  }, 120_000);
+});
+
+describe('the time a counter call is given', () => {
+  it('is the minimum until anything was measured, then twice the 99th percentile of the answers, within the bounds', () => {
+    expect(counterTimeout([], 1_000, 5_000)).toBe(1_000);
+    expect(counterTimeout(Array(100).fill(5), 1_000, 5_000)).toBe(1_000);
+    // A slow table (the fault runs' p50 336 ms, p90 904 ms, p99 about 1.4 s): twice its p99.
+    const slow = [...Array(50).fill(336), ...Array(40).fill(700), ...Array(9).fill(904), 1_400];
+    expect(counterTimeout(slow, 1_000, 5_000)).toBe(1_808);
+    expect(counterTimeout([...Array(98).fill(336), 1_400, 1_400], 1_000, 5_000)).toBe(2_800);
+    expect(counterTimeout([...Array(99).fill(10), 4_000], 1_000, 5_000)).toBe(1_000);
+    expect(counterTimeout(Array(10).fill(4_000), 1_000, 5_000)).toBe(5_000);
+    expect(counterTimeout([700], 1_000, 5_000)).toBe(1_400);
+  });
+});
+
+describe('a counter that does not answer', () => {
+  /** A counter on a hand-moved clock whose retry timer the test runs itself. */
+  function downable(retryMs = 5_000) {
+    let clock = Date.now();
+    const scheduled: { run: () => void; ms: number }[] = [];
+    const timers: CounterTimers = {
+      setTimeout: (run, ms) => {
+        const entry = { run, ms };
+        scheduled.push(entry);
+        return entry;
+      },
+      clearTimeout: (entry) => {
+        scheduled.splice(scheduled.indexOf(entry as (typeof scheduled)[number]), 1);
+      },
+    };
+    const abandoned: unknown[] = [];
+    const own = createDynamoCounter({
+      tableName: TABLE,
+      timeoutMs: TIMEOUT_MS,
+      client: async () => ({ client, commands }),
+      retryMs,
+      now: () => clock,
+      timers,
+      onAbandoned: (entry) => abandoned.push(entry.off),
+    });
+    return {
+      counter: own,
+      scheduled,
+      abandoned,
+      advance: (ms: number) => {
+        clock += ms;
+      },
+      /** Runs the retry the counter scheduled, as its timer would. */
+      async fire() {
+        const next = scheduled.shift();
+        if (!next) throw new Error('no retry scheduled');
+        next.run();
+        await own.flush();
+      },
+    };
+  }
+  const hourOf = (limit: number) => ({ ...hourWindow(Date.now(), limit), key: `down-hour-${clientNumber}` });
+
+  it('is left alone for the retry time: requests fail at once, without a call', async () => {
+    const { counter: own, advance } = downable();
+    proxy.queue('cut', 'cut');
+    const first = await unavailable(own.reserve([hourOf(10)], 1));
+    expect(first.hold.states).toEqual(['unknown']);
+    const before = proxy.operations.length;
+    const second = await unavailable(own.reserve([hourOf(10)], 1));
+    expect(second.hold.states).toEqual(['unsent']);
+    expect(proxy.operations.length).toBe(before);
+    expect(own.retryAt()).toBeGreaterThan(Date.now());
+    advance(5_000);
+    expect(await own.reserve([hourOf(10)], 1)).toMatchObject({ ok: true });
+    expect(own.retryAt()).toBeUndefined();
+  });
+
+  it('writes what it owes by its own timer, retryMs after the failure, with no other traffic', async () => {
+    const { counter: own, scheduled, advance, fire } = downable(5_000);
+    const hour = hourOf(10);
+    const window = day(5);
+    // A flush with nothing owed (as /v1/usage makes) must not stand in the way of the later ones.
+    await own.flush();
+    proxy.queue('cut', 'cut');
+    const failed = await unavailable(own.reserve([hour, window], 1));
+    // The search was made (failing open): counted once it can be.
+    await own.close(failed.hold, 1);
+    expect(own.unsettled()).toEqual({ uncounted: 1, notGivenBack: 0 });
+    expect(scheduled.map((s) => s.ms)).toEqual([5_000]);
+    expect(await stored(window)).toBeUndefined();
+    advance(5_000);
+    await fire();
+    expect(await stored(hour)).toBe(1);
+    expect(await stored(window)).toBe(1);
+    expect(own.unsettled()).toEqual({ uncounted: 0, notGivenBack: 0 });
+    expect(scheduled).toHaveLength(0);
+  });
+
+  it('writes what it owes as soon as the table answers again, before the timer', async () => {
+    const { counter: own, scheduled, advance } = downable(5_000);
+    const window = day(5);
+    proxy.queue('cut', 'cut');
+    const failed = await unavailable(own.reserve([hourOf(10), window], 1));
+    await own.close(failed.hold, 1);
+    advance(5_000);
+    // Any answer (here a read for /v1/usage) brings the owed writes along.
+    expect(await own.read([window])).toEqual([0]);
+    await own.flush();
+    expect(await stored(window)).toBe(1);
+    expect(scheduled.length).toBeLessThanOrEqual(1);
+  });
+
+  it('tries again on its timer while the table stays down, and keeps what it owes', async () => {
+    const { counter: own, scheduled, advance, fire } = downable(1_000);
+    const window = day(5);
+    proxy.queue('cut', 'cut');
+    const failed = await unavailable(own.reserve([hourOf(10), window], 1));
+    await own.close(failed.hold, 1);
+    advance(1_000);
+    proxy.queue('cut', 'cut');
+    await fire();
+    expect(own.unsettled()).toEqual({ uncounted: 1, notGivenBack: 0 });
+    expect(scheduled.map((s) => s.ms)).toEqual([1_000]);
+    advance(1_000);
+    await fire();
+    expect(await stored(window)).toBe(1);
+  });
+
+  it('counts what it reserved while down in what it knows of a window, until written', async () => {
+    const { counter: own, advance } = downable();
+    const window = day(5);
+    expect(await own.reserve([window], 2)).toMatchObject({ ok: true });
+    expect(own.known(window)).toBe(2);
+    proxy.queue('cut', 'cut');
+    const failed = await unavailable(own.reserve([window], 1));
+    expect(own.known(window)).toBe(3);
+    await own.close(failed.hold, 0);
+    advance(5_000);
+    await own.flush();
+    expect(own.known(window)).toBe(2);
+    // A window never heard is not known.
+    expect(own.known({ ...window, key: `${window.key}-never` })).toBeUndefined();
+  });
+
+  it('drops a closing whose token may be gone after the horizon, saying which way the count is off', async () => {
+    const { counter: own, abandoned, advance } = downable(1_000);
+    const hour = hourOf(10);
+    proxy.queue('cut', 'cut');
+    const failed = await unavailable(own.reserve([hour], 2));
+    await own.close(failed.hold, 1);
+    advance(SETTLE_HORIZON_MS + 1);
+    await own.flush();
+    expect(abandoned).toEqual([{ uncounted: 1, notGivenBack: 1 }]);
+    expect(own.unsettled()).toEqual({ uncounted: 0, notGivenBack: 0 });
+  });
+
+  it('never drops a search made while the table was down and never sent: it is written whenever the table answers', async () => {
+    const { counter: own, abandoned, advance } = downable(1_000);
+    const window = day(5);
+    proxy.queue('cut', 'cut');
+    await unavailable(own.reserve([window], 1));
+    // Down: this one is never sent.
+    const unsent = await unavailable(own.reserve([hourOf(10), window], 1));
+    await own.close(unsent.hold, 1);
+    advance(SETTLE_HORIZON_MS * 3);
+    await own.flush();
+    expect(abandoned).toEqual([]);
+    expect(await stored(window)).toBe(1);
   });
 });

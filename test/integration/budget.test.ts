@@ -85,18 +85,25 @@ describe('the spending budget (one process, memory counter)', () => {
     expect((await service.post('/v1/usage', {})).json.data.hour.used).toBe(2);
   });
 
-  it("answers a citation search whose cite calls run out mid-page, citing the rest from the index's records, with the reason", async () => {
-    // Two searches left: the scholarly search and one of the two papers' cite lookups.
-    const reply = await service.post('/v1/cite/search', { query: 'budget run out', results: 2, citation_source: 'index' });
-    expect(reply.status).toBe(200);
+  it('refuses a citation search from the index that the budget cannot cover whole, before any paid call, saying how to ask for less', async () => {
+    // Two searches left: the scholarly search and two cite calls would be three.
+    const refused = await service.post('/v1/cite/search', { query: 'budget run out', results: 2, citation_source: 'index' });
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.code).toBe('BUDGET_EXHAUSTED');
+    expect(refused.json.error.details).toMatch(/2 of 4 searches left this hour, fewer than the 3 this request can make/);
+    expect(refused.json.error.details).toMatch(
+      /Ask for less: "citation_source": "auto" makes 1 .*, or "results": 1 with "index"/,
+    );
+    await expectRetryAfter(
+      () => service.post('/v1/cite/search', { query: 'budget run out', results: 2, citation_source: 'index' }),
+      endOfHour,
+    );
+    expect(upstream.calls()).toBe(0);
+    // What it says fits: one paper from the index is the search and one cite call.
+    const fits = await service.post('/v1/cite/search', { query: 'budget run out', results: 1, citation_source: 'index' });
+    expect(fits.status).toBe(200);
     expect(upstream.calls()).toBe(2);
-    const details = reply.json.data.citation_details as { error: string | null; fallback_reason: string | null }[];
-    expect(details).toHaveLength(2);
-    expect(details.filter((d) => d.error === null)).toHaveLength(2);
-    expect(details.filter((d) => d.fallback_reason === null)).toHaveLength(1);
-    expect(details.find((d) => d.fallback_reason !== null)?.fallback_reason).toMatch(/budget of 4 searches this hour is used up/);
-    const sources = (reply.json.data.papers as { citations_source: string }[]).map((p) => p.citations_source).sort();
-    expect(sources).toEqual(['index', 'index-record']);
+    expect((fits.json.data.papers as { citations_source: string }[]).map((p) => p.citations_source)).toEqual(['index']);
   });
 
   it('refuses the next paid search with 429 BUDGET_EXHAUSTED and Retry-After to the end of the hour', async () => {

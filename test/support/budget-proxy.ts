@@ -131,3 +131,30 @@ export async function storedCount(endpoint: string, tableName: string, key: stri
     client.destroy();
   }
 }
+
+/**
+ * A counter item's size as DynamoDB counts it (attribute names plus values: strings and set members in
+ * UTF-8 bytes, numbers about one byte per two digits plus one), read straight from the table; 0: no item.
+ */
+export async function storedItemBytes(endpoint: string, tableName: string, key: string): Promise<number> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
+  try {
+    const { Item } = await client.send(
+      new GetItemCommand({ TableName: tableName, Key: { pk: { S: key } }, ConsistentRead: true }),
+    );
+    let bytes = 0;
+    for (const [name, value] of Object.entries(Item ?? {})) {
+      bytes += Buffer.byteLength(name);
+      if (value.S !== undefined) bytes += Buffer.byteLength(value.S);
+      else if (value.N !== undefined) bytes += Math.ceil(value.N.replace(/^-/, '').length / 2) + 1;
+      else if (value.SS !== undefined) bytes += value.SS.reduce((sum, member) => sum + Buffer.byteLength(member), 0);
+    }
+    return bytes;
+  } finally {
+    client.destroy();
+  }
+}

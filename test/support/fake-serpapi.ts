@@ -18,6 +18,9 @@ export type Fault =
   | 'noResults'
   | 'invalidKey'
   | 'errorBody'
+  // SerpApi's own answer for a search that failed (its Search Errors page, https://serpapi.com/search-errors):
+  // HTTP 503, `search_metadata.status: "Error"` and its `error` text.
+  | 'searchError503'
   | 'gzip'
   // A Buffer body is sent as is (a gzip body with its Content-Encoding header, say).
   | { status: number; body: string | Buffer; headers?: Record<string, string> }
@@ -37,6 +40,11 @@ export interface FakeSerpApi {
   respond(responder: Responder | undefined): void;
   /** Delay every answer by this many ms (the benchmark's upstream latency). */
   latencyMs: number;
+  /**
+   * Runs once the next answer has been handed to the socket, then is cleared: a test freezes the process
+   * here (the answer waits in the client's socket meanwhile).
+   */
+  afterAnswer?: () => void;
   /** What GET /account.json (SerpApi's free Account API) answers; never counted in `requests`. */
   account: { status: number; json: unknown };
   /** Account API reads received. */
@@ -166,6 +174,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       queued.length = 0;
       responder = undefined;
       fake.latencyMs = 0;
+      fake.afterAnswer = undefined;
     },
     close: () => listening.close(),
   };
@@ -189,7 +198,9 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     const fault = responder?.(query) ?? queued.shift() ?? 'sample';
     const json = (status: number, body: string | Buffer, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
-      res.end(body);
+      const after = fake.afterAnswer;
+      fake.afterAnswer = undefined;
+      res.end(body, after);
     };
     const answer = () => {
       if (fault === 'hang') return; // never answers; the client's timeout must fire
@@ -213,6 +224,15 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
         );
       }
       if (fault === 'errorBody') return json(200, JSON.stringify({ error: 'Unsupported `xx` location - location parameter.' }));
+      if (fault === 'searchError503') {
+        return json(
+          503,
+          JSON.stringify({
+            search_metadata: { id: '64c32cfeb68f8bc186aaa013', status: 'Error' },
+            error: "We couldn't get valid results for this search. Please try again later.",
+          }),
+        );
+      }
       if (fault === 'gzip') {
         const name = sampleFor(query) ?? 'google';
         res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'gzip' });

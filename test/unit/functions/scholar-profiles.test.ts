@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { pageOfAuthors, requestSchema, researchTag, toSerpApiParams } from '../../../functions/scholar-profiles.js';
+import {
+  askForLess,
+  pageOfAuthors,
+  requestSchema,
+  researchTag,
+  toSerpApiParams,
+  unfilled,
+} from '../../../functions/scholar-profiles.js';
 import { responseSchema } from '../../../lib/contract/scholar-profiles.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';
@@ -141,5 +148,27 @@ describe('asRetiredEngine', () => {
     expect(asRetiredEngine(other)).toBe(other);
     const timeout = new AppError('UPSTREAM_TIMEOUT', { details: 'no longer available' });
     expect(asRetiredEngine(timeout)).toBe(timeout);
+  });
+});
+
+describe('a profile whose page was not read, and asking for fewer pages', () => {
+  it('says why beside it: not requested, the budget, or the upstream, with the error code', () => {
+    expect(unfilled(undefined, 3)).toMatchObject({ reason: 'not_requested', details: expect.stringContaining('"enrich": 3') });
+    expect(unfilled(undefined, 3)).not.toHaveProperty('code');
+    const budget = unfilled(new AppError('BUDGET_EXHAUSTED', { details: 'used up' }), 3);
+    expect(budget).toMatchObject({
+      reason: 'budget',
+      code: 'BUDGET_EXHAUSTED',
+      details: 'Its profile page could not be read: used up',
+    });
+    expect(unfilled(new AppError('BUDGET_UNAVAILABLE'), 3).reason).toBe('budget');
+    expect(unfilled(new AppError('UPSTREAM_TIMEOUT'), 3)).toMatchObject({ reason: 'upstream_error', code: 'UPSTREAM_TIMEOUT' });
+    expect(responseSchema.safeParse({ profiles: [] }).success).toBe(true);
+  });
+
+  it('asks for as many pages as the searches left allow, the search included', () => {
+    expect(askForLess(4)).toMatch(/^"enrich": 3 makes 4 \(the search and 3 profile pages/);
+    expect(askForLess(1)).toMatch(/^"enrich": 0 makes 1/);
+    expect(askForLess(undefined)).toMatch(/^"enrich": 0 makes 1/);
   });
 });

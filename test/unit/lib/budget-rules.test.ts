@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createPlanReader, type PlanNumbers, parseAccount, RETRY_AFTER_FAILURE_MS } from '../../../lib/budget/account.js';
-import { defaultBackstop, exhausted, usageReport, windowsFor } from '../../../lib/budget/budget.js';
+import { type BudgetSettings, defaultBackstop, exhausted, usageReport, windowsFor } from '../../../lib/budget/budget.js';
 import { dayWindow, hourWindow, monthWindow } from '../../../lib/budget/windows.js';
 import { parseClientKeySecret } from '../../../lib/credentials/client-keys.js';
 import { SecretShapeError } from '../../../lib/credentials/secrets.js';
@@ -15,6 +15,7 @@ import { bearerToken } from '../../../lib/middleware/auth.js';
 
 const at = (iso: string) => Date.parse(iso);
 const NOW = at('2026-01-05T03:04:05.000Z');
+const SETTINGS: BudgetSettings = { searchesPerHour: () => 250, searchesPerMonth: 5000, failClosed: false, backstopPerHour: 25 };
 
 describe('the fail-open allowance per container', () => {
   it('defaults to a tenth of the hourly budget, rounded up, at least 1', () => {
@@ -43,10 +44,14 @@ describe('refusals', () => {
   });
 
   it("names the per-container allowance as such, never as the deployment's budget", () => {
-    const text = details(exhausted(hourWindow(NOW, 25), NOW, true));
+    const refusal = exhausted(hourWindow(NOW, 25), NOW, { allowance: true, retryAfter: 2 });
+    const text = details(refusal);
     expect(text).toMatch(/this container's own allowance of 25 searches this hour/);
     expect(text).toMatch(/counter cannot be reached/);
+    expect(text).toMatch(/tried again in 2 s/);
     expect(text).not.toMatch(/deployment's budget/);
+    // The wait is until the counter is tried again, never the end of the hour.
+    expect(refusal.headers).toEqual({ 'Retry-After': '2' });
   });
 });
 
@@ -82,13 +87,14 @@ describe('counter keys', () => {
 
 describe('the windows of a search', () => {
   it("counts a client's search in its day (with its limit, or none), the hour and the month", () => {
-    expect(windowsFor({ client: 'ci', dailySearches: 0 }, NOW).map((w) => [w.kind, w.limit])).toEqual([
-      ['day', 0],
+    expect(windowsFor(SETTINGS, { client: 'ci', dailySearches: 0 }, NOW).map((w) => [w.kind, w.limit])).toEqual([
       ['hour', 250],
       ['month', 5000],
+      ['day', 0],
     ]);
-    expect(windowsFor({ client: 'free' }, NOW)[0]).toMatchObject({ kind: 'day', limit: Number.MAX_SAFE_INTEGER });
-    expect(windowsFor({}, NOW).map((w) => w.kind)).toEqual(['hour', 'month']);
+    expect(windowsFor(SETTINGS, { client: 'free' }, NOW)[2]).toMatchObject({ kind: 'day', limit: Number.MAX_SAFE_INTEGER });
+    expect(windowsFor(SETTINGS, {}, NOW).map((w) => w.kind)).toEqual(['hour', 'month']);
+    expect(windowsFor({ ...SETTINGS, searchesPerMonth: 0 }, { client: 'ci' }, NOW).map((w) => w.kind)).toEqual(['hour', 'day']);
   });
 });
 
@@ -117,8 +123,8 @@ describe('client keys and the day window', () => {
   it('names an entry without a name, so that its daily limit has a day window and is enforced', () => {
     const [key] = parseClientKeySecret({ keys: [{ sha256: digest, dailySearches: 3 }] });
     expect(key).toMatchObject({ name: 'unnamed', dailySearches: 3 });
-    const [first] = windowsFor({ client: key?.name, dailySearches: key?.dailySearches }, NOW);
-    expect(first).toMatchObject({ kind: 'day', limit: 3 });
+    const day = windowsFor(SETTINGS, { client: key?.name, dailySearches: key?.dailySearches }, NOW).at(-1);
+    expect(day).toMatchObject({ kind: 'day', limit: 3 });
   });
 
   it('reads the bearer scheme only at the start of the header', () => {

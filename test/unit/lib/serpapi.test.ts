@@ -51,7 +51,11 @@ describe('parseRetryAfter', () => {
 
 describe('classify', () => {
   it('returns the JSON of a 200', () => {
-    expect(classify(200, null, '{"organic_results":[]}', KEY)).toEqual({ kind: 'json', json: { organic_results: [] } });
+    expect(classify(200, null, '{"organic_results":[]}', KEY)).toEqual({
+      kind: 'json',
+      json: { organic_results: [] },
+      billed: true,
+    });
   });
 
   it.each([
@@ -59,7 +63,7 @@ describe('classify', () => {
     { error: 'No results found for this query.' },
   ])('treats %j as a successful empty answer, passing the whole answer on', (answer) => {
     // The reshapers read the same object and answer "No results": nothing of it may be dropped or changed.
-    expect(classify(200, null, JSON.stringify(answer), KEY)).toEqual({ kind: 'json', json: answer });
+    expect(classify(200, null, JSON.stringify(answer), KEY)).toEqual({ kind: 'json', json: answer, billed: true });
   });
 
   it('treats any other error text of a 200 as a final UPSTREAM_ERROR, not as no results', () => {
@@ -117,6 +121,7 @@ describe('classify', () => {
     const outcome = classify(200, null, JSON.stringify(answer), short);
     expect(outcome).toEqual({
       kind: 'json',
+      billed: true,
       json: {
         search_parameters: { api_key: '[redacted]', q: '[redacted]' },
         organic_results: [
@@ -134,6 +139,41 @@ describe('classify', () => {
     const outcome = classify(200, null, JSON.stringify({ error: `Key ${KEY} is not allowed` }), KEY);
     expect(outcome.kind !== 'json' && outcome.error.details).toBe(
       'The search provider reported an error: Key [redacted] is not allowed',
+    );
+  });
+});
+
+describe('what the provider bills (docs/budget-and-caching.md, "What the provider bills")', () => {
+  const error503 = JSON.stringify({
+    search_metadata: { status: 'Error' },
+    error: "We couldn't get valid results for this search. Please try again later.",
+  });
+  it.each<[string, number, string, boolean]>([
+    ['a result page', 200, '{"organic_results":[{"title":"x"}]}', true],
+    [
+      'a search that found nothing (its status Success)',
+      200,
+      '{"search_metadata":{"status":"Success"},"error":"Google hasn\'t returned any results for this query."}',
+      true,
+    ],
+    ['a 200 that is not JSON', 200, '{"organic', true],
+    ['a 200 that is not an object', 200, '[1]', true],
+    ['a 200 whose search status is Error', 200, '{"search_metadata":{"status":"Error"}}', false],
+    ['a 200 with an error of its own', 200, '{"error":"Unsupported `xx` location - location parameter."}', false],
+    ["SerpApi's 503 for a failed search", 503, error503, false],
+    ['a 500', 500, '{}', false],
+    ['a 429', 429, '{"error":"Too many requests"}', false],
+    ['a 429 for a plan used up', 429, '{"error":"Your account has run out of searches."}', false],
+    ['a 401', 401, '{}', false],
+    ['a 404', 404, '{}', false],
+  ])('%s: billed %s', (_name, status, text, billed) => {
+    expect(classify(status, null, text, KEY).billed).toBe(billed);
+  });
+
+  it('says why a 200 whose status is Error failed, when it gives no words of its own', () => {
+    const outcome = classify(200, null, '{"search_metadata":{"status":"Error"}}', KEY);
+    expect(outcome.kind !== 'json' && outcome.error.details).toBe(
+      'The search provider reported an error (its search status is Error)',
     );
   });
 });
