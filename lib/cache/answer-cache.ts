@@ -11,6 +11,7 @@
  * `error`, nor an answer without the results the endpoint reads.
  */
 import { config } from '../config.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { isRecord } from '../reshape/values.js';
 import { ROUTES } from '../routes.js';
 import type { UpstreamEngine } from '../upstream/engines.js';
@@ -28,7 +29,27 @@ export function answerTtlSeconds(path: string): number {
 
 const longestTtl = Math.max(config.ANSWER_CACHE_TTL_SECONDS, ...Object.values(config.ANSWER_CACHE_TTL_BY_ENDPOINT));
 
-const answers = createSharedCache<SerpApiJson>({ name: 'answer-v1', ttlSeconds: longestTtl, memoryMax: config.SEARCH_CACHE_MAX });
+/**
+ * A failure that was the loading request's own rather than the question's: its budget refused, or its
+ * deadline (or answer) came first. Those who waited for it load for themselves; any other failure (the
+ * upstream's answer to this question) is theirs too.
+ */
+const OWN_FAILURES: ReadonlySet<string> = new Set<ErrorCode>(['BUDGET_EXHAUSTED', 'BUDGET_UNAVAILABLE', 'UPSTREAM_TIMEOUT']);
+
+/**
+ * Identical questions asked at once share one upstream call: in this container, and across containers
+ * through a claim in the shared table (docs/budget-and-caching.md, "One call per question").
+ */
+const answers = createSharedCache<SerpApiJson>({
+  name: 'answer-v1',
+  ttlSeconds: longestTtl,
+  memoryMax: config.SEARCH_CACHE_MAX,
+  inFlight: {
+    sharesFailure: (error) => error instanceof AppError && !OWN_FAILURES.has(error.code),
+    // A request that waited for another container's call keeps time for one call of its own.
+    reserveMs: config.UPSTREAM_TIMEOUT_MS,
+  },
+});
 
 /** The cache key of one upstream search: engine and every non-empty parameter, in a fixed order. */
 export function answerKey(engine: UpstreamEngine, params: Parameters<Upstream['search']>[1]): string {
@@ -79,8 +100,8 @@ export function withAnswerCache(upstream: Upstream, path: string, scope: CacheSc
       const { answerTtlSeconds: callTtl, ...callOptions } = options ?? {};
       const sent = scope.fresh ? { ...params, no_cache: true } : params;
       const load = () => upstream.search(engine, sent, callOptions);
-      const ttlSeconds = Math.min(endpointTtl, callTtl ?? endpointTtl);
-      if (ttlSeconds <= 0) return load();
+      // Not cached (ttl 0) still shares a call already on its way: its answer is no older than the question.
+      const ttlSeconds = Math.max(0, Math.min(endpointTtl, callTtl ?? endpointTtl));
       return answers.remember(answerKey(engine, params), load, {
         scope,
         ttlSeconds,

@@ -9,6 +9,7 @@
  * secrets.ts: the Lambda runtime provides it, and a local run without a table never loads it.
  */
 
+import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config } from '../config.js';
@@ -53,6 +54,23 @@ export interface CacheTable {
    * start: a fresh container's first read would otherwise spend its 150 ms on set-up and miss. Never throws.
    */
   prepare?(): Promise<void>;
+  /**
+   * Marks the key as being loaded by this container until `untilMs` (an item without a value at the key,
+   * written only where no live item is): `claimed` when this container is the one to load it, `taken` when
+   * another is loading it, `unavailable` when the table did not answer. Never throws.
+   */
+  claim?(
+    key: string,
+    untilMs: number,
+    context: TableContext,
+  ): Promise<{ outcome: 'claimed'; owner: string } | { outcome: 'taken' | 'unavailable' }>;
+  /** Gives a claim up (the load failed or gave nothing worth storing), so that those waiting stop. Never throws. */
+  release?(key: string, owner: string, context: TableContext): Promise<void>;
+  /**
+   * Waits for another container's load of the key: its value once stored, or undefined once its claim is
+   * gone or `untilMs` has passed. Reads every `pollMs`. Never throws.
+   */
+  waitFor?(key: string, untilMs: number, context: TableContext): Promise<StoredValue | undefined>;
 }
 
 export interface CacheTableOptions {
@@ -64,6 +82,8 @@ export interface CacheTableOptions {
   preload?: boolean;
   /** The longest `prepare()` waits for the first connection (TABLE_PREPARE_TIMEOUT_MS). */
   prepareTimeoutMs?: number;
+  /** How often `waitFor` reads the item of a key another container is loading (CACHE_WAIT_POLL_MS). */
+  pollMs?: number;
   now?: () => number;
 }
 
@@ -166,7 +186,85 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
     }
   }
 
+  /** The item at the key, read once within the read budget: undefined when the table did not answer. */
+  const readItem = (key: string, context: TableContext) =>
+    attempt('read', options.readTimeoutMs, context, async ({ client, commands }, abortSignal) => {
+      const answer = await client.send(
+        new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: key } }, ConsistentRead: true }),
+        { abortSignal },
+      );
+      return answer.Item ?? {};
+    });
+
   return {
+    async claim(key, untilMs, context) {
+      const owner = randomBytes(9).toString('base64url');
+      const claimed = await attempt('claim', options.writeTimeoutMs, context, async ({ client, commands }, abortSignal) => {
+        try {
+          await client.send(
+            new commands.PutItemCommand({
+              TableName: options.tableName,
+              Item: {
+                pk: { S: key },
+                owner: { S: owner },
+                loading_until: { N: String(untilMs) },
+                expires_at: { N: String(Math.ceil(untilMs / 1000)) },
+              },
+              // Only where nothing live is: no value and no other container's claim.
+              ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+              ExpressionAttributeValues: { ':now': { N: String(Math.floor(now() / 1000)) } },
+            }),
+            { abortSignal },
+          );
+          return true;
+        } catch (error) {
+          if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+          throw error;
+        }
+      });
+      if (claimed === undefined) return { outcome: 'unavailable' };
+      return claimed ? { outcome: 'claimed', owner } : { outcome: 'taken' };
+    },
+
+    async release(key, owner, context) {
+      await attempt('release', options.writeTimeoutMs, context, async ({ client, commands }, abortSignal) => {
+        try {
+          await client.send(
+            new commands.PutItemCommand({
+              TableName: options.tableName,
+              // Expired at once: readers find nothing, the next claim takes the key.
+              Item: { pk: { S: key }, expires_at: { N: '0' } },
+              ConditionExpression: '#owner = :owner',
+              ExpressionAttributeNames: { '#owner': 'owner' },
+              ExpressionAttributeValues: { ':owner': { S: owner } },
+            }),
+            { abortSignal },
+          );
+        } catch (error) {
+          // Someone stored the value over the claim already: nothing to give up.
+          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        }
+      });
+    },
+
+    async waitFor(key, untilMs, context) {
+      const pollMs = options.pollMs ?? 100;
+      while (now() < untilMs) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, untilMs - now()))));
+        const item = await readItem(key, context);
+        if (item === undefined) return undefined;
+        try {
+          const value = fromItem(item as Parameters<typeof fromItem>[0], now());
+          if (value !== undefined) return { value, expiresAtMs: Number(item.expires_at?.N) * 1000 };
+        } catch {
+          return undefined;
+        }
+        // No value, and no live claim: the loader gave up; the waiter loads itself.
+        if (!(Number(item.loading_until?.N) > now())) return undefined;
+      }
+      return undefined;
+    },
+
     async prepare() {
       try {
         const { client, commands } = await connect();
@@ -273,6 +371,7 @@ export function sharedCacheTable(): CacheTable | null {
         readTimeoutMs: config.CACHE_READ_TIMEOUT_MS,
         writeTimeoutMs: config.CACHE_WRITE_TIMEOUT_MS,
         cooldownMs: config.CACHE_TABLE_COOLDOWN_MS,
+        pollMs: config.CACHE_WAIT_POLL_MS,
         preload: true,
         prepareTimeoutMs: config.TABLE_PREPARE_TIMEOUT_MS,
       })

@@ -19,6 +19,22 @@ export interface CacheScope {
   fresh: boolean;
   activity: CacheActivity;
   requestId?: string;
+  /** Epoch ms by which the request must be over: the longest it waits for another's load of the same key. */
+  deadline?: number;
+}
+
+/** Sharing one load of a key among the requests that ask for it at once (lib/cache/answer-cache.ts). */
+export interface InFlightOptions {
+  /**
+   * Whether those who waited for a load that failed share its failure; otherwise (a failure of the loader's
+   * own, such as its budget or deadline) each loads for itself. Defaults to no.
+   */
+  sharesFailure?: (error: unknown) => boolean;
+  /**
+   * How long before its own deadline a request stops waiting for another container's load and loads for
+   * itself (time for one call of its own).
+   */
+  reserveMs?: number;
 }
 
 export interface SharedCacheOptions {
@@ -37,6 +53,12 @@ export interface SharedCacheOptions {
    * Table errors and pending writes are counted and awaited either way.
    */
   countsLookups?: boolean;
+  /**
+   * `remember` shares one load among the requests that ask for the same key at once: in this container
+   * (they wait for its promise), and across containers through a claim in the table (they wait for its
+   * value there, bounded by their deadline). Off unless given. Never with `fresh`.
+   */
+  inFlight?: InFlightOptions;
 }
 
 export interface SharedRememberOptions<V> {
@@ -166,19 +188,103 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
     return outcomes as PromiseSettledResult<V>[];
   };
 
+  // One key is a batch of one: the same lookups, counters and writes, with load()'s error thrown as is.
+  const rememberOne = async (key: string, load: () => Promise<V>, rememberOptions: SharedRememberOptions<V>) => {
+    const [outcome] = await rememberMany(
+      [key],
+      (k) => k,
+      async () => [await load().then(fulfilled, rejected)],
+      rememberOptions,
+    );
+    if (outcome?.status === 'fulfilled') return outcome.value;
+    throw outcome?.reason;
+  };
+
+  /**
+   * Memory, then the table; on a miss, a claim on the key in the table: the claimant loads and stores (its
+   * value replaces the claim), the others wait for the value there, and load for themselves only if the
+   * claim is given up or their wait would leave them too little time for a call of their own.
+   */
+  const rememberClaimed = async (
+    key: string,
+    load: () => Promise<V>,
+    rememberOptions: SharedRememberOptions<V>,
+    scope: CacheScope,
+    sharing: InFlightOptions,
+  ): Promise<V> => {
+    const ttlSeconds = ttlOf(rememberOptions.ttlSeconds);
+    if (ttlSeconds <= 0 || !table?.claim || !table.waitFor || !table.release) return rememberOne(key, load, rememberOptions);
+    const itemKey = tableKey(options.name, key);
+    const context = { activity: scope.activity, requestId: scope.requestId };
+    const found = (await table.getMany([itemKey], context)).get(itemKey);
+    if (found !== undefined) {
+      hit(scope, 'table');
+      copyToMemory(key, found, ttlSeconds);
+      return found.value as V;
+    }
+    const deadline = scope.deadline ?? Date.now() + 30_000;
+    const claim = await table.claim(itemKey, deadline, context);
+    if (claim.outcome === 'taken') {
+      const waited = await table.waitFor(itemKey, deadline - (sharing.reserveMs ?? 0), context);
+      if (waited !== undefined) {
+        hit(scope, 'table');
+        copyToMemory(key, waited, ttlSeconds);
+        return waited.value as V;
+      }
+    }
+    miss(scope, 1);
+    const owner = claim.outcome === 'claimed' ? claim.owner : undefined;
+    const giveUp = () => {
+      if (owner) scope.activity.pendingWrites.push(table.release?.(itemKey, owner, context) ?? Promise.resolve());
+    };
+    let value: V;
+    try {
+      value = await load();
+    } catch (error) {
+      giveUp();
+      throw error;
+    }
+    // The value's write replaces the claim; a value not worth keeping gives the claim up instead.
+    if (rememberOptions.store?.(value) ?? true) keep(scope, [{ key, value }], ttlSeconds);
+    else giveUp();
+    return value;
+  };
+
+  /** Loads in flight in this container, by key: a request asking for one of them waits for it. */
+  const inFlight = new Map<string, Promise<V>>();
+
   return {
     memory,
     rememberMany,
-    // One key is a batch of one: the same lookups, counters and writes, with load()'s error thrown as is.
     async remember(key, load, rememberOptions = {}) {
-      const [outcome] = await rememberMany(
-        [key],
-        (k) => k,
-        async () => [await load().then(fulfilled, rejected)],
-        rememberOptions,
-      );
-      if (outcome?.status === 'fulfilled') return outcome.value;
-      throw outcome?.reason;
+      const scope = scopeOf(rememberOptions as SharedRememberOptions<unknown>);
+      const sharing = options.inFlight;
+      if (!sharing || scope.fresh) return rememberOne(key, load, rememberOptions);
+      const remembered = ttlOf(rememberOptions.ttlSeconds) > 0 ? memory.get(key) : undefined;
+      if (remembered !== undefined) {
+        hit(scope, 'memory');
+        return remembered;
+      }
+      let failed: Promise<V> | undefined;
+      for (let flying = inFlight.get(key); flying && flying !== failed; flying = inFlight.get(key)) {
+        try {
+          const value = await flying;
+          // Another request's call answered this one: no call, no search counted.
+          hit(scope, 'memory');
+          return value;
+        } catch (error) {
+          if (sharing.sharesFailure?.(error)) throw error;
+          // The loader's own failure (its budget, its deadline): the first to get here loads, the rest wait for it.
+          failed = flying;
+        }
+      }
+      const own = rememberClaimed(key, load, rememberOptions, scope, sharing);
+      inFlight.set(key, own);
+      const forget = () => {
+        if (inFlight.get(key) === own) inFlight.delete(key);
+      };
+      own.then(forget, forget);
+      return own;
     },
   };
 }
@@ -196,6 +302,7 @@ export function cacheScope(state: RequestState): CacheScope {
       return cacheActivity(state);
     },
     requestId: state.requestId,
+    deadline: state.deadline,
   };
 }
 

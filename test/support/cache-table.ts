@@ -153,7 +153,9 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
       do {
         const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
         for (const item of page.Items ?? []) {
-          const packed = item.v?.B ?? new Uint8Array();
+          // A claim on a key being loaded (or one given up) holds no value: it is no cached answer.
+          if (!item.v?.B) continue;
+          const packed = item.v.B;
           found.push({
             pk: item.pk?.S ?? '',
             value: JSON.parse(gunzipSync(packed).toString('utf8')),

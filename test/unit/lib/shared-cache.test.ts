@@ -59,6 +59,8 @@ function fakeUpstream(answer: SerpApiJson) {
       calls.push({ engine, params, options });
       return answer;
     },
+    plan: () => undefined,
+    close: async () => undefined,
   };
   return { upstream, calls };
 }
