@@ -162,7 +162,10 @@ function exportLines(exports: Json): string[] {
 /** One item of a list: its number, title, link and snippet, its citations if it has any, then its other facts. */
 function renderItem(item: unknown, n: number, context: Context): string | undefined {
   if (isScalar(item)) return `${n}. ${oneLine(String(item))}`;
-  if (!isRecord(item)) return undefined;
+  if (!isRecord(item)) {
+    const said = inline(item);
+    return said === undefined ? undefined : `${n}. ${said}`;
+  }
   const numberKey = NUMBER_KEYS.find((key) => typeof item[key] === 'number');
   const number = numberKey === undefined ? n : (item[numberKey] as number);
   const titleKey = firstKey(item, TITLE_KEYS);
@@ -326,23 +329,36 @@ const ASK_FOR_LESS: Record<string, string> = {
   'web-search-alpha': 'ask for a smaller `num`',
 };
 
-/** Fits the blocks in `room` characters, in order; says how many items of each list were cut. */
+/**
+ * Fits the blocks in `room` characters: every heading and record first (they are short and say what the
+ * answer is), then the lists' items in order while they fit; says how many items of each list were cut.
+ */
 function fitBlocks(blocks: Block[], room: number, route: string | undefined): { kept: Block[]; cut: string | undefined } {
+  const size = (block: Block) => block.text.length + 2;
+  const fixed = blocks.filter((block) => !block.item).reduce((sum, block) => sum + size(block), 0);
+  let left = room - Math.min(fixed, room);
+  let fixedLeft = Math.min(fixed, room);
   const kept: Block[] = [];
   const cut = new Map<string, number>();
   const total = new Map<string, number>();
-  let used = 0;
   let full = false;
   for (const block of blocks) {
-    if (block.item) total.set(block.section, (total.get(block.section) ?? 0) + 1);
-    if (!full && used + block.text.length + 2 <= room) {
+    if (block.item) {
+      total.set(block.section, (total.get(block.section) ?? 0) + 1);
+      if (!full && size(block) <= left) {
+        kept.push(block);
+        left -= size(block);
+      } else {
+        full = true;
+        cut.set(block.section, (cut.get(block.section) ?? 0) + 1);
+      }
+    } else if (size(block) <= fixedLeft) {
       kept.push(block);
-      used += block.text.length + 2;
-      continue;
+      fixedLeft -= size(block);
+    } else {
+      fixedLeft = 0;
+      if (!cut.has(block.section)) cut.set(block.section, 0);
     }
-    full = true;
-    if (block.item) cut.set(block.section, (cut.get(block.section) ?? 0) + 1);
-    else if (!cut.has(block.section)) cut.set(block.section, 0);
   }
   if (cut.size === 0) return { kept, cut: undefined };
   const parts = [...cut].map(([section, n]) => (n > 0 ? `the last ${n} of ${total.get(section)} ${section}` : `${section}`));

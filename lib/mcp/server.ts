@@ -287,6 +287,10 @@ export async function handleMcpRequest(event: APIGatewayProxyEvent, context: Con
   const checked = preflight(event);
   if ('reply' in checked) return checked.reply;
   const { id, method, params, modern } = checked;
+  // The 2026-07-28 revision has neither `initialize` nor `ping`; a method it does not have is refused as
+  // the reference SDK refuses it, with HTTP 404.
+  if (modern && !MODERN_METHODS.has(method))
+    return rpcError(404, id, RPC_ERRORS.METHOD_NOT_FOUND, `Method not found: ${method.slice(0, 64)}`);
   try {
     const result = await answer(method, params, event, context);
     return rpcResult(id, modern ? modernResult(method, result) : result);
@@ -295,6 +299,9 @@ export async function handleMcpRequest(event: APIGatewayProxyEvent, context: Con
     throw error;
   }
 }
+
+/** The methods this server answers in the 2026-07-28 revision. */
+const MODERN_METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
 
 /** The methods whose 2026-07-28 results a client may cache, and so carry `ttlMs` and `cacheScope`. */
 const CACHEABLE_METHODS = new Set(['tools/list', 'server/discover']);

@@ -4,7 +4,9 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { getEncoding } from 'js-tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVER_INSTRUCTIONS, TOOL_GUIDES } from '../../lib/mcp/descriptions.js';
 import { startFakeCrossref } from '../support/fake-crossref.js';
 import { TEST_CLIENT_KEY, useService } from '../support/service.js';
 
@@ -64,6 +66,27 @@ describe('MCP tool definitions', () => {
     await client.close();
   });
 
+  it('cost a model at most 250 tokens a tool (cl100k), with no sentence said twice', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const tokens = getEncoding('cl100k_base').encode(JSON.stringify({ tools })).length;
+    expect(tokens / tools.length).toBeLessThanOrEqual(250);
+    // What every tool shares is said once, in the server's instructions, not in each description.
+    const sentences = tools.flatMap((tool) => (tool.description ?? '').split(/(?<=\.)\s+/).filter((s) => s.length > 20));
+    const repeated = sentences.filter((sentence, i) => sentences.indexOf(sentence) !== i);
+    expect(repeated).toEqual([]);
+    for (const tool of tools) {
+      expect(tool.description, tool.name).not.toMatch(/daily budget|control characters|\(API: POST/);
+      // Each description says what a call costs, in the words the instructions define.
+      expect(tool.description, tool.name).toMatch(/Cost \d|Free/);
+    }
+    expect(SERVER_INSTRUCTIONS).toMatch(/hourly, monthly and per-key daily budget/);
+    expect(SERVER_INSTRUCTIONS).toMatch(/no_cache/);
+    expect(SERVER_INSTRUCTIONS).toMatch(/control characters/);
+    expect(Object.keys(TOOL_GUIDES).length).toBe(tools.length);
+    await client.close();
+  });
+
   it('are portable: no type arrays and no bare {} in any input or output schema', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
@@ -85,7 +108,9 @@ describe('MCP tool definitions', () => {
     for (const tool of tools) {
       expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean');
       expect(typeof tool.annotations?.openWorldHint, tool.name).toBe('boolean');
-      expect(typeof tool.annotations?.idempotentHint, tool.name).toBe('boolean');
+      // The spec reads destructiveHint and idempotentHint only when readOnlyHint is false: not worth their tokens.
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.annotations?.destructiveHint, tool.name).toBeUndefined();
     }
     const titles = Object.fromEntries(tools.map((tool) => [tool.name, tool.title ?? '']));
     expect(titles.web_search_alpha).toMatch(/Google/);
@@ -181,9 +206,9 @@ describe('MCP tool results as text', () => {
     const text = textOf(result);
     expect(text).toContain(data.author.name);
     expect(text).toContain(data.author.affiliations);
-    expect(text).toContain(`citations: all ${data.cited_by.citations.all}`);
-    expect(text).toContain(`h_index: all ${data.cited_by.h_index.all}`);
-    expect(text).toContain(`i10_index: all ${data.cited_by.i10_index.all}`);
+    expect(text).toContain(`citations: {all: ${data.cited_by.citations.all}`);
+    expect(text).toContain(`h_index: {all: ${data.cited_by.h_index.all}`);
+    expect(text).toContain(`i10_index: {all: ${data.cited_by.i10_index.all}`);
     await client.close();
   });
 });
