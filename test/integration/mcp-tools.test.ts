@@ -2,11 +2,15 @@
  * The MCP tools as an agent meets them, over real HTTP with the SDK client: a compact tools/list with
  * portable schemas and annotations, and text results that carry what the structured result holds.
  */
+
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { getEncoding } from 'js-tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SERVER_INSTRUCTIONS, TOOL_GUIDES } from '../../lib/mcp/descriptions.js';
+import { SERVER_INSTRUCTIONS, TOOL_GUIDES, toolName } from '../../lib/mcp/descriptions.js';
+import { loadRouteSchemas, toSchema } from '../../lib/openapi.js';
+import { ROUTES } from '../../lib/routes.js';
 import { startFakeCrossref } from '../support/fake-crossref.js';
 import { TEST_CLIENT_KEY, useService } from '../support/service.js';
 
@@ -210,5 +214,45 @@ describe('MCP tool results as text', () => {
     expect(text).toContain(`h_index: {all: ${data.cited_by.h_index.all}`);
     expect(text).toContain(`i10_index: {all: ${data.cited_by.i10_index.all}`);
     await client.close();
+  });
+});
+
+describe('the MCP guide (docs/mcp.md)', () => {
+  const guide = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
+
+  it('lists the server’s tools, each with its endpoint and the cost its description gives', async () => {
+    const table = guide.slice(guide.indexOf('<!-- mcp-tools:start'), guide.indexOf('<!-- mcp-tools:end'));
+    const rows = [...table.matchAll(/^\| `(\w+)` +\| `(\/[^`]+)`[^|]*\| ([^|]+)\|$/gm)].map(([, tool, path, cost]) => ({
+      tool,
+      path,
+      cost: (cost ?? '').trim(),
+    }));
+    const client = await connect();
+    const { tools } = await client.listTools();
+    await client.close();
+    expect(rows.map((row) => row.tool).sort()).toEqual(tools.map((tool) => tool.name).sort());
+    for (const route of ROUTES) {
+      const row = rows.find((r) => r.tool === toolName(route.name));
+      expect(row?.path, route.name).toBe(route.path);
+      const description = tools.find((tool) => tool.name === toolName(route.name))?.description ?? '';
+      const cost = /\bCost (\d+)/.exec(description)?.[1] ?? (/\bFree\b/.test(description) ? '0' : undefined);
+      expect(row?.cost.split(' ')[0], route.name).toBe(cost);
+    }
+    // The default the table gives for profiles' enrich is the request schema's.
+    const profiles = ROUTES.find((route) => route.name === 'scholar-profiles');
+    if (profiles) {
+      const schema = toSchema((await loadRouteSchemas(profiles)).requestSchema, 'input', profiles.path) as {
+        properties: { enrich: { default: number } };
+      };
+      expect(rows.find((row) => row.tool === 'scholar_profiles')?.cost).toContain(`default ${schema.properties.enrich.default}`);
+    }
+  });
+
+  it('gives the tool list’s tokens a tool as measured', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    await client.close();
+    const perTool = Math.round(getEncoding('cl100k_base').encode(JSON.stringify({ tools })).length / tools.length);
+    expect(guide.replace(/\s+/g, ' ')).toContain(`about ${perTool} cl100k tokens a tool`);
   });
 });
