@@ -160,6 +160,16 @@ describe('the AI overview Google holds back for a second request (web search alp
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(harness.upstream.calls()).toBe(0);
     expect(await hourUsed()).toBe(8);
+    // Both the hour and the limited key's day are short now: the day, the budget's narrowest window, is named.
+    const limited = await harness.service.post(
+      '/v1/web-search/alpha',
+      { q: 'coffee c', fetch_ai_overview: true },
+      { headers: { Authorization: `Bearer ${LIMITED_KEY}` } },
+    );
+    expect(limited.json.error.details).toMatch(
+      /^fetch_ai_overview can cost 2 searches and your key's own daily limit has 1 left today/,
+    );
+    expect(harness.upstream.calls()).toBe(0);
 
     const plain = await harness.service.post('/v1/web-search/alpha', { q: 'coffee c' });
     expect(plain.status).toBe(200);

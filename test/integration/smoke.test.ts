@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sample } from '../../lib/local/samples.js';
-import { HELP, main, SMOKE_SEARCH_LIMIT, type SmokeIo } from '../../lib/local/smoke.js';
+import { HELP, main, paidCalls, SMOKE_SEARCH_LIMIT, type SmokeIo } from '../../lib/local/smoke.js';
 import { ROUTES } from '../../lib/routes.js';
 import { TEST_CLIENT_KEY, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
@@ -117,6 +117,14 @@ describe('npm run smoke --live against the local service', () => {
     expect(table.get('cite-search')?.missing).toBe('data.papers (null)');
     expect(table.get('web-search-bravo')?.new).toBe('-');
     expect(run.out).toContain('4 failing');
+  });
+});
+
+describe('the cost of a smoke body', () => {
+  it('counts web search alpha as 2 paid searches only with fetch_ai_overview', () => {
+    expect(paidCalls('web-search-alpha', { q: 'coffee' })).toBe(1);
+    expect(paidCalls('web-search-alpha', { q: 'coffee', fetch_ai_overview: false })).toBe(1);
+    expect(paidCalls('web-search-alpha', { q: 'coffee', fetch_ai_overview: true })).toBe(2);
   });
 });
 

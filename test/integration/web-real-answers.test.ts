@@ -166,6 +166,24 @@ describe('Google, 2026-01-03, "Coffee" in Austin (web search alpha)', () => {
   });
 });
 
+describe('Google, 2026-01-03, when Google says it could not make its AI overview', () => {
+  it('answers the search with the overview failed and Google’s words, and no follow-up search', async () => {
+    const refused = { ...GOOGLE, ai_overview: { error: "Can't generate an AI overview right now. Try again later." } };
+    const route = ROUTES.find((r) => r.name === 'web-search-alpha');
+    harness.upstream.respond(() => ({ json: refused }));
+    const reply = await harness.service.post(route?.path ?? '', { q: 'Coffee', fetch_ai_overview: true, no_cache: true });
+    expect(reply.status, reply.text).toBe(200);
+    expect(harness.upstream.calls()).toBe(1);
+    expect(reply.json.data.ai_overview).toMatchObject({
+      state: 'failed',
+      error: { code: 'UPSTREAM_ERROR', details: expect.stringContaining("Can't generate an AI overview right now") },
+    });
+    // No follow-up was asked for, so the message is the search's own.
+    expect(reply.json.message).toBe('9 results');
+    expectCarried('web-search-alpha', 'google', refused, reply.json.data);
+  });
+});
+
 describe('Google, 2025-04-21, "What is the capital of France?" (web search alpha)', () => {
   it('gives the answer box (Paris) and the knowledge graph with its 5 facts, every listed value carried', async () => {
     const data = await answer('web-search-alpha', { q: 'What is the capital of France?' }, GOOGLE_ANSWER_BOX);
