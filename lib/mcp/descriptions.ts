@@ -19,7 +19,7 @@ export const SERVER_INSTRUCTIONS =
 
 export const TOOL_GUIDES: Record<string, string> = {
   'web-search-alpha':
-    'Google web search: organic results with dates, "people also ask" answers, related searches. The default for web questions. Cost 1. `num` results a page (at most 10).',
+    'Google web search: organic results with dates, "people also ask" answers, answer box, knowledge graph, AI overview. The default for web questions. Cost 1 (2 with `fetch_ai_overview` when Google holds it back). `num` ≤ 10.',
   'web-search-bravo':
     'DuckDuckGo web search: an independent second opinion, with `region` (e.g. de-de) and `date` (day, week, month, year) filters. Cost 1.',
   'web-search-charlie': 'Bing web search, market-specific: `market` (e.g. en-GB) or `cc` country, not both. Cost 1.',

@@ -34,7 +34,8 @@ const firstKey = (item: Json, keys: readonly string[]) =>
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-const TITLE_KEYS = ['title', 'name', 'question', 'query', 'location', 'reference'];
+// A "people also ask" answer leads with its question, whatever title its answer has.
+const TITLE_KEYS = ['question', 'title', 'name', 'query', 'location', 'reference'];
 const LINK_KEYS = ['link', 'source_url', 'url', 'original'];
 const SNIPPET_KEYS = ['snippet', 'description'];
 /** Left out of the text: a duplicate of the link, and pictures (structuredContent has them). */
