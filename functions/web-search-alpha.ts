@@ -6,10 +6,7 @@
  * the request asks for it with `fetch_ai_overview` (docs/decisions.md, "Web answers beside the results").
  */
 import * as z from 'zod/mini';
-import { type BudgetScope, budgetUsage, usageWindows } from '../lib/budget/budget.js';
-import { secondsUntilReset, windowWords } from '../lib/budget/windows.js';
 import { countMessage } from '../lib/envelope.js';
-import { AppError } from '../lib/errors.js';
 import { api } from '../lib/middleware/index.js';
 import { type AiOverview, overviewFromFollowUp, overviewFromSearch } from '../lib/reshape/ai-overview.js';
 import { integer, record, text } from '../lib/reshape/values.js';
@@ -72,42 +69,14 @@ export function reshapeAlpha(json: Record<string, unknown>, request: AlphaReques
   };
 }
 
-/**
- * Refuses before the first paid search when the budget has no room for all this request may cost (the
- * search and the overview's follow-up), so that a client never pays for a search whose overview the budget
- * would then refuse (docs/decisions.md, "Web answers beside the results"). A counter that cannot be read
- * is left to the searches' own reservations, which apply the deployment's choice between searching on and
- * refusing (docs/decisions.md §8).
- */
-async function ensureRoom(searches: number, scope: BudgetScope): Promise<void> {
-  let usage: Awaited<ReturnType<typeof budgetUsage>>;
-  try {
-    usage = await budgetUsage(scope);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'BUDGET_UNAVAILABLE') return;
-    throw error;
-  }
-  const now = Date.now();
-  const [hour, day, month] = usageWindows(scope, now);
-  // In the order the budget counts them: the key's own day (the narrowest) first.
-  const windows = [
-    { window: day, left: usage.client.today.left },
-    { window: hour, left: usage.hour.left },
-    { window: month, left: usage.month?.left ?? null },
-  ];
-  const short = windows.find(({ window, left }) => window !== undefined && left !== null && left < searches);
-  if (!short?.window) return;
-  const { window, left } = short;
-  const whose = window.kind === 'day' ? "your key's own daily limit" : "the deployment's budget";
-  throw new AppError('BUDGET_EXHAUSTED', {
-    details: `fetch_ai_overview can cost ${searches} searches and ${whose} has ${left} left ${windowWords(window.kind)}; it resets at ${new Date(window.endsAt).toISOString().replace('.000Z', 'Z')}. Without fetch_ai_overview the search costs one`,
-    headers: { 'Retry-After': String(secondsUntilReset(window, now)) },
-  });
-}
-
-export const handler = api({ body: requestSchema }).handler(async ({ body, upstream, client }) => {
+export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {
+  // Both searches reserved before the first, so that a client never pays for a search whose overview the
+  // budget would then refuse; the second is given back when the overview came with the page (§8).
   if (body.fetch_ai_overview) {
-    await ensureRoom(PAID_CALLS_WITH_AI_OVERVIEW, { client: client.name, dailySearches: client.dailySearches });
+    upstream.plan(PAID_CALLS_WITH_AI_OVERVIEW, {
+      why: 'the search and, when Google holds it back, the AI overview (fetch_ai_overview)',
+      less: () => 'without "fetch_ai_overview" the search costs 1',
+    });
   }
   const json = await upstream.search('webAlpha', toSerpApiParams(body));
   let { overview, pageToken } = overviewFromSearch(json.ai_overview, body.fetch_ai_overview);

@@ -15,7 +15,7 @@
  * tests in-process; lib/budget/deployment.ts makes the one instance of a container from the configuration.
  */
 import { AppError } from '../errors.js';
-import { type Counter, CounterUnavailable, type Unsettled } from './counter.js';
+import { type Counter, CounterUnavailable, lastToReset, type Unsettled } from './counter.js';
 import { type BudgetWindow, dayWindow, hourWindow, monthWindow, secondsUntilReset, windowWords } from './windows.js';
 
 /** Who is spending: set by auth (lib/middleware/auth.ts) and carried by the upstream's call options. */
@@ -203,23 +203,22 @@ export function createBudget(options: BudgetOptions): Budget {
   /** Seconds until the counter is tried again: the Retry-After of a refusal the outage caused. */
   const retryAfter = (now: number) => Math.max(1, Math.ceil(((counter.retryAt() ?? now + retryMs) - now) / 1000));
 
-  /** While failing open: a window the container knows to be full refuses; a key's day it never heard too. */
+  /**
+   * While failing open: a window the container knows to be full refuses (the last to reset of them, the
+   * real wait); else a key's day with a limit it never heard.
+   */
   function failOpenRefusal(windows: readonly BudgetWindow[], now: number): AppError | undefined {
-    for (const window of windows) {
-      if (window.limit === NO_LIMIT) continue;
-      // Includes the searches this container holds there and has not written (this request's too).
-      const count = counter.known(window);
-      if (count === undefined) {
-        if (window.kind !== 'day') continue;
-        const seconds = retryAfter(now);
-        return new AppError('BUDGET_UNAVAILABLE', {
-          details: `The budget counter cannot be reached, and this container has not heard your key's count today, so its own limit of ${window.limit} searches a day cannot be kept; the counter is tried again in ${seconds} s`,
-          headers: { 'Retry-After': String(seconds) },
-        });
-      }
-      if (count > window.limit) return exhausted(window, now, { lastHeard: true });
-    }
-    return undefined;
+    // Counts include the searches this container holds and has not written (this request's too).
+    const limited = windows.filter((window) => window.limit !== NO_LIMIT);
+    const full = lastToReset(limited.filter((window) => (counter.known(window) ?? 0) > window.limit));
+    if (full) return exhausted(full, now, { lastHeard: true });
+    const unheard = limited.find((window) => window.kind === 'day' && counter.known(window) === undefined);
+    if (!unheard) return undefined;
+    const seconds = retryAfter(now);
+    return new AppError('BUDGET_UNAVAILABLE', {
+      details: `The budget counter cannot be reached, and this container has not heard your key's count today, so its own limit of ${unheard.limit} searches a day cannot be kept; the counter is tried again in ${seconds} s`,
+      headers: { 'Retry-After': String(seconds) },
+    });
   }
 
   async function claim(scope: BudgetScope, n: number, ask?: Ask): Promise<Claim> {

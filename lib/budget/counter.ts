@@ -124,6 +124,17 @@ function newHold(windows: readonly BudgetWindow[], n: number, createdAt: number)
   };
 }
 
+/**
+ * Of the windows that cannot take a request, the one it must wait for: the last to reset (a key's day
+ * over the hour, the month over both). A refusal names it, and its reset is the real wait.
+ */
+export function lastToReset(windows: readonly BudgetWindow[]): BudgetWindow | undefined {
+  return windows.reduce<BudgetWindow | undefined>(
+    (last, window) => (last && last.endsAt >= window.endsAt ? last : window),
+    undefined,
+  );
+}
+
 /** The memory counter: exact within one process, always answering. */
 export function createMemoryCounter(now: () => number = Date.now): Counter {
   const counts = new Map<string, { used: number; endsAt: number }>();
@@ -137,7 +148,7 @@ export function createMemoryCounter(now: () => number = Date.now): Counter {
   return {
     async reserve(windows, n) {
       // Synchronous from the check to the increment: no other request of this process can come between.
-      const refused = windows.find((window) => current(window) + n > window.limit);
+      const refused = lastToReset(windows.filter((window) => current(window) + n > window.limit));
       if (refused) return { ok: false, refused, used: current(refused) };
       const hold = newHold(windows, n, now());
       for (const window of windows) add(window, n);
@@ -498,6 +509,21 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
         state !== 'closed' && hold.minutes[i] !== undefined && now() - (hold.minutes[i] as number) > SETTLE_HORIZON_MS,
     );
 
+  /**
+   * The refusal of a request the first of `windows` refused: the windows after it are read too, so that
+   * the one named is the one the request must wait for (the last to reset of those that cannot take it),
+   * with its count, which tells a request of several searches how many are left. A read that fails leaves
+   * the first refusal as it was.
+   */
+  async function refusal(windows: readonly BudgetWindow[], n: number): Promise<Reservation> {
+    const [first] = windows as [BudgetWindow, ...BudgetWindow[]];
+    const counts = await read(windows).catch(() => undefined);
+    if (!counts) return { ok: false, refused: first };
+    const full = windows.filter((window, i) => i === 0 || (counts[i] as number) + n > window.limit);
+    const refused = lastToReset(full) as BudgetWindow;
+    return { ok: false, refused, used: counts[windows.indexOf(refused)] as number };
+  }
+
   function read(windows: readonly BudgetWindow[]): Promise<number[]> {
     return Promise.all(
       windows.map(async (window) => {
@@ -575,15 +601,7 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
           // Given back by token, exactly, so that the refused request costs nothing; what cannot be given
           // back now is given back later.
           await close(hold, 0);
-          // A request of several searches is told how many are left.
-          const used =
-            n > 1
-              ? await read([window]).then(
-                  ([count]) => count,
-                  () => undefined,
-                )
-              : undefined;
-          return { ok: false, refused: window, ...(used === undefined ? {} : { used }) };
+          return refusal(windows.slice(i), n);
         }
         hold.states[i] = state;
       }

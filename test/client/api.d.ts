@@ -15,7 +15,7 @@ export interface paths {
     put?: never;
     /**
      * Web search on engine alpha
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['webSearchAlpha'];
     delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
     put?: never;
     /**
      * Web search on engine bravo
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['webSearchBravo'];
     delete?: never;
@@ -55,7 +55,7 @@ export interface paths {
     put?: never;
     /**
      * Web search on engine charlie
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['webSearchCharlie'];
     delete?: never;
@@ -75,7 +75,7 @@ export interface paths {
     put?: never;
     /**
      * Web search on engine delta (Chinese-language queries)
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['webSearchDelta'];
     delete?: never;
@@ -95,7 +95,7 @@ export interface paths {
     put?: never;
     /**
      * Papers with formatted citations
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['citeSearch'];
     delete?: never;
@@ -115,7 +115,7 @@ export interface paths {
     put?: never;
     /**
      * DOIs and free-text references, resolved and cited in any CSL style (no paid call)
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['citeResolve'];
     delete?: never;
@@ -135,7 +135,7 @@ export interface paths {
     put?: never;
     /**
      * The CSL style catalogue, searched by name or field
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['citeStyles'];
     delete?: never;
@@ -155,7 +155,7 @@ export interface paths {
     put?: never;
     /**
      * Scholar profiles by name
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['scholarProfiles'];
     delete?: never;
@@ -175,7 +175,7 @@ export interface paths {
     put?: never;
     /**
      * One scholar and their articles
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['scholarAuthor'];
     delete?: never;
@@ -195,7 +195,7 @@ export interface paths {
     put?: never;
     /**
      * One article of a scholar's page with the documents citing it
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['scholarAuthorCitation'];
     delete?: never;
@@ -215,7 +215,7 @@ export interface paths {
     put?: never;
     /**
      * Search interest over time and by region
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['alphaTrends'];
     delete?: never;
@@ -235,7 +235,7 @@ export interface paths {
     put?: never;
     /**
      * News search
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['alphaNews'];
     delete?: never;
@@ -255,7 +255,7 @@ export interface paths {
     put?: never;
     /**
      * Image search
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['alphaImages'];
     delete?: never;
@@ -275,7 +275,7 @@ export interface paths {
     put?: never;
     /**
      * The search budget: this hour, this month, the caller's day
-     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `INTERNAL_ERROR`.
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['usage'];
     delete?: never;
@@ -308,6 +308,7 @@ export interface components {
       | 'UPSTREAM_ENGINE_RETIRED'
       | 'UPSTREAM_TIMEOUT'
       | 'SERVICE_MISCONFIGURED'
+      | 'SERVICE_UNAVAILABLE'
       | 'INTERNAL_ERROR';
     Failure: {
       /** @constant */
@@ -548,6 +549,7 @@ export interface components {
             | 'UPSTREAM_ENGINE_RETIRED'
             | 'UPSTREAM_TIMEOUT'
             | 'SERVICE_MISCONFIGURED'
+            | 'SERVICE_UNAVAILABLE'
             | 'INTERNAL_ERROR';
           details: string;
         } | null;
@@ -1191,6 +1193,40 @@ export interface components {
         }[];
         link: string | null;
         thumbnail: string | null;
+        /** @description Present only on a profile whose page was not read: what is missing and why */
+        unfilled?: {
+          /** @description Fields left at their empty value (cited_by 0, affiliations "", email null, …) because the profile page was not read */
+          fields: ('affiliations' | 'affiliation' | 'email' | 'cited_by' | 'interests' | 'thumbnail')[];
+          /**
+           * @description `not_requested`: the profile is beyond the `enrich` first ones of the page; `budget`: the search budget refused its page; `upstream_error`: its page could not be fetched
+           * @enum {string}
+           */
+          reason: 'not_requested' | 'budget' | 'upstream_error';
+          /**
+           * @description The error its page met, unless not requested
+           * @enum {string}
+           */
+          code?:
+            | 'MALFORMED_JSON'
+            | 'INVALID_REQUEST'
+            | 'UNAUTHORIZED'
+            | 'NOT_FOUND'
+            | 'METHOD_NOT_ALLOWED'
+            | 'PAYLOAD_TOO_LARGE'
+            | 'UNSUPPORTED_MEDIA_TYPE'
+            | 'RATE_LIMITED'
+            | 'BUDGET_EXHAUSTED'
+            | 'BUDGET_UNAVAILABLE'
+            | 'UPSTREAM_QUOTA_EXCEEDED'
+            | 'UPSTREAM_ERROR'
+            | 'UPSTREAM_ENGINE_RETIRED'
+            | 'UPSTREAM_TIMEOUT'
+            | 'SERVICE_MISCONFIGURED'
+            | 'SERVICE_UNAVAILABLE'
+            | 'INTERNAL_ERROR';
+          /** @description Why, in words, with how to get the page (a higher `enrich`, a retry) */
+          details: string;
+        };
       }[];
     };
     ScholarProfilesSuccess: {
@@ -1393,6 +1429,7 @@ export interface components {
           | 'UPSTREAM_ENGINE_RETIRED'
           | 'UPSTREAM_TIMEOUT'
           | 'SERVICE_MISCONFIGURED'
+          | 'SERVICE_UNAVAILABLE'
           | 'INTERNAL_ERROR';
         details: string;
       }[];
@@ -2619,6 +2656,7 @@ export interface components {
           | 'UPSTREAM_ENGINE_RETIRED'
           | 'UPSTREAM_TIMEOUT'
           | 'SERVICE_MISCONFIGURED'
+          | 'SERVICE_UNAVAILABLE'
           | 'INTERNAL_ERROR';
         details: string;
       }[];
@@ -2814,6 +2852,13 @@ export interface components {
           resets_at: string;
         };
       };
+      /** @description What the container that answered owes the counter (each writes its own as soon as the counter answers, and before answering this); 0 and 0 when the counts are exact */
+      unsettled: {
+        /** @description Searches this container made while the counter could not be reached, not written to it yet: the counts above are low by them */
+        searches_not_counted: number;
+        /** @description Searches this container reserved and did not use (or the provider did not bill), not given back yet: the counts above are high by them */
+        searches_not_given_back: number;
+      };
       /** @description The search provider's own account numbers, as last read from its free Account API (kept a few minutes); null when not read yet */
       plan: {
         plan_name: string | null;
@@ -2977,7 +3022,7 @@ export interface components {
     /**
      * @description `RATE_LIMITED`: The gateway’s flood guard (one rate for the whole API stage) or, where deployed with it, WAF’s per-IP rule refused the request. Retry after `Retry-After`. The spending budget answers `BUDGET_EXHAUSTED` instead.
      *
-     *     `BUDGET_EXHAUSTED`: The team’s search budget ran out before this request’s next paid search: the deployment’s searches this hour or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until that window resets. Answers from the cache are never counted. `POST /v1/usage` shows where the budget stands.
+     *     `BUDGET_EXHAUSTED`: The team’s search budget cannot cover this request’s paid searches: the deployment’s searches this hour or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until that window resets (while the budget’s counter cannot be reached and a container’s own allowance is used up, the seconds until the counter is tried again). A request that can make several paid searches (trends, profiles with `enrich`, citation search from the index) reserves them all before the first, so it is refused whole, before any is made, and `details` says how to ask for fewer. Answers from the cache are never counted; `POST /v1/usage` shows where the budget stands.
      */
     Error429: {
       headers: {
@@ -3054,9 +3099,11 @@ export interface components {
       };
     };
     /**
-     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within a per-container allowance), and `POST /v1/usage` is refused in either mode. Retry shortly.
+     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within the counts the container last heard and its own allowance), or when the calling key has a daily limit whose count the container has not heard; `POST /v1/usage` is refused in either mode. `Retry-After`: when the counter is tried again.
      *
      *     `UPSTREAM_QUOTA_EXCEEDED`: The search provider refused for rate, after retries (`Retry-After` when the provider said when), or because the service’s plan there is used up: answered at once, without retries, and `details` says so.
+     *
+     *     `SERVICE_UNAVAILABLE`: The store the service reads its credentials from (Secrets Manager) did not answer in time, or answered that it cannot now. Nothing is wrong with the key sent (a key that cannot be checked is never answered 401): retry after `Retry-After`.
      */
     Error503: {
       headers: {
@@ -3073,7 +3120,7 @@ export interface components {
           data: null;
           error: {
             /** @enum {string} */
-            code: 'BUDGET_UNAVAILABLE' | 'UPSTREAM_QUOTA_EXCEEDED';
+            code: 'BUDGET_UNAVAILABLE' | 'UPSTREAM_QUOTA_EXCEEDED' | 'SERVICE_UNAVAILABLE';
             /** @description The reason, written for a person; names every offending field. Never a secret. */
             details: string;
           };

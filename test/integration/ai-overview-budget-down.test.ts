@@ -1,8 +1,8 @@
 /**
  * fetch_ai_overview while the budget's counter cannot be reached (its table's endpoint refuses every
- * connection): the check for room before the first search cannot read the counter, so it leaves the
- * decision to the searches' own reservations, which apply the deployment's choice (docs/decisions.md §8):
- * by default they search on within the container's allowance, and both searches are made.
+ * connection): the two searches' reservation cannot reach the counter, so it applies the deployment's
+ * choice (docs/decisions.md §8): by default it searches on within the container's allowance, and both
+ * searches are made.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ const GOOGLE = JSON.parse(
 const overview = (GOOGLE.related_questions as Json[])[2] as Json;
 
 describe('fetch_ai_overview with the budget counter down (fail open, the default)', () => {
-  it('makes both searches: the room check cannot read the counter and does not refuse in its place', async () => {
+  it('makes both searches: the reservation of both fails open within the allowance', async () => {
     harness.upstream.respond((query) =>
       query.get('engine') === 'google_ai_overview'
         ? { json: { ai_overview: { text_blocks: overview.text_blocks, references: overview.references } } }

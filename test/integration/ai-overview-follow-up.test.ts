@@ -80,7 +80,7 @@ describe('the AI overview Google holds back for a second request (web search alp
     expect(refused.status).toBe(429);
     // The deployment's hour has room; the key's own day does not.
     expect(refused.json.error.details).toMatch(
-      /^fetch_ai_overview can cost 2 searches and your key's own daily limit has 1 left today/,
+      /^Your key's own limit: 1 of 1 searches left today, fewer than the 2 this request can make/,
     );
     expect(harness.upstream.calls()).toBe(0);
   });
@@ -146,28 +146,32 @@ describe('the AI overview Google holds back for a second request (web search alp
       note: expect.stringContaining('2026-01-03 14:20:00 UTC'),
     });
     expect(reply.json.message).toBe('9 results; AI overview not fetched (UPSTREAM_ERROR)');
-    expect(await hourUsed()).toBe(8);
+    // The follow-up the provider answered with an error is not billed, so not counted: the search is.
+    expect(await hourUsed()).toBe(7);
   });
 
   it('with room for one search only: 429 before any paid search when asked for the overview; without, the search goes on', async () => {
+    upstreamWith(SEARCH_WITH_TOKEN);
+    expect((await harness.service.post('/v1/web-search/alpha', { q: 'coffee g' })).status).toBe(200);
+    harness.upstream.reset();
     upstreamWith(SEARCH_WITH_TOKEN);
     const refused = await harness.service.post('/v1/web-search/alpha', { q: 'coffee c', fetch_ai_overview: true });
     expect(refused.status).toBe(429);
     expect(refused.json.error.code).toBe('BUDGET_EXHAUSTED');
     expect(refused.json.error.details).toMatch(
-      /^fetch_ai_overview can cost 2 searches and the deployment's budget has 1 left this hour; it resets at \d{4}-\d\d-\d\dT\d\d:00:00Z\. Without fetch_ai_overview the search costs one$/,
+      /^The deployment's budget: 1 of 9 searches left this hour, fewer than the 2 this request can make \(the search and, when Google holds it back, the AI overview \(fetch_ai_overview\)\); it resets at \d{4}-\d\d-\d\dT\d\d:00:00Z\. Ask for less: without "fetch_ai_overview" the search costs 1\. Answers already in the cache are still served\.$/,
     );
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(harness.upstream.calls()).toBe(0);
     expect(await hourUsed()).toBe(8);
-    // Both the hour and the limited key's day are short now: the day, the budget's narrowest window, is named.
+    // Both the hour and the limited key's day are short now: the day, the last to reset (the real wait), is named.
     const limited = await harness.service.post(
       '/v1/web-search/alpha',
       { q: 'coffee c', fetch_ai_overview: true },
       { headers: { Authorization: `Bearer ${LIMITED_KEY}` } },
     );
     expect(limited.json.error.details).toMatch(
-      /^fetch_ai_overview can cost 2 searches and your key's own daily limit has 1 left today/,
+      /^Your key's own limit: 1 of 1 searches left today, fewer than the 2 this request can make/,
     );
     expect(harness.upstream.calls()).toBe(0);
 

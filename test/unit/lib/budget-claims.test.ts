@@ -132,6 +132,15 @@ describe('a claim', () => {
     expect(error.headers).toEqual({ 'Retry-After': String((DAY_END - NOW) / 1000) });
   });
 
+  it('names the key’s day when it and the hour are both full: the last to reset is the real wait', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter, { searchesPerHour: () => 7 });
+    for (let i = 0; i < 7; i++) await budget.claim(client, 1);
+    const error = await refusal(budget.claim(client, 1));
+    expect(error.details).toMatch(/^Your key's own limit of 7 searches today is used up/);
+    expect(error.headers).toEqual({ 'Retry-After': String((DAY_END - NOW) / 1000) });
+  });
+
   it('refuses a request of several searches whole when fewer are left, saying how many and how to ask for less', async () => {
     const { counter, memory } = flaky();
     const budget = budgetOn(counter);
@@ -223,6 +232,14 @@ describe('while the counter cannot be reached', () => {
     // A key without a limit searches on, within the allowance.
     const free = await budget.claim({ client: 'free' }, 1);
     expect(free.n).toBe(1);
+  });
+
+  it('names the last to reset of the windows it knows to be full', async () => {
+    const day = dayWindow(NOW, 'ci', 7);
+    const { counter, goDown } = flaky({ [hour().key]: 10, [day.key]: 7 });
+    const budget = budgetOn(counter);
+    goDown();
+    expect((await refusal(budget.claim(client, 1))).details).toMatch(/^Your key's own limit of 7 searches today is used up/);
   });
 
   it('refuses a window it knows to be full, the hour too', async () => {

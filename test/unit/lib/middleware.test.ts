@@ -114,6 +114,7 @@ describe('api() middleware chain', () => {
       UPSTREAM_ENGINE_RETIRED: 502,
       UPSTREAM_TIMEOUT: 504,
       SERVICE_MISCONFIGURED: 500,
+      SERVICE_UNAVAILABLE: 503,
       INTERNAL_ERROR: 500,
     });
   });
