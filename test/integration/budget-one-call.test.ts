@@ -44,6 +44,8 @@ const containerEnv = (budgetTable: string) => ({
   BUDGET_TABLE_NAME: budgetTable,
   SERPAPI_BASE_URL: upstream.url,
   ANSWER_CACHE_TTL_SECONDS: '3600',
+  // Bravo's answers are not cached: only the sharing of a call in flight can spare a call there.
+  ANSWER_CACHE_TTL_BY_ENDPOINT: 'web-search-bravo=0',
   SEARCHES_PER_HOUR: '10',
   BUDGET_TIMEOUT_MS: '5000',
 });
@@ -77,6 +79,20 @@ describe('identical questions asked at once', () => {
     expect(await hourCount('one-call-budget')).toBe(1);
     // The others were answered without a call of their own.
     expect(replies.filter((r) => r.headers.get('x-cache') === 'hit')).toHaveLength(7);
+  });
+
+  it('8 on one container share the call in flight even where answers are not cached, and the next one calls again', async () => {
+    upstream.latencyMs = 400;
+    const before = await hourCount('one-call-budget');
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () => service.post('/v1/web-search/bravo', { q: 'not cached, asked at once' })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(upstream.calls()).toBe(1);
+    expect((await hourCount('one-call-budget')) - before).toBe(1);
+    upstream.latencyMs = 0;
+    expect((await service.post('/v1/web-search/bravo', { q: 'not cached, asked at once' })).status).toBe(200);
+    expect(upstream.calls()).toBe(2);
   });
 
   it('20 across two containers with a budget of 10 make 1 upstream call, counted once, and all are answered', async () => {
