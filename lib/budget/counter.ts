@@ -287,6 +287,24 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
     );
   }
 
+  /**
+   * The call, its latency recorded whenever it answers, even after its caller stopped waiting (up to
+   * `maxTimeoutMs`): a table slower than the time it is given is measured all the same, so that the time
+   * grows to fit it. An answer of any kind means the table is back.
+   */
+  function measured<T>(call: Promise<T>): Promise<T> {
+    const started = performance.now();
+    const answered = () => {
+      latencies.push(performance.now() - started);
+      if (latencies.length > LATENCY_SAMPLES) latencies.shift();
+      markUp();
+    };
+    call.then(answered, (error: unknown) => {
+      if ((error as Error).name === 'ConditionalCheckFailedException') answered();
+    });
+    return call;
+  }
+
   /** One UpdateItem within the time budget: 'condition-failed', the new item, or CounterUnavailable. */
   async function send(
     window: BudgetWindow,
@@ -298,47 +316,30 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
       returnValues?: 'ALL_NEW' | 'UPDATED_NEW';
     },
   ): Promise<{ outcome: Outcome; item?: Record<string, AttributeValue> }> {
-    const controller = new AbortController();
     const budgetMs = counterTimeout(latencies, options.timeoutMs, maxTimeoutMs);
     let handle: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      handle = setTimeout(() => {
-        controller.abort();
-        reject(new CounterUnavailable(`no answer within ${budgetMs} ms`));
-      }, budgetMs);
+      handle = setTimeout(() => reject(new CounterUnavailable(`no answer within ${budgetMs} ms`)), budgetMs);
     });
-    let started = performance.now();
-    const answered = () => {
-      latencies.push(performance.now() - started);
-      if (latencies.length > LATENCY_SAMPLES) latencies.shift();
-      markUp();
-    };
     try {
       // Loading the SDK is a one-off per container, not the table's slowness: not in the latencies.
       const { client, commands } = await Promise.race([options.client(), timeout]);
-      started = performance.now();
-      const answer = await Promise.race([
-        client.send(
-          new commands.UpdateItemCommand({
-            TableName: options.tableName,
-            Key: { pk: { S: window.key } },
-            UpdateExpression: input.update,
-            ...(input.condition ? { ConditionExpression: input.condition } : {}),
-            ...(input.names ? { ExpressionAttributeNames: input.names } : {}),
-            ExpressionAttributeValues: input.values,
-            ReturnValues: input.returnValues ?? 'NONE',
-          }),
-          { abortSignal: controller.signal },
-        ),
-        timeout,
-      ]);
-      answered();
+      const call = client.send(
+        new commands.UpdateItemCommand({
+          TableName: options.tableName,
+          Key: { pk: { S: window.key } },
+          UpdateExpression: input.update,
+          ...(input.condition ? { ConditionExpression: input.condition } : {}),
+          ...(input.names ? { ExpressionAttributeNames: input.names } : {}),
+          ExpressionAttributeValues: input.values,
+          ReturnValues: input.returnValues ?? 'NONE',
+        }),
+        { abortSignal: AbortSignal.timeout(maxTimeoutMs) },
+      );
+      const answer = await Promise.race([measured(call), timeout]);
       return { outcome: 'done', item: answer.Attributes };
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') {
-        answered();
-        return { outcome: 'condition-failed' };
-      }
+      if ((error as Error).name === 'ConditionalCheckFailedException') return { outcome: 'condition-failed' };
       if (error instanceof CounterUnavailable) throw error;
       throw new CounterUnavailable(`${(error as Error).name}: ${(error as Error).message}`.slice(0, 300), { cause: error });
     } finally {

@@ -8,7 +8,7 @@ import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { planNumbers } from './account.js';
 import { type BudgetScope, createBudget, defaultBackstop } from './budget.js';
-import { createDynamoCounter, createMemoryCounter, DEFAULT_RETRY_MS } from './counter.js';
+import { createDynamoCounter, createMemoryCounter } from './counter.js';
 import { createRequestSpend, type RequestSpend } from './spend.js';
 import { expiresAtSeconds, hourWindow } from './windows.js';
 
@@ -68,7 +68,7 @@ const budget = createBudget({
     failClosed: config.BUDGET_FAIL_CLOSED === 'true',
     backstopPerHour: BACKSTOP_PER_HOUR,
   },
-  retryMs: config.BUDGET_RETRY_MS ?? DEFAULT_RETRY_MS,
+  retryMs: config.BUDGET_RETRY_MS,
   warn: (message, fields) => logger.warn(message, fields),
 });
 

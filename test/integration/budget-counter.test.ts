@@ -47,6 +47,8 @@ beforeAll(async () => {
     tableName: TABLE,
     timeoutMs: TIMEOUT_MS,
     client: async () => ({ client, commands }),
+    // The same time for every call: these tests hold requests past it on purpose.
+    maxTimeoutMs: TIMEOUT_MS,
     // No rest after a failure here: each test below sends what it means to (test/unit/lib/budget-counter-down.test.ts
     // covers the rest a down table gets).
     retryMs: 0,
@@ -312,6 +314,29 @@ describe('the time a counter call is given', () => {
     expect(counterTimeout([...Array(99).fill(10), 4_000], 1_000, 5_000)).toBe(1_000);
     expect(counterTimeout(Array(10).fill(4_000), 1_000, 5_000)).toBe(5_000);
     expect(counterTimeout([700], 1_000, 5_000)).toBe(1_400);
+  });
+
+  it('grows to fit a table that answers slower than it: answers that come after it are measured too', async () => {
+    const own = createDynamoCounter({
+      tableName: TABLE,
+      timeoutMs: 100,
+      maxTimeoutMs: 5_000,
+      client: async () => ({ client, commands }),
+      retryMs: 0,
+    });
+    const window = day(5);
+    table.setMode({ kind: 'slow', delayMs: 400 });
+    try {
+      // Two attempts of 100 ms each: no answer in time.
+      const first = await unavailable(own.reserve([window], 1));
+      // Their answers come after ~400 ms, and are measured: the next calls are given twice that or more.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await own.reserve([window], 1)).toMatchObject({ ok: true });
+      await own.close(first.hold, 0);
+      expect(await stored(window)).toBe(1);
+    } finally {
+      table.setMode({ kind: 'ok' });
+    }
   });
 });
 
