@@ -17,4 +17,7 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/budget.json' },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
+  // A later run retests only the mutants whose code or tests changed.
+  incremental: true,
+  incrementalFile: 'reports/stryker-incremental.json',
 };

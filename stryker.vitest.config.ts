@@ -15,6 +15,7 @@ export default defineConfig({
       'test/unit/lib/budget-rules.test.ts',
       'test/unit/lib/budget-claims.test.ts',
       'test/integration/budget-counter.test.ts',
+      'test/integration/budget-counter-races.test.ts',
       'test/integration/budget.test.ts',
       'test/integration/budget-billing.test.ts',
       'test/integration/budget-outage.test.ts',

@@ -578,7 +578,6 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
 
   return {
     async reserve(windows, n) {
-      if (owed.length > 0) void flush();
       const hold = newHold(windows, n, now());
       if (now() < downUntil) {
         const error = new CounterUnavailable('the counter did not answer recently; it is tried again shortly');

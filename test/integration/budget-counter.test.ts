@@ -21,7 +21,7 @@ import {
   SETTLE_HORIZON_MS,
 } from '../../lib/budget/counter.js';
 import { type BudgetWindow, dayWindow, hourWindow, monthWindow } from '../../lib/budget/windows.js';
-import { type BudgetProxy, startBudgetProxy, storedCount, storedItemBytes } from '../support/budget-proxy.js';
+import { type BudgetProxy, startBudgetProxy, storedCount, storedItem, storedItemBytes } from '../support/budget-proxy.js';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 
 const TABLE = 'budget-counter-exact';
@@ -474,6 +474,28 @@ describe('a counter that does not answer', () => {
     await own.flush();
     expect(abandoned).toEqual([{ uncounted: 1, notGivenBack: 1 }]);
     expect(own.unsettled()).toEqual({ uncounted: 0, notGivenBack: 0 });
+  });
+
+  it('keeps a token 8 minutes: the reservations of the 8th minute after it remove its set', async () => {
+    const { counter: own, advance } = downable();
+    const window = day(100);
+    const minute = 60_000;
+    const first = await own.reserve([window], 1);
+    if (!first.ok) throw new Error('refused');
+    const sets = async () =>
+      Object.entries((await storedItem(table.endpoint, TABLE, window.key)) ?? {})
+        .filter(([name]) => /^s[0-9a-f]$/.test(name))
+        .flatMap(([, value]) => value.SS ?? []);
+    expect(await sets()).toEqual([first.hold.token]);
+    advance(7 * minute);
+    const seventh = await own.reserve([window], 1);
+    if (!seventh.ok) throw new Error('refused');
+    expect((await sets()).sort()).toEqual([first.hold.token, seventh.hold.token].sort());
+    advance(minute);
+    const eighth = await own.reserve([window], 1);
+    if (!eighth.ok) throw new Error('refused');
+    expect((await sets()).sort()).toEqual([seventh.hold.token, eighth.hold.token].sort());
+    expect(await stored(window)).toBe(3);
   });
 
   it('never drops a search made while the table was down and never sent: it is written whenever the table answers', async () => {

@@ -137,6 +137,22 @@ export async function storedCount(endpoint: string, tableName: string, key: stri
  * UTF-8 bytes, numbers about one byte per two digits plus one), read straight from the table; 0: no item.
  */
 export async function storedItemBytes(endpoint: string, tableName: string, key: string): Promise<number> {
+  let bytes = 0;
+  for (const [name, value] of Object.entries((await storedItem(endpoint, tableName, key)) ?? {})) {
+    bytes += Buffer.byteLength(name);
+    if (value.S !== undefined) bytes += Buffer.byteLength(value.S);
+    else if (value.N !== undefined) bytes += Math.ceil(value.N.replace(/^-/, '').length / 2) + 1;
+    else if (value.SS !== undefined) bytes += value.SS.reduce((sum, member) => sum + Buffer.byteLength(member), 0);
+  }
+  return bytes;
+}
+
+/** A counter item as the table holds it (undefined: no item). */
+export async function storedItem(
+  endpoint: string,
+  tableName: string,
+  key: string,
+): Promise<Record<string, { S?: string; N?: string; SS?: string[] }> | undefined> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
@@ -146,14 +162,7 @@ export async function storedItemBytes(endpoint: string, tableName: string, key: 
     const { Item } = await client.send(
       new GetItemCommand({ TableName: tableName, Key: { pk: { S: key } }, ConsistentRead: true }),
     );
-    let bytes = 0;
-    for (const [name, value] of Object.entries(Item ?? {})) {
-      bytes += Buffer.byteLength(name);
-      if (value.S !== undefined) bytes += Buffer.byteLength(value.S);
-      else if (value.N !== undefined) bytes += Math.ceil(value.N.replace(/^-/, '').length / 2) + 1;
-      else if (value.SS !== undefined) bytes += value.SS.reduce((sum, member) => sum + Buffer.byteLength(member), 0);
-    }
-    return bytes;
+    return Item as Record<string, { S?: string; N?: string; SS?: string[] }> | undefined;
   } finally {
     client.destroy();
   }
