@@ -131,4 +131,23 @@ describe('httpGet', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     expect(await httpGet(`http://127.0.0.1:${port}/x`, options)).toMatchObject({ ok: false, reason: 'network' });
   });
+
+  it('uses an answer that arrived while the process was frozen past the timeout, and lets a begun one finish', async () => {
+    const freeze = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    // Whole before the freeze: read before the overdue timer gives up.
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"whole":true}', () => freeze(400));
+    };
+    expect(await httpGet(`${base}/x`, { ...options, timeoutMs: 200 })).toMatchObject({ ok: true, text: '{"whole":true}' });
+    // Begun before the freeze, ended 50 ms after it: the grace (250 ms) lets it finish.
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"begun":', () => {
+        setTimeout(() => res.end('true}'), 450);
+        freeze(400);
+      });
+    };
+    expect(await httpGet(`${base}/x`, { ...options, timeoutMs: 200 })).toMatchObject({ ok: true, text: '{"begun":true}' });
+  });
 });
