@@ -2615,6 +2615,7 @@ export interface components {
     Error400: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2637,6 +2638,7 @@ export interface components {
     Error401: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'WWW-Authenticate': components['headers']['WWW-Authenticate'];
         [name: string]: unknown;
       };
@@ -2660,6 +2662,7 @@ export interface components {
     Error404: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2682,6 +2685,7 @@ export interface components {
     Error405: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         Allow: components['headers']['Allow'];
         [name: string]: unknown;
       };
@@ -2705,6 +2709,7 @@ export interface components {
     Error413: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2727,6 +2732,7 @@ export interface components {
     Error415: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2753,6 +2759,7 @@ export interface components {
     Error429: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
@@ -2780,6 +2787,7 @@ export interface components {
     Error500: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2806,6 +2814,7 @@ export interface components {
     Error502: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2832,6 +2841,7 @@ export interface components {
     Error503: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
@@ -2855,6 +2865,7 @@ export interface components {
     Error504: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2879,6 +2890,8 @@ export interface components {
   headers: {
     /** @description This request’s id, on every response; quote it when reporting a problem. */
     'X-Request-Id': string;
+    /** @description The version of the API that answered (semantic versioning; `info.version`), on every response. */
+    'X-Api-Version': string;
     /** @description Always `Bearer`. */
     'WWW-Authenticate': 'Bearer';
     /** @description Always `POST`. */
@@ -2908,6 +2921,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -2944,6 +2958,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -2980,6 +2995,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3016,6 +3032,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3052,6 +3069,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3088,6 +3106,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3124,6 +3143,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3160,6 +3180,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3196,6 +3217,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3232,6 +3254,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3268,6 +3291,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3304,6 +3328,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3340,6 +3365,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3376,6 +3402,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
