@@ -35,3 +35,15 @@ describe('CHANGELOG.md', () => {
     expect(newest).toContain('`POST /mcp`');
   });
 });
+
+describe('the Node.js versions', () => {
+  it('recommend the Lambda runtime’s (.nvmrc), and admit it and Node 20.11 or later (engines)', () => {
+    // Read from the source rather than imported: loading aws-cdk-lib takes seconds.
+    const major = /export const RUNTIME = lambda\.Runtime\.NODEJS_(\d+)_X;/.exec(read('infra/api-function.ts'))?.[1];
+    expect(major, 'RUNTIME in infra/api-function.ts').toBeDefined();
+    expect(read('.nvmrc').trim()).toBe(major);
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+    expect(engines).toBe(`^20.11.0 || >=${major}.0.0`);
+    expect(read('README.md')).toContain(`Needs Node.js ${major}, the version the functions run on in Lambda`);
+  });
+});
