@@ -4,8 +4,8 @@
  * listed exception); the check takes the list of packages, so a package under a licence nobody accepted
  * is shown to fail it; and what the notice says of the data must be what their SOURCES.md files say.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acceptedChoice, licenceProblems } from '../../../lib/notices/licences.js';
 import { type InstalledPackage, productionPackages } from '../../../lib/notices/packages.js';
@@ -94,5 +94,35 @@ describe(NOTICES_FILE, () => {
     const named = DATA_SETS.map((set) => /\]\(([^)]+)\)/.exec(set.sources)?.[1] ?? '');
     expect([...new Set(named)].sort()).toEqual(Object.keys(licenceWords).sort());
     for (const [path, words] of Object.entries(licenceWords)) expect(read(path), path).toMatch(words);
+  });
+});
+
+describe('the recorded data’s provenance, kept beside it', () => {
+  /** The folders of data copied from elsewhere; each file must be named (or its stem) in the nearest SOURCES.md. */
+  const FOLDERS = ['lib/local/samples', 'test/fixtures', 'lib/upstream/serpapi-params', 'lib/citations/styles'];
+  /** Code, and the style pack, which SOURCES.md describes as a whole (its parts and catalogue by pattern). */
+  const notData = (path: string) =>
+    /\.ts$/.test(path) || path.startsWith('lib/citations/styles/pack/') || path.endsWith('/SOURCES.md');
+
+  const nearestSources = (path: string): string => {
+    for (let dir = dirname(path); dir !== '.'; dir = dirname(dir)) {
+      if (existsSync(join(ROOT, dir, 'SOURCES.md'))) return join(dir, 'SOURCES.md');
+    }
+    throw new Error(`no SOURCES.md above ${path}`);
+  };
+
+  it('names every data file in the SOURCES.md of its folder (or the folder above)', () => {
+    const files = FOLDERS.flatMap((folder) =>
+      (readdirSync(join(ROOT, folder), { recursive: true }) as string[])
+        .map((path) => join(folder, path))
+        .filter((path) => statSync(join(ROOT, path)).isFile()),
+    ).filter((path) => !notData(path));
+    expect(files.length).toBeGreaterThan(30);
+    const unnamed = files.filter((path) => {
+      const sources = read(nearestSources(path));
+      const name = basename(path);
+      return !sources.includes(name) && !sources.includes(name.replace(/\.[^.]+$/, ''));
+    });
+    expect(unnamed).toEqual([]);
   });
 });
