@@ -26,4 +26,14 @@ export function createApp(props: AppProps = {}): { app: App; stack: SearchCitati
 }
 
 // Run by the CDK CLI: the App synthesizes itself into the directory the CLI gives it when the process ends.
-if (process.argv[1] === fileURLToPath(import.meta.url)) createApp();
+// A setting the deployer must fix (settings.ts) is said in its one line, which names the fix, and no
+// stack trace; anything else is a bug and keeps its trace.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    createApp();
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('Invalid CDK context: ')) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

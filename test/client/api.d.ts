@@ -2844,6 +2844,7 @@ export interface components {
     Error400: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2866,6 +2867,7 @@ export interface components {
     Error401: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'WWW-Authenticate': components['headers']['WWW-Authenticate'];
         [name: string]: unknown;
       };
@@ -2889,6 +2891,7 @@ export interface components {
     Error404: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2911,6 +2914,7 @@ export interface components {
     Error405: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         Allow: components['headers']['Allow'];
         [name: string]: unknown;
       };
@@ -2934,6 +2938,7 @@ export interface components {
     Error413: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2956,6 +2961,7 @@ export interface components {
     Error415: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2982,6 +2988,7 @@ export interface components {
     Error429: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
@@ -3009,6 +3016,7 @@ export interface components {
     Error500: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -3035,6 +3043,7 @@ export interface components {
     Error502: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -3061,6 +3070,7 @@ export interface components {
     Error503: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
@@ -3084,6 +3094,7 @@ export interface components {
     Error504: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -3108,6 +3119,8 @@ export interface components {
   headers: {
     /** @description This request’s id, on every response; quote it when reporting a problem. */
     'X-Request-Id': string;
+    /** @description The version of the API that answered (semantic versioning; `info.version`), on every response. */
+    'X-Api-Version': string;
     /** @description Always `Bearer`. */
     'WWW-Authenticate': 'Bearer';
     /** @description Always `POST`. */
@@ -3137,6 +3150,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3173,6 +3187,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3209,6 +3224,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3245,6 +3261,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3281,6 +3298,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3317,6 +3335,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3353,6 +3372,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3389,6 +3409,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3425,6 +3446,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3461,6 +3483,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3497,6 +3520,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3533,6 +3557,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3569,6 +3594,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3605,6 +3631,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
