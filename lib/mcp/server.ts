@@ -14,12 +14,14 @@
 import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ROUTES } from '../routes.js';
+import { API_VERSION } from '../version.js';
 import { callRouteTool } from './call.js';
 import { SERVER_INSTRUCTIONS, toolName } from './descriptions.js';
 import { classify, isObject, META, MODERN_PROTOCOL_VERSION, MODERN_VERSIONS, RPC_ERRORS } from './modern.js';
 import { type RouteTool, routeTools } from './tools.js';
 
-export const SERVER_INFO = { name: 'search-citation-api', version: '0.1.0' } as const;
+/** Who answers: the API's name and version (package.json's, as every answer's `X-Api-Version`). */
+export const SERVER_INFO = { name: 'search-citation-api', version: API_VERSION } as const;
 
 /** The latest 2025 revision: what `initialize` answers a client asking for a version it does not know. */
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
@@ -38,7 +40,7 @@ export const PROTOCOL_VERSIONS: readonly string[] = [
  * per-request envelope, with the client's capabilities) and repeats it in the `MCP-Protocol-Version`
  * header, and the `Mcp-Method` and `Mcp-Name` headers repeat the body's method and tool for
  * intermediaries. Served here exactly as the reference SDK (`@modelcontextprotocol/server` 2.x) reads it:
- * the body decides the era, and the headers must agree with it (mcp-modern.ts).
+ * the body decides the era, and the headers must agree with it (modern.ts).
  */
 export { MODERN_PROTOCOL_VERSION };
 

@@ -84,6 +84,8 @@ describe('the budget guide’s table "What a request costs"', () => {
     'cite resolve': ['cite-resolve'],
     'cite styles': ['cite-styles'],
     '`/v1/usage`': ['usage'],
+    // A variant of a route, priced by a request field: checked on its own below.
+    'web search alpha with `"fetch_ai_overview": true`': [],
   };
   /** Each route with the cost cell of the row that names it. */
   const costs = new Map(
@@ -108,6 +110,13 @@ describe('the budget guide’s table "What a request costs"', () => {
   it('gives scholar profiles the search plus `enrich`, with its default and maximum', () => {
     expect(costs.get('scholar-profiles')).toBe(
       `${cost('scholar-profiles')} + \`enrich\` (the profiles filled from their profile page: default ${enrichDefault}, at most ${ENRICH_MAX})`,
+    );
+  });
+
+  it('gives web search alpha with fetch_ai_overview a second search, only when Google holds the overview back', () => {
+    const row = rows.find(([names = '']) => names.includes('fetch_ai_overview'));
+    expect(row?.[1]).toMatch(
+      /^2 when Google holds its AI overview back for a second request, else 1; refused before the first unless the budget has room for 2/,
     );
   });
 
