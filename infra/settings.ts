@@ -31,6 +31,11 @@ export interface StackSettings {
   /** While the budget's counter cannot be reached, refuse paid searches instead of failing open. */
   budgetFailClosed: boolean;
   /**
+   * The budget's counter table kept by an earlier copy of the stack (its BudgetTableName output): a new copy
+   * goes on counting this month where the old one stopped. Unset: the stack creates the table.
+   */
+  budgetTableName?: string;
+  /**
    * An optional stage-wide ceiling (requests/s and burst) on every method, every caller together. Unset by
    * default: AWS does not document whether API Gateway counts a request against it before or after the
    * authorizer, so strangers might fill it; each key has its own limits instead (`keyRatePerSecond`), and
@@ -124,9 +129,10 @@ export interface StackSettings {
    */
   spendAlarmCallsPerHour: number;
   /**
-   * A WAF web ACL on the stage with a per-IP rate rule, on by default: without it one address with no key
-   * can hold every client at the stage's flood guard (429). It costs $6 a month plus $0.60 per million
-   * requests (docs/deploy-and-operations.md, "Cost"); `-c waf=false` leaves it out.
+   * A WAF web ACL on the stage, on by default: bodies over 16 KiB, and per address requests without a
+   * valid-looking key (and a far higher rate of requests with one), blocked before API Gateway. It costs $8
+   * a month plus $0.60 per million requests (docs/deploy-and-operations.md, "Cost"); `-c waf=false` leaves it
+   * out.
    */
   waf: boolean;
   /**
@@ -235,7 +241,8 @@ type TextKey =
   | 'alarmEmail'
   | 'crossrefMailto'
   | 'deployRoleArn'
-  | 'bootstrapQualifier';
+  | 'bootstrapQualifier'
+  | 'budgetTableName';
 
 /**
  * Reads the settings from CDK context; throws one error naming every bad key. `account`: the account the
@@ -302,6 +309,7 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
     searchesPerHour: integer('searchesPerHour', 1, 10_000_000) ?? DEFAULT_SETTINGS.searchesPerHour,
     searchesPerMonth: integer('searchesPerMonth', 0, 1_000_000_000) ?? DEFAULT_SETTINGS.searchesPerMonth,
     budgetFailClosed: flag('budgetFailClosed'),
+    budgetTableName: text('budgetTableName', /^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name'),
     // API Gateway's account limit is 10,000 requests/s; below 1 request/s or a burst of 2 a method starves.
     floodRatePerSecond: integer('floodRatePerSecond', 1, 10_000),
     floodBurst: integer('floodBurst', 2, 5_000),

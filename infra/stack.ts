@@ -67,7 +67,7 @@ export class SearchCitationApiStack extends Stack {
   readonly api: apigw.RestApi;
   readonly functions: ReadonlyArray<ApiFunction>;
   readonly cacheTable: dynamodb.Table;
-  readonly budgetTable: dynamodb.Table;
+  readonly budgetTable: dynamodb.ITable;
   readonly alarmTopic: sns.ITopic;
   readonly gatewayAuthorizer: GatewayAuthorizer;
   readonly clientPlans: ClientPlans;
@@ -102,19 +102,11 @@ export class SearchCitationApiStack extends Stack {
       // Nothing here is the only copy of anything: a teardown may take the table with it.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    // The spending budget's counter: one item per window (hour, month, a client's day), expiring by TTL.
-    // A table of its own so that the functions' grant on it is UpdateItem alone.
-    this.budgetTable = new dynamodb.Table(this, 'BudgetTable', {
-      partitionKey: { name: BUDGET_TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: BUDGET_TABLE_KEYS.timeToLive,
-      // The month's count is what stops the month's spend: a table lost or replaced mid-month would allow the
-      // whole monthly budget again. Kept on teardown, undeletable until protection is lifted, and restorable
-      // to any second of the last 35 days.
-      removalPolicy: RemovalPolicy.RETAIN,
-      deletionProtection: true,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-    });
+    // The spending budget's counter (newBudgetTable), or the one an earlier copy of the stack kept
+    // (budgetTableName), which goes on counting where it stopped.
+    this.budgetTable = settings.budgetTableName
+      ? dynamodb.Table.fromTableName(this, 'BudgetTable', settings.budgetTableName)
+      : this.newBudgetTable();
     const flood = floodGuard(settings.floodRatePerSecond, settings.floodBurst);
 
     const functionProps: Omit<ApiFunctionProps, 'route'> = {
@@ -309,6 +301,24 @@ export class SearchCitationApiStack extends Stack {
         'No point-in-time recovery: the table is a cache of upstream answers that expire within days, each one ' +
         'fetched again on a miss. Restoring it would bring back nothing that is not one upstream call away, and ' +
         'continuous backups would bill per GB-month for data that is disposable by design.',
+    });
+  }
+
+  /**
+   * The spending budget's counter: one item per window (hour, month, a client's day), expiring by TTL. A
+   * table of its own so that the functions' grant on it is UpdateItem alone. The month's count is what
+   * stops the month's spend: a table lost or replaced mid-month would allow the whole monthly budget
+   * again. So it is kept on teardown and replacement, undeletable until protection is lifted, and
+   * restorable to any second of the last 35 days.
+   */
+  private newBudgetTable(): dynamodb.Table {
+    return new dynamodb.Table(this, 'BudgetTable', {
+      partitionKey: { name: BUDGET_TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: BUDGET_TABLE_KEYS.timeToLive,
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     });
   }
 

@@ -329,6 +329,19 @@ describe('spending budget and flood guard', () => {
     expect(resources[tableId]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
+  it('goes on counting in the table an earlier copy kept, given its name, creating none', () => {
+    const adopted = Template.fromStack(createApp({ context: { ...BASE_CONTEXT, budgetTableName: 'kept-budget-table' } }).stack);
+    expect(Object.keys(adopted.findResources('AWS::DynamoDB::Table')).filter((id) => id.startsWith('BudgetTable'))).toEqual([]);
+    const grants = JSON.stringify(adopted.findResources('AWS::IAM::Policy'));
+    expect(grants).toContain(':table/kept-budget-table');
+    adopted.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ BUDGET_TABLE_NAME: 'kept-budget-table' }) },
+    });
+    expect(() => settingsFromContext(contextOf({ budgetTableName: 'x' }))).toThrow(
+      /budgetTableName: must be a DynamoDB table name/,
+    );
+  });
+
   it('lets only the functions that reserve or read the budget touch its table, with UpdateItem alone', () => {
     expect([...BUDGET_TABLE_ACTIONS]).toEqual(['dynamodb:UpdateItem']);
     const [[tableId]] = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('BudgetTable')) as [[string, Resource]];
