@@ -40,6 +40,8 @@ describe('VALID_LOOKING_AUTHORIZATION', () => {
       for (const header of [`Bearer ${key}`, `bearer ${key}`, `BEARER   ${key}`])
         expect(validLooking.test(header), header).toBe(true);
     }
+    // The shortest and the longest key the secret can hold, padding after.
+    for (const key of ['a'.repeat(16), `${'a'.repeat(512)}==`]) expect(validLooking.test(`Bearer ${key}`), key).toBe(true);
   });
 
   it.each([
