@@ -32,6 +32,8 @@ const emptyRoute: Route = {
   name: `../bench/${EMPTY_HANDLER}`,
   summary: 'Empty handler',
   tag: 'Web search',
+  // Built as a paid route is, with every grant and variable of one.
+  needs: { paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true },
 };
 
 function build(): BuiltBundle[] {

@@ -1,20 +1,29 @@
 /**
  * What the stack knows of the spending budget. Money is guarded in the functions, after authentication,
- * by one counter in the upstream's own unit (lib/budget/budget.ts): the gateway only guards against
- * floods, with one stage-wide rate and burst that no method can fall below. (An earlier design divided
- * a per-second budget among the methods at the gateway, where it counted requests before their key was
- * checked, so strangers could exhaust it, and priced a citation search at its worst case.)
+ * by one counter in the upstream's own unit (lib/budget/budget.ts); the gateway limits each client key to
+ * its own rate (usage plans, infra/gateway-keys.ts), and only optionally the stage as a whole. (An earlier
+ * design divided a per-second budget among the methods at the gateway, where it counted requests before
+ * their key was checked, so strangers could exhaust it, and priced a citation search at its worst case.)
  */
 
 /** The counter table's key and TTL attributes: the names lib/budget/counter.ts writes. */
 export const BUDGET_TABLE_KEYS = { partitionKey: 'pk', timeToLive: 'expires_at' } as const;
 
 /**
- * The one action the functions have on the counter's table: `UpdateItem` (a conditional `ADD` reserves,
- * an unconditional one gives back, `ADD 0` with the new value returned reads). No reads, scans or table
- * management.
+ * What a route that makes paid calls may do on the counter's table (`needs.budget: 'reserve'`):
+ * `UpdateItem` (a conditional `ADD` reserves, an unconditional one gives back). No scans, no deletes, no
+ * table management.
  */
 export const BUDGET_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
+
+/**
+ * What a route that only reads the budget may do (`needs.budget: 'read'`, /v1/usage): the operations
+ * lib/budget sends to read a window, which reads with `UpdateItem ADD used 0` returning the item, so that
+ * the table's grants stay one action (lib/budget/counter.ts). test/infra/iam-matches-code.test.ts runs the
+ * real reads against a table and fails when they use an action this list lacks, or no longer need one it
+ * holds; a read through GetItem would let this drop UpdateItem, and with it the power to reset a count.
+ */
+export const BUDGET_READ_ACTIONS = ['dynamodb:UpdateItem'] as const;
 
 /** Below these a method refuses ordinary use (a burst of 1 serialises every client). */
 export const MIN_METHOD_RATE = 1;
@@ -25,9 +34,15 @@ export interface FloodGuard {
   burstLimit: number;
 }
 
-/** The stage-wide throttle every method shares, never below the minimums. */
-export function floodGuard(ratePerSecond: number, burst: number): FloodGuard {
-  return { rateLimit: Math.max(MIN_METHOD_RATE, ratePerSecond), burstLimit: Math.max(MIN_METHOD_BURST, burst) };
+/**
+ * The optional stage-wide throttle every method shares, never below the minimums; each part unset when not
+ * given (the stage then has the account's limits).
+ */
+export function floodGuard(ratePerSecond?: number, burst?: number): Partial<FloodGuard> {
+  return {
+    ...(ratePerSecond === undefined ? {} : { rateLimit: Math.max(MIN_METHOD_RATE, ratePerSecond) }),
+    ...(burst === undefined ? {} : { burstLimit: Math.max(MIN_METHOD_BURST, burst) }),
+  };
 }
 
 /**

@@ -33,7 +33,12 @@ describe('the alarms the stack creates', () => {
     // The deploy the README describes (cdk.json's context, an admin named), functions not bundled.
     const context = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context;
     const { stack } = createApp({
-      context: { ...context, secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer', 'aws:cdk:bundling-stacks': [] },
+      context: {
+        ...context,
+        secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
+        alarmEmail: 'ops@example.com',
+        'aws:cdk:bundling-stacks': [],
+      },
     });
     alarms = stack.node.findAll().filter((construct): construct is CfnAlarm => construct instanceof CfnAlarm);
   }, 120_000);
