@@ -49,19 +49,22 @@ export function floodGuard(ratePerSecond?: number, burst?: number): Partial<Floo
  * The cost table: the most paid SerpApi searches one request can make, by route name, before retries and
  * with every cache missed (README, "Spending budget"). Citation search: the scholarly search plus, when a
  * request asks for the index's cite call ("citation_source": "index"), one per paper, and a page holds at
- * most 20 papers (by default a page costs the search alone). Trends: the time series and the regional
- * breakdown. Author citation: the author page and the documents citing the article. Crossref lookups
+ * most 20 papers (by default a page costs the search alone). Web search alpha: the search, and Google's
+ * AI overview fetched with its token when the request asks (`fetch_ai_overview`). Scholar profiles: the
+ * search and one profile page per profile filled (`enrich`, at most 10: functions/scholar-profiles.ts
+ * ENRICH_MAX, which a test holds equal). Trends: the time series and the regional breakdown. Author
+ * citation: the author page and the documents citing the article. Crossref lookups
  * (exports, citation resolving) are free, the style catalogue is data, and /v1/usage reads the counter only.
  */
 export const PAID_CALLS_PER_REQUEST: Readonly<Record<string, number>> = Object.freeze({
-  'web-search-alpha': 1,
+  'web-search-alpha': 1 + 1,
   'web-search-bravo': 1,
   'web-search-charlie': 1,
   'web-search-delta': 1,
   'cite-search': 1 + 20,
   'cite-resolve': 0,
   'cite-styles': 0,
-  'scholar-profiles': 1,
+  'scholar-profiles': 1 + 10,
   'scholar-author': 1,
   'scholar-author-citation': 2,
   'alpha-trends': 2,

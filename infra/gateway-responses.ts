@@ -8,6 +8,7 @@
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES, type ErrorCode } from '../lib/errors.js';
 import { MAX_BODY_BYTES } from '../lib/middleware/body.js';
+import { API_VERSION } from '../lib/version.js';
 
 /** Gateway response templates substitute $context variables but run no VTL; values here are never client-controlled. */
 export function envelopeTemplate(code: ErrorCode, details: string): string {
@@ -19,6 +20,8 @@ const STATIC_HEADERS = {
   'Content-Type': "'application/json; charset=utf-8'",
   'Cache-Control': "'no-store'",
   'X-Content-Type-Options': "'nosniff'",
+  // The API's version on the gateway's own answers too, as on every function's (lib/version.ts).
+  'X-Api-Version': `'${API_VERSION}'`,
 } as const;
 
 // API Gateway's own id for the request, the one its access log and the function's event carry. Mock

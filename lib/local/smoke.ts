@@ -55,12 +55,12 @@ export const SMOKE_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
 export function paidCalls(name: string, body: Record<string, unknown>): number {
   const table = PAID_CALLS_PER_REQUEST[name];
   if (table === undefined) throw new Error(`${name} has no entry in the cost table (infra/budget.ts)`);
-  if (name === 'web-search-alpha') return body.fetch_ai_overview === true ? Math.max(table, 2) : Math.min(table, 1);
+  if (name === 'web-search-alpha') return body.fetch_ai_overview === true ? table : 1;
   if (name === 'cite-search') {
     const perPaper = body.citation_source === 'index' ? Number(body.results ?? 10) : 0;
     return Math.min(table, 1 + perPaper);
   }
-  if (name === 'scholar-profiles') return table + Number(body.enrich ?? 5);
+  if (name === 'scholar-profiles') return Math.min(table, 1 + Number(body.enrich ?? 5));
   return table;
 }
 

@@ -28,6 +28,7 @@ import {
 } from '../../infra/stack.js';
 import { ERROR_CODES, type ErrorCode } from '../../lib/errors.js';
 import { ROUTES } from '../../lib/routes.js';
+import { API_VERSION } from '../../lib/version.js';
 
 const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<
   string,
@@ -213,6 +214,7 @@ describe('API', () => {
         'method.response.header.Allow': "'POST'",
         'method.response.header.Content-Type': "'application/json; charset=utf-8'",
         'method.response.header.X-Request-Id': 'context.requestId',
+        'method.response.header.X-Api-Version': `'${API_VERSION}'`,
       });
       expectEnvelope(render(response.ResponseTemplates['application/json']), 'METHOD_NOT_ALLOWED');
       // API Gateway rejects a mapped header the method response does not declare.
@@ -401,6 +403,7 @@ describe('gateway responses', () => {
     expect(props.StatusCode).toBe(String(ERROR_CODES[code].status));
     expect(props.ResponseParameters).toMatchObject({
       'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
+      'gatewayresponse.header.X-Api-Version': `'${API_VERSION}'`,
     });
     // Gateway responses take static values, request parameters and stage variables, not $context: a
     // context mapping would fail the deploy. API Gateway's own x-amzn-RequestId header carries the id.

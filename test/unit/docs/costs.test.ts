@@ -29,6 +29,9 @@ function table(document: string, first: string): string[][] {
   return rows;
 }
 
+/** Routes whose cost depends on the request: the table gives their most, the docs say how. */
+const VARIABLE_COST = ['scholar-profiles', 'cite-search', 'web-search-alpha'];
+
 const cost = (name: string) => {
   const value = PAID_CALLS_PER_REQUEST[name];
   if (value === undefined) throw new Error(`${name} has no entry in the cost table`);
@@ -46,16 +49,20 @@ describe('the README’s table of endpoints, column "Paid upstream calls"', () =
     expect([...byPath.keys()].sort()).toEqual(ROUTES.map((route) => route.path).sort());
   });
 
-  it.each(
-    ROUTES.filter((route) => !['scholar-profiles', 'cite-search'].includes(route.name)).map((route) => [route.path, route.name]),
-  )('%s costs what the cost table gives', (path, name) => {
-    expect(byPath.get(path)).toBe(String(cost(name)));
-  });
+  it.each(ROUTES.filter((route) => !VARIABLE_COST.includes(route.name)).map((route) => [route.path, route.name]))(
+    '%s costs what the cost table gives',
+    (path, name) => {
+      expect(byPath.get(path)).toBe(String(cost(name)));
+    },
+  );
 
   it('scholar profiles: the search, plus one per profile filled (`enrich`, its default and its maximum)', () => {
-    expect(byPath.get('/v1/alpha/scholar/profiles')).toBe(
-      `${cost('scholar-profiles')} + \`enrich\` (default ${enrichDefault}, at most ${ENRICH_MAX})`,
-    );
+    expect(cost('scholar-profiles')).toBe(1 + ENRICH_MAX);
+    expect(byPath.get('/v1/alpha/scholar/profiles')).toBe(`1 + \`enrich\` (default ${enrichDefault}, at most ${ENRICH_MAX})`);
+  });
+
+  it('web search alpha: the search, and a second for the AI overview only when asked', () => {
+    expect(byPath.get('/v1/web-search/alpha')).toBe(`1 (${cost('web-search-alpha')} with \`fetch_ai_overview\`)`);
   });
 
   it('citation search: one search, and with the index’s cite calls one per paper, at most the cost table’s', () => {
@@ -102,14 +109,14 @@ describe('the budget guide’s table "What a request costs"', () => {
   });
 
   it('gives each route of fixed cost what the cost table gives', () => {
-    for (const route of ROUTES.filter((r) => !['scholar-profiles', 'cite-search'].includes(r.name))) {
+    for (const route of ROUTES.filter((r) => !VARIABLE_COST.includes(r.name))) {
       expect(costs.get(route.name), route.name).toBe(String(cost(route.name)));
     }
   });
 
   it('gives scholar profiles the search plus `enrich`, with its default and maximum', () => {
     expect(costs.get('scholar-profiles')).toBe(
-      `${cost('scholar-profiles')} + \`enrich\` (the profiles filled from their profile page: default ${enrichDefault}, at most ${ENRICH_MAX})`,
+      `1 + \`enrich\` (the profiles filled from their profile page: default ${enrichDefault}, at most ${ENRICH_MAX})`,
     );
   });
 
