@@ -127,9 +127,14 @@ async function measure(options: LoadOptions, server: Child<unknown> | undefined,
   return { ...result, cpuUsPerRequest };
 }
 
-type Way = 'direct' | 'service' | 'bare_proxy';
+type Way = 'direct' | 'service' | 'bare_proxy' | 'floor';
 
-async function overhead(upstream: Child<{ url: string }>, service: Child<{ url: string }>, bare: Child<{ url: string }>) {
+async function overhead(
+  upstream: Child<{ url: string }>,
+  service: Child<{ url: string }>,
+  bare: Child<{ url: string }>,
+  floor: Child<{ url: string }>,
+) {
   await upstream.call('latency', OVERHEAD_LATENCY_MS);
   const ways: Record<Way, { options: Omit<LoadOptions, 'connections' | 'amount'>; server?: Child<unknown> }> = {
     direct: { options: { url: `${upstream.ready.url}/search.json?${SEARCH_UPSTREAM_QUERY}` } },
@@ -141,6 +146,10 @@ async function overhead(upstream: Child<{ url: string }>, service: Child<{ url: 
       options: { url: `${bare.ready.url}${SEARCH_PATH}`, method: 'POST', headers: POST_HEADERS, body: SEARCH_BODY },
       server: bare,
     },
+    floor: {
+      options: { url: `${floor.ready.url}${SEARCH_PATH}`, method: 'POST', headers: POST_HEADERS, body: SEARCH_BODY },
+      server: floor,
+    },
   };
   const order = Object.keys(ways) as Way[];
   const byConcurrency: Record<string, Record<Way, Measured[]>> = {};
@@ -149,7 +158,7 @@ async function overhead(upstream: Child<{ url: string }>, service: Child<{ url: 
     [32, SETTINGS.amountC32],
   ] as const) {
     log(`overhead: c=${connections}, ${SETTINGS.rounds} round(s) of ${amount} requests per way`);
-    const runs: Record<Way, Measured[]> = { direct: [], service: [], bare_proxy: [] };
+    const runs: Record<Way, Measured[]> = { direct: [], service: [], bare_proxy: [], floor: [] };
     for (const way of order) await load({ ...ways[way].options, connections, amount: SETTINGS.warmUp });
     for (let r = 0; r < SETTINGS.rounds; r++) {
       // Rotated, so that no way always runs first (or right after the heaviest one).
@@ -359,24 +368,48 @@ const diff = (a: number | null | undefined, b: number | null | undefined) =>
 const ratio = (a: number | null | undefined, b: number | null | undefined) =>
   orNull(a) === null || !b ? null : round((a as number) / b);
 
-async function overheadSection(upstream: Child<{ url: string }>, service: Child<{ url: string }>): Promise<Results> {
-  const bare = await startChild<{ url: string }>(new URL('./bare-proxy.ts', import.meta.url), {
-    BENCH_PROXY_TARGET: `${upstream.ready.url}/search.json?${SEARCH_UPSTREAM_QUERY}`,
+/** POSTs the overhead search and answers the status and the envelope's `data`. */
+async function searchData(url: string): Promise<{ status: number; data: string }> {
+  const reply = await fetch(`${url}${SEARCH_PATH}`, { method: 'POST', headers: POST_HEADERS, body: SEARCH_BODY });
+  const json = (await reply.json()) as { data?: unknown };
+  return { status: reply.status, data: JSON.stringify(json.data) };
+}
+
+async function overheadSection(
+  upstream: Child<{ url: string }>,
+  service: Child<{ url: string }>,
+  serviceEnvironment: Record<string, string>,
+): Promise<Results> {
+  const target = { BENCH_PROXY_TARGET: `${upstream.ready.url}/search.json?${SEARCH_UPSTREAM_QUERY}` };
+  const bare = await startChild<{ url: string }>(new URL('./bare-proxy.ts', import.meta.url), target);
+  // The floor loads the endpoint's module for its reshaper, which reads the service's configuration.
+  const floor = await startChild<{ url: string }>(new URL('./floor-proxy.ts', import.meta.url), {
+    ...serviceEnvironment,
+    ...target,
   });
   try {
     // The direct request must be the very one the service makes, or the difference means nothing.
-    const check = await fetch(`${service.ready.url}${SEARCH_PATH}`, { method: 'POST', headers: POST_HEADERS, body: SEARCH_BODY });
-    await check.arrayBuffer();
+    const check = await searchData(service.ready.url);
     const sent = await upstream.call<string | null>('lastQuery');
     if (check.status !== 200 || sent !== SEARCH_UPSTREAM_QUERY.toString()) {
       throw new Error(`the service answered ${check.status} and sent upstream "${sent}", not "${SEARCH_UPSTREAM_QUERY}"`);
     }
-    const runs = await overhead(upstream, service, bare);
+    // The floor must do the service's reshaping, no less: the same data, byte for byte.
+    const floorCheck = await searchData(floor.ready.url);
+    if (floorCheck.status !== 200 || floorCheck.data !== check.data) {
+      throw new Error(`the reshaping floor answered ${floorCheck.status} with other data than the service's`);
+    }
+    const runs = await overhead(upstream, service, bare, floor);
     const memory = await service.call<Usage>('usage');
     const table = Object.fromEntries(
       Object.entries(runs).map(([c, byWay]) => [
         c,
-        { direct: summary(byWay.direct), service: summary(byWay.service), bare_proxy: summary(byWay.bare_proxy) },
+        {
+          direct: summary(byWay.direct),
+          service: summary(byWay.service),
+          bare_proxy: summary(byWay.bare_proxy),
+          floor: summary(byWay.floor),
+        },
       ]),
     );
     const { c1, c32 } = table;
@@ -391,12 +424,17 @@ async function overheadSection(upstream: Child<{ url: string }>, service: Child<
       throughput_ratio_vs_bare_proxy: ratio(c32?.service.rps, c32?.bare_proxy.rps),
       // Requests a core could serve, from CPU time per request: the ratio a saturated machine would show.
       cpu_capacity_ratio_vs_bare_proxy: ratio(c32?.bare_proxy.cpu_us_per_request, c32?.service.cpu_us_per_request),
+      // The same two ratios for the reshaping floor (floor-proxy.ts): what no reshaping service can beat here.
+      throughput_rps_floor: c32?.floor.rps ?? null,
+      floor_throughput_ratio_vs_bare_proxy: ratio(c32?.floor.rps, c32?.bare_proxy.rps),
+      floor_cpu_capacity_ratio_vs_bare_proxy: ratio(c32?.bare_proxy.cpu_us_per_request, c32?.floor.cpu_us_per_request),
       rss_mib: round(memory.rss / 2 ** 20, 1),
       heap_used_mib: round(memory.heapUsed / 2 ** 20, 1),
       latency: table,
     };
   } finally {
     await bare.stop();
+    await floor.stop();
   }
 }
 
@@ -500,24 +538,23 @@ async function main() {
   try {
     if (SECTIONS.has('overhead') || SECTIONS.has('fanout')) {
       const profileDir = join(BUILD_DIR, 'profiles', String(started));
-      const service = await startChild<{ url: string }>(
-        SERVICE_ENTRY,
-        {
-          ...deployed,
-          API_KEYS: CLIENT_KEY,
-          SERPAPI_API_KEY: UPSTREAM_KEY,
-          SERPAPI_BASE_URL: upstream.ready.url,
-          // The load is many thousands of searches against a fake upstream: the spending budget must not refuse
-          // them, neither by its own limits (here the most the configuration accepts) nor by the plan's hourly
-          // limit read from the fake's Account API (6,000, which the full run exceeds): never read.
-          SEARCHES_PER_HOUR: '10000000',
-          SEARCHES_PER_MONTH: '0',
-          ACCOUNT_API_TTL_SECONDS: '0',
-        },
-        { execArgv: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] },
-      );
+      const serviceEnvironment = {
+        ...deployed,
+        API_KEYS: CLIENT_KEY,
+        SERPAPI_API_KEY: UPSTREAM_KEY,
+        SERPAPI_BASE_URL: upstream.ready.url,
+        // The load is many thousands of searches against a fake upstream: the spending budget must not refuse
+        // them, neither by its own limits (here the most the configuration accepts) nor by the plan's hourly
+        // limit read from the fake's Account API (6,000, which the full run exceeds): never read.
+        SEARCHES_PER_HOUR: '10000000',
+        SEARCHES_PER_MONTH: '0',
+        ACCOUNT_API_TTL_SECONDS: '0',
+      };
+      const service = await startChild<{ url: string }>(SERVICE_ENTRY, serviceEnvironment, {
+        execArgv: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      });
       try {
-        if (SECTIONS.has('overhead')) Object.assign(results, await overheadSection(upstream, service));
+        if (SECTIONS.has('overhead')) Object.assign(results, await overheadSection(upstream, service, serviceEnvironment));
         if (SECTIONS.has('fanout')) {
           const fanOut = await fanOutAndCache(upstream, service);
           Object.assign(results, {
@@ -590,7 +627,7 @@ function print(output: Record<string, unknown>): void {
   const blocks: string[] = [];
   const latency = o.latency as Record<string, Record<Way, ReturnType<typeof summary>>> | undefined;
   if (latency) {
-    const ways = ['direct', 'bare_proxy', 'service'] as const;
+    const ways = ['direct', 'bare_proxy', 'floor', 'service'] as const;
     const row = (label: string, c: string, pick: (s: ReturnType<typeof summary>) => number | null) => [
       label,
       ...ways.map((w) => {
@@ -601,7 +638,7 @@ function print(output: Record<string, unknown>): void {
     ];
     blocks.push(
       table(
-        ['search (web-search/alpha)', 'direct to upstream', 'bare node:http proxy', 'service'],
+        ['search (web-search/alpha)', 'direct to upstream', 'bare node:http proxy', 'reshaping floor', 'service'],
         [
           row('c=1 p50 ms', 'c1', (s) => s.p50_ms),
           row('c=1 p99 ms', 'c1', (s) => s.p99_ms),
@@ -695,7 +732,8 @@ function print(output: Record<string, unknown>): void {
   if (latency) {
     blocks.push(
       `Service memory after the load: RSS ${o.rss_mib} MiB (heap ${o.heap_used_mib} MiB); ` +
-        `CPU capacity vs the bare proxy: ${o.cpu_capacity_ratio_vs_bare_proxy}.`,
+        `CPU capacity vs the bare proxy: ${o.cpu_capacity_ratio_vs_bare_proxy}; the reshaping floor's throughput ` +
+        `and CPU capacity vs the bare proxy: ${o.floor_throughput_ratio_vs_bare_proxy} and ${o.floor_cpu_capacity_ratio_vs_bare_proxy}.`,
     );
   }
   console.log(`\n${blocks.join('\n\n')}\n`);
