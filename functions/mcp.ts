@@ -15,7 +15,8 @@ import { bearerToken } from '../lib/middleware/auth.js';
 import { VERSION_HEADERS } from '../lib/version.js';
 
 // Nothing is loaded at cold start but the protocol: an endpoint's module is loaded when its tool is first
-// called (or the tools are listed), so `initialize` and a first call do not pay for every endpoint.
+// called, and the tool list is built ahead (lib/mcp/tool-list.json), so `initialize`, `tools/list` and a
+// first call do not pay for every endpoint.
 
 /**
  * The 401's challenge (RFC 6750 §3): the key is wrong or missing. `invalid_token` and no
