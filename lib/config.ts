@@ -166,11 +166,6 @@ const configSchema = z
     /** Set where deployed: metrics are written only when a namespace is configured. */
     POWERTOOLS_METRICS_NAMESPACE: optionalText,
     POWERTOOLS_METRICS_DISABLED: optionalText,
-    /**
-     * Powertools' development mode (Logger reads it itself): turns metrics off unless
-     * POWERTOOLS_METRICS_DISABLED says otherwise. Any text, as Powertools takes it.
-     */
-    POWERTOOLS_DEV: z.optional(z.string()),
   })
   .check(
     z.refine((c) => c.NO_UPSTREAM_KEY === 'true' || Boolean(c.SERPAPI_API_KEY ?? c.SERPAPI_SECRET_ID), {
