@@ -55,9 +55,7 @@ const NOT_RUN: readonly { file: string; command: string; reason: string }[] = [
     { file, command: 'out()', reason: 'defines a shell function reading a deployed stack’s outputs with the aws CLI' },
     { file, command: 'aws ', reason: 'the aws CLI against an AWS account' },
     { file, command: 'read -rs SERPAPI_KEY', reason: 'reads a real SerpApi key from the terminal' },
-    ...(file === 'README.md'
-      ? [{ file, command: 'read -rs CLIENT_KEY', reason: 'reads a client key of a deployment from the terminal' }]
-      : []),
+    { file, command: 'read -rs CLIENT_KEY', reason: 'reads a client key of a deployment from the terminal' },
     {
       file,
       command: 'npm run --silent create-key',
@@ -397,8 +395,8 @@ describe('the README’s typed client', () => {
   }, 60_000);
 });
 
-describe('`npm run synth` without an admin for the secrets', () => {
-  it('exits 1 with one line naming the setting and how to give it, and no stack trace', async () => {
+describe('`npm run synth` without an admin for the secrets or anyone for the alarms', () => {
+  it('exits 1 with one line naming each setting and how to give it, and no stack trace', async () => {
     // As on a fresh clone: none of the service's own configuration, no context but cdk.json's.
     const env: Record<string, string | undefined> = { ...process.env };
     for (const name of ['API_KEYS', 'SERPAPI_API_KEY', 'CLIENT_KEYS_SECRET_ID', 'SERPAPI_SECRET_ID']) delete env[name];
@@ -415,7 +413,10 @@ describe('`npm run synth` without an admin for the secrets', () => {
     const lines = outcome.stderr.trim().split('\n');
     // The app's one line, then the CDK CLI's own word that the app exited with an error.
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^Invalid CDK context: secretAdminArns: required .* -c secretAdminArns=/);
+    // Every setting a fresh clone lacks, each with how to give it: who hears the alarms, who puts the keys.
+    expect(lines[0]).toMatch(
+      /^Invalid CDK context: alarmEmail: required .* -c alarmEmail=.*; secretAdminArns: required .* -c secretAdminArns=/,
+    );
     expect(lines[1]).toMatch(/Subprocess exited with error 1$/);
     expect(outcome.stdout.trim()).toBe('');
   }, 120_000);
