@@ -415,7 +415,7 @@ describe('`npm run synth` without an admin for the secrets or anyone for the ala
     expect(lines).toHaveLength(2);
     // Every setting a fresh clone lacks, each with how to give it: who hears the alarms, who puts the keys.
     expect(lines[0]).toMatch(
-      /^Invalid CDK context: alarmEmail: required .* -c alarmEmail=.*; secretAdminArns: required .* -c secretAdminArns=/,
+      /^Invalid CDK context: alarmEmail: required\b.* -c alarmEmail=.*; secretAdminArns: required\b.* -c secretAdminArns=/,
     );
     expect(lines[1]).toMatch(/Subprocess exited with error 1$/);
     expect(outcome.stdout.trim()).toBe('');
