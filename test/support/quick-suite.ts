@@ -40,6 +40,7 @@ const LEFT_OUT_RULES: readonly { why: string; matches: (path: string) => boolean
         'test/integration/cite-search-exports-shared.test.ts',
         'test/integration/shared-cache.test.ts',
         'test/infra/create-client-key.test.ts',
+        'test/infra/iam-matches-code.test.ts',
       ].includes(path),
   },
   {
