@@ -84,6 +84,11 @@ export interface CacheTableOptions {
   prepareTimeoutMs?: number;
   /** How often `waitFor` reads the item of a key another container is loading (CACHE_WAIT_POLL_MS). */
   pollMs?: number;
+  /**
+   * Put before every key this table reads or writes (CACHE_KEY_PREFIX: the route's own, the only keys its
+   * role may write); callers never see it. Default: none.
+   */
+  keyPrefix?: string;
   now?: () => number;
 }
 
@@ -113,6 +118,7 @@ export function fromItem(item: Record<string, { S?: string; B?: Uint8Array; N?: 
 
 export function createCacheTable(options: CacheTableOptions): CacheTable {
   const now = options.now ?? Date.now;
+  const prefix = options.keyPrefix ?? '';
   let sdk: Promise<{ client: DynamoDBClient; commands: Sdk }> | undefined;
   let failuresInARow = 0;
   let restingUntil = 0;
@@ -269,7 +275,7 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
       try {
         const { client, commands } = await connect();
         await client.send(
-          new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: 'prepare#connection' } } }),
+          new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: `${prefix}prepare#connection` } } }),
           {
             abortSignal: AbortSignal.timeout(options.prepareTimeoutMs ?? 2_000),
           },
@@ -291,14 +297,14 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
           const items = await attempt('read', options.readTimeoutMs, context, async ({ client, commands }, abortSignal) => {
             if (batch.length === 1) {
               const answer = await client.send(
-                new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: batch[0] as string } } }),
+                new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: `${prefix}${batch[0]}` } } }),
                 { abortSignal },
               );
               return { items: answer.Item ? [answer.Item] : [], unprocessed: 0 };
             }
             const answer = await client.send(
               new commands.BatchGetItemCommand({
-                RequestItems: { [options.tableName]: { Keys: batch.map((key) => ({ pk: { S: key } })) } },
+                RequestItems: { [options.tableName]: { Keys: batch.map((key) => ({ pk: { S: `${prefix}${key}` } })) } },
               }),
               { abortSignal },
             );
@@ -314,7 +320,9 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
               const value = fromItem(item as Parameters<typeof fromItem>[0], now());
               // fromItem has checked expires_at: a value it returns has a finite one.
               const expiresAtMs = Number(item.expires_at?.N) * 1000;
-              if (value !== undefined && item.pk?.S) found.set(item.pk.S, { value, expiresAtMs });
+              if (value !== undefined && item.pk?.S?.startsWith(prefix)) {
+                found.set(item.pk.S.slice(prefix.length), { value, expiresAtMs });
+              }
             } catch (error) {
               logger.warn('cache item unreadable; treated as a miss', {
                 requestId: context.requestId,
@@ -331,7 +339,7 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
     async putMany(entries, context) {
       const items = new Map<string, NonNullable<ReturnType<typeof toItem>>>();
       for (const entry of entries) {
-        const item = toItem(entry, now());
+        const item = toItem({ ...entry, key: `${prefix}${entry.key}` }, now());
         if (item) items.set(entry.key, item);
         else logger.info('cache item over the size limit; not stored', { requestId: context.requestId, key: entry.key });
       }
@@ -374,6 +382,7 @@ export function sharedCacheTable(): CacheTable | null {
         pollMs: config.CACHE_WAIT_POLL_MS,
         preload: true,
         prepareTimeoutMs: config.TABLE_PREPARE_TIMEOUT_MS,
+        keyPrefix: config.CACHE_KEY_PREFIX,
       })
     : null;
   return shared;

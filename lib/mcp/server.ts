@@ -14,12 +14,18 @@
 import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ROUTES } from '../routes.js';
+import { API_VERSION } from '../version.js';
 import { callRouteTool } from './call.js';
 import { SERVER_INSTRUCTIONS, toolName } from './descriptions.js';
 import { classify, isObject, META, MODERN_PROTOCOL_VERSION, MODERN_VERSIONS, RPC_ERRORS } from './modern.js';
-import { type RouteTool, routeTools } from './tools.js';
+import { type RouteTool, routeHandler } from './route-handler.js';
+// Built ahead by `npm run mcp:tools` from the routes table and the request schemas (tools.ts; a test holds
+// the file to what tools.ts builds), and compiled into the function by esbuild: listing the tools loads no
+// endpoint's module.
+import TOOL_LIST from './tool-list.json' with { type: 'json' };
 
-export const SERVER_INFO = { name: 'search-citation-api', version: '0.1.0' } as const;
+/** Who answers: the API's name and version (package.json's, as every answer's `X-Api-Version`). */
+export const SERVER_INFO = { name: 'search-citation-api', version: API_VERSION } as const;
 
 /** The latest 2025 revision: what `initialize` answers a client asking for a version it does not know. */
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
@@ -38,7 +44,7 @@ export const PROTOCOL_VERSIONS: readonly string[] = [
  * per-request envelope, with the client's capabilities) and repeats it in the `MCP-Protocol-Version`
  * header, and the `Mcp-Method` and `Mcp-Name` headers repeat the body's method and tool for
  * intermediaries. Served here exactly as the reference SDK (`@modelcontextprotocol/server` 2.x) reads it:
- * the body decides the era, and the headers must agree with it (mcp-modern.ts).
+ * the body decides the era, and the headers must agree with it (modern.ts).
  */
 export { MODERN_PROTOCOL_VERSION };
 
@@ -214,26 +220,25 @@ function preflight(event: APIGatewayProxyEvent): Preflight {
   return { id, method, params, modern: era.kind === 'modern' };
 }
 
-// Tools by name, each built on its first call from its own route's modules only: a container that is
+// Tools by name, each loaded on its first call from its own route's module only: a container that is
 // asked for one tool never loads the other endpoints' handlers.
 const ROUTE_BY_TOOL = new Map(ROUTES.map((route) => [toolName(route.name), route]));
-const oneTool = new Map<string, Promise<RouteTool | undefined>>();
+const oneTool = new Map<string, Promise<RouteTool>>();
 
 async function toolNamed(name: string): Promise<RouteTool | undefined> {
   const route = ROUTE_BY_TOOL.get(name);
   if (!route) return undefined;
   let tool = oneTool.get(name);
   if (!tool) {
-    tool = routeTools([route]).then((tools) => tools.get(name));
+    tool = routeHandler(route).then((handler) => ({ route, handler }));
     tool.catch(() => oneTool.delete(name));
     oneTool.set(name, tool);
   }
   return tool;
 }
 
-async function toolList(): Promise<Tool[]> {
-  return [...(await routeTools()).values()].map((tool) => tool.definition);
-}
+/** The tools as tools/list answers them. */
+const TOOLS = TOOL_LIST as unknown as Tool[];
 
 class RpcError extends Error {
   constructor(
@@ -266,7 +271,7 @@ async function answer(
     case 'ping':
       return {};
     case 'tools/list':
-      return { tools: await toolList() };
+      return { tools: TOOLS };
     case 'tools/call': {
       const name = params.name as string;
       const tool = await toolNamed(name);
@@ -281,7 +286,7 @@ async function answer(
 
 /**
  * Answers one MCP HTTP request (POST): initialize, ping, tools/list, tools/call, server/discover and
- * notifications. Loads a tool's endpoint only when it is listed or called.
+ * notifications. Loads a tool's endpoint only when it is called; the list is built ahead (tool-list.json).
  */
 export async function handleMcpRequest(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   const checked = preflight(event);

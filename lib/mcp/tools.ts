@@ -7,29 +7,31 @@
  * again per field. No output schemas: the text says what the data holds, and they cost a model's context
  * more than any client gained from them. A call runs the endpoint's own Lambda handler, so a new route
  * is a new tool with no code here.
+ *
+ * Building the list loads every endpoint's module (the request schemas live there), the citation pipeline
+ * included: far more than a container should load to answer `tools/list`. So the list is built ahead, by
+ * `npm run mcp:tools`, into tool-list.json, which the server answers from (lib/mcp/server.ts) and esbuild
+ * compiles into the function; a test fails while the file differs from what this module builds.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod/mini';
-import type { LambdaHandler } from '../middleware/index.js';
 // The very function that writes the OpenAPI document's schemas, so the tools' schemas cannot drift from it.
 import { toSchema } from '../openapi.js';
 import { ROUTES, type Route } from '../routes.js';
 import { CLOSED_WORLD_ROUTES, FIELD_NOTES, toolDescription, toolName, toolTitle } from './descriptions.js';
 
-export interface RouteTool {
-  route: Route;
-  handler: LambdaHandler;
-  definition: Tool;
+/** Where the built list is kept: lib/mcp/tool-list.json, committed, read by the server. */
+export const TOOL_LIST_FILE = new URL('./tool-list.json', import.meta.url);
+
+/** The list as tool-list.json holds it: the tools in the routes table's order, as indented JSON. */
+export function renderToolList(tools: readonly Tool[]): string {
+  return `${JSON.stringify(tools, null, 2)}\n`;
 }
 
-// A template-literal import: Node resolves it at run time, and esbuild bundles every file the pattern can
-// match (functions/*.ts), so the Lambda bundle holds every route without a list here.
-async function routeModules(route: Route) {
-  const fn = (await import(`../../functions/${route.name}.ts`)) as { handler?: LambdaHandler; requestSchema?: z.ZodMiniType };
-  if (typeof fn.handler !== 'function' || !fn.requestSchema) {
-    throw new Error(`${route.path}: functions/${route.name}.ts lacks its exports (handler, requestSchema)`);
-  }
-  return { handler: fn.handler, requestSchema: fn.requestSchema };
+async function requestSchemaOf(route: Route): Promise<z.ZodMiniType> {
+  const fn = (await import(`../../functions/${route.name}.ts`)) as { requestSchema?: z.ZodMiniType };
+  if (!fn.requestSchema) throw new Error(`${route.path}: functions/${route.name}.ts exports no requestSchema`);
+  return fn.requestSchema;
 }
 
 /** MCP requires object schemas at the top; every request body and every data object is one. */
@@ -111,42 +113,26 @@ export function compactSchema(
   return { schema: walk(schema, undefined) as JsonSchema, text };
 }
 
-async function routeTool(route: Route): Promise<RouteTool> {
-  const { handler, requestSchema } = await routeModules(route);
+/** One route's tool definition, as tools/list answers it. */
+export async function toolDefinition(route: Route): Promise<Tool> {
   const where = `${route.path} (MCP tool)`;
-  const input = compactSchema(objectSchema(requestSchema, 'input', where), {
+  const input = compactSchema(objectSchema(await requestSchemaOf(route), 'input', where), {
     ...FIELD_NOTES['*'],
     ...FIELD_NOTES[route.name],
   });
   return {
-    route,
-    handler,
-    definition: {
-      name: toolName(route.name),
-      title: toolTitle(route),
-      description: toolDescription(route),
-      inputSchema: input.schema as Tool['inputSchema'],
-      // Only the hints that mean something for a tool that changes nothing (the others are read only when
-      // readOnlyHint is false): every search reaches the open web through the upstream, and citation
-      // resolving through Crossref; the budget and the style catalogue are the service's own.
-      annotations: { readOnlyHint: true, openWorldHint: !CLOSED_WORLD_ROUTES.has(route.name) },
-    },
+    name: toolName(route.name),
+    title: toolTitle(route),
+    description: toolDescription(route),
+    inputSchema: input.schema as Tool['inputSchema'],
+    // Only the hints that mean something for a tool that changes nothing (the others are read only when
+    // readOnlyHint is false): every search reaches the open web through the upstream, and citation
+    // resolving through Crossref; the budget and the style catalogue are the service's own.
+    annotations: { readOnlyHint: true, openWorldHint: !CLOSED_WORLD_ROUTES.has(route.name) },
   };
 }
 
-let loaded: Promise<Map<string, RouteTool>> | undefined;
-
-/** Every route's tool by tool name, built once per container. */
-export function routeTools(routes: readonly Route[] = ROUTES): Promise<Map<string, RouteTool>> {
-  if (routes !== ROUTES) return build(routes);
-  loaded ??= build(routes).catch((error) => {
-    loaded = undefined;
-    throw error;
-  });
-  return loaded;
-}
-
-async function build(routes: readonly Route[]): Promise<Map<string, RouteTool>> {
-  const tools = await Promise.all(routes.map(routeTool));
-  return new Map(tools.map((tool) => [tool.definition.name, tool]));
+/** Every route's tool definition, in the routes table's order: what tool-list.json holds. */
+export function toolDefinitions(routes: readonly Route[] = ROUTES): Promise<Tool[]> {
+  return Promise.all(routes.map(toolDefinition));
 }

@@ -2889,6 +2889,7 @@ export interface components {
     Error400: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2911,6 +2912,7 @@ export interface components {
     Error401: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'WWW-Authenticate': components['headers']['WWW-Authenticate'];
         [name: string]: unknown;
       };
@@ -2934,6 +2936,7 @@ export interface components {
     Error404: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2956,6 +2959,7 @@ export interface components {
     Error405: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         Allow: components['headers']['Allow'];
         [name: string]: unknown;
       };
@@ -2979,6 +2983,7 @@ export interface components {
     Error413: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -3001,6 +3006,7 @@ export interface components {
     Error415: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -3027,6 +3033,7 @@ export interface components {
     Error429: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
@@ -3054,6 +3061,7 @@ export interface components {
     Error500: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -3080,6 +3088,7 @@ export interface components {
     Error502: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -3108,6 +3117,7 @@ export interface components {
     Error503: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
@@ -3131,6 +3141,7 @@ export interface components {
     Error504: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -3155,6 +3166,8 @@ export interface components {
   headers: {
     /** @description This request’s id, on every response; quote it when reporting a problem. */
     'X-Request-Id': string;
+    /** @description The version of the API that answered (semantic versioning; `info.version`), on every response. */
+    'X-Api-Version': string;
     /** @description Always `Bearer`. */
     'WWW-Authenticate': 'Bearer';
     /** @description Always `POST`. */
@@ -3184,6 +3197,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3220,6 +3234,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3256,6 +3271,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3292,6 +3308,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3328,6 +3345,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3364,6 +3382,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3400,6 +3419,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3436,6 +3456,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3472,6 +3493,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3508,6 +3530,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3544,6 +3567,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3580,6 +3604,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3616,6 +3641,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3652,6 +3678,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {

@@ -84,13 +84,15 @@ describe('npm run smoke --live against the local service', () => {
     expect(run.out).toContain('Upstream fields not carried: listed with --upstream only');
   });
 
-  it('spends at most 15 paid searches, and no call more than its row states', async () => {
+  it('spends at most the searches the help states, its table’s total, and no call more than its row states', async () => {
     const run = await smoke(live());
     const table = rows(run.out);
     const stated = [...table.values()].reduce((sum, row) => sum + row.paid, 0);
     expect(stated).toBeLessThanOrEqual(SMOKE_SEARCH_LIMIT);
-    expect(SMOKE_SEARCH_LIMIT).toBe(15);
-    expect(run.out).toContain(`paid searches at most ${stated} (limit 15)`);
+    expect(SMOKE_SEARCH_LIMIT).toBe(stated);
+    expect(HELP).toContain(`at most ${stated} a run`);
+    expect(HELP).toMatch(new RegExp(`^  total +${stated}$`, 'm'));
+    expect(run.out).toContain(`paid searches at most ${stated} (limit ${stated})`);
     expect(harness.upstream.calls()).toBeLessThanOrEqual(stated);
     for (const route of ROUTES) {
       const call = run.calls.find((c) => new URL(c.url).pathname === route.path);
@@ -187,7 +189,7 @@ describe('npm run smoke --live --upstream', () => {
     });
   }
 
-  it("starts the service with the team's key, calls every route once through it, within 15 searches", async () => {
+  it("starts the service with the team's key, calls every route once through it, within the table's total", async () => {
     const run = await command(['--live', '--upstream'], {
       SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
       SERPAPI_BASE_URL: harness.upstream.url,
