@@ -399,6 +399,7 @@ const ADVICE: Record<ErrorCode, (retryAfter: number | undefined) => string> = {
     `${s === undefined ? 'Do not retry until the window named above resets' : `Do not retry for ${s} seconds (until ${new Date(Date.now() + s * 1000).toISOString().replace(/\.\d+Z$/, 'Z')})`}: every call before then is refused. ` +
     'Answers already cached are still free; the usage tool shows the budget.',
   BUDGET_UNAVAILABLE: (s) => `Retry in ${s ?? 'a few'} seconds.`,
+  SERVICE_UNAVAILABLE: (s) => `The service could not check the key just now: retry in ${s ?? 'a few'} seconds.`,
   UPSTREAM_QUOTA_EXCEEDED: (s) =>
     `${s === undefined ? 'Retry later' : `Retry in ${s} seconds`}; if it says the plan is used up, tell the user: retrying will not help today.`,
   UPSTREAM_ERROR: () => 'Retry once, or use another search tool (another engine) for the same question.',
@@ -437,6 +438,11 @@ export function renderError(
   if (route !== undefined && code === 'UPSTREAM_ERROR') advice = `Retry once, ${otherEngine(route)}.`;
   if (route !== undefined && code === 'UPSTREAM_ENGINE_RETIRED')
     advice = `Do not retry: this search is no longer offered${route.startsWith('web-search-') ? '; use another web_search_* tool' : ''}.`;
+  // Refused for asking more than is left, not because nothing is: a smaller call can still be answered.
+  if (code === 'BUDGET_EXHAUSTED' && /this request can make/.test(details))
+    advice =
+      `${/Ask for less:/.test(details) ? 'Call again asking for less, as said above' : 'Do not call this tool again until the window named above has room'}; ` +
+      `a tool of cost 1, or an answer already cached, may still be answered. ${ADVICE.BUDGET_EXHAUSTED(retryAfter).replace(': every call before then is refused', ' for this call as it is')}`;
   if (route !== undefined && code === 'UPSTREAM_TIMEOUT')
     advice = `Retry once${SMALLER_PAGE[route] ? `, ${SMALLER_PAGE[route]}` : ''}.`;
   return `Error ${code}: ${message}. ${details}\nWhat to do: ${advice}`;

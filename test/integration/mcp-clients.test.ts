@@ -22,7 +22,12 @@ const crossref = await startFakeCrossref();
 afterAll(() => crossref.close());
 /** A second key whose daily budget is used up before it starts: every paid call of it is refused. */
 const SPENT_KEY = 'spent-key-0123456789';
-const harness = useService({ CROSSREF_BASE_URL: crossref.url, API_KEYS: `${TEST_CLIENT_KEY},spent:${SPENT_KEY}:daily=0` });
+/** A third key with one search a day: enough for a call of cost 1, never for one that can make more. */
+const ONE_LEFT_KEY = 'one-left-key-0123456789';
+const harness = useService({
+  CROSSREF_BASE_URL: crossref.url,
+  API_KEYS: `${TEST_CLIENT_KEY},spent:${SPENT_KEY}:daily=0,one:${ONE_LEFT_KEY}:daily=1`,
+});
 
 const FREE = new Set(['usage', 'cite-resolve', 'cite-styles']);
 
@@ -107,6 +112,27 @@ describe.each(CLIENT_MODES)('the official client %s', (mode) => {
     expect(harness.upstream.calls()).toBe(before);
     checkWire(spent.wire, modern);
     await spent.close();
+  });
+
+  it('refuses a call that can make more searches than are left before any, saying to ask for less', async () => {
+    const oneLeft = await connectClient(mode, `${harness.service.url}/mcp`, ONE_LEFT_KEY);
+    const before = harness.upstream.calls();
+    const trends = await oneLeft.callTool('alpha_trends', { queries: ['coffee'] });
+    expect(trends.isError).toBe(true);
+    expect(textOf(trends)).toMatch(
+      /^Error BUDGET_EXHAUSTED: [\s\S]*1 of 1 searches left today, fewer than the 2 this request can make/,
+    );
+    expect(textOf(trends)).toMatch(
+      /What to do: Do not call this tool again until the window named above has room; a tool of cost 1/,
+    );
+    const profiles = await oneLeft.callTool('scholar_profiles', { query: 'Honglak Lee', enrich: 3 });
+    expect(profiles.isError).toBe(true);
+    expect(textOf(profiles)).toMatch(/Ask for less: "enrich": 0 makes 1/);
+    expect(textOf(profiles)).toMatch(/What to do: Call again asking for less, as said above; /);
+    expect(profiles._meta).toMatchObject({ code: 'BUDGET_EXHAUSTED', status: 429 });
+    expect(harness.upstream.calls()).toBe(before);
+    checkWire(oneLeft.wire, modern);
+    await oneLeft.close();
   });
 
   it('was answered, every time, as its revision’s schema requires', async () => {
