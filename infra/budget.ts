@@ -11,19 +11,18 @@ export const BUDGET_TABLE_KEYS = { partitionKey: 'pk', timeToLive: 'expires_at' 
 
 /**
  * What a route that makes paid calls may do on the counter's table (`needs.budget: 'reserve'`):
- * `UpdateItem` (a conditional `ADD` reserves, an unconditional one gives back). No scans, no deletes, no
- * table management.
+ * `UpdateItem` (a conditional `ADD` reserves, an unconditional one gives back) and `GetItem` (a refusal
+ * reads the other windows to name the one to wait for). No scans, no deletes, no table management.
  */
-export const BUDGET_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
+export const BUDGET_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:UpdateItem'] as const;
 
 /**
  * What a route that only reads the budget may do (`needs.budget: 'read'`, /v1/usage): the operations
- * lib/budget sends to read a window, which reads with `UpdateItem ADD used 0` returning the item, so that
- * the table's grants stay one action (lib/budget/counter.ts). test/infra/iam-matches-code.test.ts runs the
- * real reads against a table and fails when they use an action this list lacks, or no longer need one it
- * holds; a read through GetItem would let this drop UpdateItem, and with it the power to reset a count.
+ * lib/budget sends to read a window: a consistent `GetItem` (lib/budget/counter.ts), and no action that
+ * could change a count. test/infra/iam-matches-code.test.ts runs the real reads against a table and fails
+ * when they use an action this list lacks, or no longer need one it holds.
  */
-export const BUDGET_READ_ACTIONS = ['dynamodb:UpdateItem'] as const;
+export const BUDGET_READ_ACTIONS = ['dynamodb:GetItem'] as const;
 
 /** Below these a method refuses ordinary use (a burst of 1 serialises every client). */
 export const MIN_METHOD_RATE = 1;

@@ -306,7 +306,7 @@ export class SearchCitationApiStack extends Stack {
 
   /**
    * The spending budget's counter: one item per window (hour, month, a client's day), expiring by TTL. A
-   * table of its own so that the functions' grant on it is UpdateItem alone. The month's count is what
+   * table of its own so that the functions' grants on it are UpdateItem and GetItem alone. The month's count is what
    * stops the month's spend: a table lost or replaced mid-month would allow the whole monthly budget
    * again. So it is kept on teardown and replacement, undeletable until protection is lifted, and
    * restorable to any second of the last 35 days.

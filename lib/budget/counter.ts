@@ -35,8 +35,9 @@
  * of the last answers' latencies, between `timeoutMs` and `maxTimeoutMs` (docs/budget-and-caching.md, "Why
  * these timeouts"), so that a slow but working table is not taken for a down one.
  *
- * Reads for `/v1/usage` are `UpdateItem ADD used 0` returning the whole new item, so the functions' role
- * needs no other action on the table than `UpdateItem`; an answer without `used` is an error, never 0.
+ * Reads (`/v1/usage`, and the other windows of a refusal) are a strongly consistent `GetItem`, so that a
+ * role that only reads the budget (/v1/usage's) holds no action that could change a count. No item is a
+ * window never used (0); an item without a numeric `used` is an error, never 0: every write adds to it.
  */
 import { randomBytes } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -305,16 +306,21 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
     return call;
   }
 
-  /** One UpdateItem within the time budget: 'condition-failed', the new item, or CounterUnavailable. */
+  /**
+   * One UpdateItem (or, for `{ read: true }`, one consistent GetItem) within the time budget:
+   * 'condition-failed', the item, or CounterUnavailable.
+   */
   async function send(
     window: BudgetWindow,
-    input: {
-      update: string;
-      condition?: string;
-      names?: Record<string, string>;
-      values: Record<string, AttributeValue>;
-      returnValues?: 'ALL_NEW' | 'UPDATED_NEW';
-    },
+    input:
+      | {
+          update: string;
+          condition?: string;
+          names?: Record<string, string>;
+          values: Record<string, AttributeValue>;
+          returnValues?: 'ALL_NEW' | 'UPDATED_NEW';
+        }
+      | { read: true },
   ): Promise<{ outcome: Outcome; item?: Record<string, AttributeValue> }> {
     const budgetMs = counterTimeout(latencies, options.timeoutMs, maxTimeoutMs);
     let handle: NodeJS.Timeout | undefined;
@@ -324,17 +330,26 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
     try {
       // Loading the SDK is a one-off per container, not the table's slowness: not in the latencies.
       const { client, commands } = await Promise.race([options.client(), timeout]);
+      const key = { pk: { S: window.key } };
+      const abort = { abortSignal: AbortSignal.timeout(maxTimeoutMs) };
+      if ('read' in input) {
+        const got = client.send(
+          new commands.GetItemCommand({ TableName: options.tableName, Key: key, ConsistentRead: true }),
+          abort,
+        );
+        return { outcome: 'done', item: (await Promise.race([measured(got), timeout])).Item };
+      }
       const call = client.send(
         new commands.UpdateItemCommand({
           TableName: options.tableName,
-          Key: { pk: { S: window.key } },
+          Key: key,
           UpdateExpression: input.update,
           ...(input.condition ? { ConditionExpression: input.condition } : {}),
           ...(input.names ? { ExpressionAttributeNames: input.names } : {}),
           ExpressionAttributeValues: input.values,
           ReturnValues: input.returnValues ?? 'NONE',
         }),
-        { abortSignal: AbortSignal.timeout(maxTimeoutMs) },
+        abort,
       );
       const answer = await Promise.race([measured(call), timeout]);
       return { outcome: 'done', item: answer.Attributes };
@@ -528,13 +543,9 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   function read(windows: readonly BudgetWindow[]): Promise<number[]> {
     return Promise.all(
       windows.map(async (window) => {
-        const { item } = await sendTwice(window, {
-          update: 'ADD used :zero SET expires_at = if_not_exists(expires_at, :exp)',
-          values: { ':zero': { N: '0' }, ':exp': exp(window) },
-          returnValues: 'ALL_NEW',
-        });
-        // The item exists after ADD: an answer without `used` is not a zero.
-        const used = Number(item?.used?.N);
+        const { item } = await sendTwice(window, { read: true });
+        // No item: a window never used. An item without `used` is not a zero: every write adds to it.
+        const used = item === undefined ? 0 : Number(item.used?.N);
         if (!Number.isFinite(used)) throw new CounterUnavailable('the counter answered without a count');
         heard.set(window.key, { used, endsAt: window.endsAt });
         return used;

@@ -3,8 +3,8 @@
  * server's and the authorizer's) compared statement by statement with what its route needs in the routes
  * table (lib/routes.ts), and its environment with the same facts. A free route holds no grant on the
  * SerpApi key's secret and is not among that secret's readers; cache writes are limited to the route's own
- * key prefix; only a route that makes paid calls may update the budget's counters (and /v1/usage, which
- * reads them through the same action: infra/budget.ts, BUDGET_READ_ACTIONS).
+ * key prefix; only a route that makes paid calls may update the budget's counters, and /v1/usage may only
+ * read them (infra/budget.ts, BUDGET_READ_ACTIONS).
  */
 import { readFileSync } from 'node:fs';
 import { Template } from 'aws-cdk-lib/assertions';

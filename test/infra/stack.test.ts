@@ -11,7 +11,13 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CACHE_TABLE_ACTIONS } from '../../infra/api-function.js';
 import { createApp } from '../../infra/app.js';
-import { BUDGET_TABLE_ACTIONS, MIN_METHOD_BURST, MIN_METHOD_RATE, PAID_CALLS_PER_REQUEST } from '../../infra/budget.js';
+import {
+  BUDGET_READ_ACTIONS,
+  BUDGET_TABLE_ACTIONS,
+  MIN_METHOD_BURST,
+  MIN_METHOD_RATE,
+  PAID_CALLS_PER_REQUEST,
+} from '../../infra/budget.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import {
   API_5XX_THRESHOLD,
@@ -344,8 +350,9 @@ describe('spending budget and flood guard', () => {
     );
   });
 
-  it('lets only the functions that reserve or read the budget touch its table, with UpdateItem alone', () => {
-    expect([...BUDGET_TABLE_ACTIONS]).toEqual(['dynamodb:UpdateItem']);
+  it('lets only the functions that reserve or read the budget touch its table: UpdateItem and GetItem to reserve, GetItem alone to read', () => {
+    expect([...BUDGET_TABLE_ACTIONS]).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect([...BUDGET_READ_ACTIONS]).toEqual(['dynamodb:GetItem']);
     const [[tableId]] = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('BudgetTable')) as [[string, Resource]];
     const grants = ofType('AWS::IAM::Policy').flatMap(([, p]) =>
       (p.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((st) =>
@@ -354,14 +361,16 @@ describe('spending budget and flood guard', () => {
     );
     expect(grants).toHaveLength(ROUTES.filter((r) => r.needs.budget !== 'none').length + 1);
     for (const grant of grants) {
+      const reads = grant.Sid === 'ReadBudget';
       expect(grant).toEqual({
         Sid: expect.stringMatching(/^(ReserveSearches|ReadBudget)$/),
         Effect: 'Allow',
-        Action: 'dynamodb:UpdateItem',
+        Action: reads ? 'dynamodb:GetItem' : ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
         Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
       });
     }
-    // Nothing can scan, query, read or manage it.
+    expect(grants.filter((grant) => grant.Sid === 'ReadBudget')).toHaveLength(1);
+    // Nothing can scan, query or manage it.
     const anyOther = JSON.stringify(ofType('AWS::IAM::Policy'));
     expect(anyOther).not.toMatch(/dynamodb:(Scan|Query|CreateTable|DeleteTable|UpdateTable|DescribeTable|\*)/);
   });

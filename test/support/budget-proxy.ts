@@ -73,8 +73,12 @@ export async function startBudgetProxy(target: string): Promise<BudgetProxy> {
         }
         let body = answer.body;
         if (typeof action === 'object') {
-          const json = JSON.parse(body.toString('utf8')) as { Attributes?: Record<string, unknown> };
+          const json = JSON.parse(body.toString('utf8')) as {
+            Attributes?: Record<string, unknown>;
+            Item?: Record<string, unknown>;
+          };
           if (json.Attributes) delete json.Attributes[action.strip];
+          if (json.Item) delete json.Item[action.strip];
           body = Buffer.from(JSON.stringify(json));
         }
         if (res.destroyed || req.socket.destroyed) return;
