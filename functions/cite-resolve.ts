@@ -1,17 +1,17 @@
 /**
  * POST /v1/cite/resolve: references (DOIs or free text in any common style) resolved to their Crossref
- * works (lib/citations/resolve.ts) and each cited in the spec's five formats and in any CSL style asked
+ * works (lib/citations/resolve/resolve.ts) and each cited in the spec's five formats and in any CSL style asked
  * for, with exports on request. No paid call: Crossref is free. A reference that cannot be resolved is
  * answered with the reason; only a malformed request fails as a whole.
  */
 import * as z from 'zod/mini';
-import { type CslItem, cslFromCrossref, plainText } from '../lib/citations/csl.js';
-import { citationKey, renderExports } from '../lib/citations/exports.js';
-import { citableItem } from '../lib/citations/records.js';
-import { citationRenderer, prepareCitationRenderer } from '../lib/citations/render.js';
-import { exportFormats, styleIds } from '../lib/citations/request-fields.js';
-import { resolveReferences } from '../lib/citations/resolve.js';
-import { checkStyleIds, renderStyles } from '../lib/citations/style-engines.js';
+import { exportFormats } from '../lib/citations/exports/export-fields.js';
+import { citationKey, renderExports } from '../lib/citations/exports/exports.js';
+import { type CslItem, citableItem, cslFromCrossref, plainText } from '../lib/citations/model/csl.js';
+import { citationRenderer, prepareCitationRenderer } from '../lib/citations/render/render.js';
+import { checkStyleIds, renderStyles } from '../lib/citations/render/style-engines.js';
+import { styleIds } from '../lib/citations/render/style-fields.js';
+import { resolveReferences } from '../lib/citations/resolve/resolve.js';
 import { config } from '../lib/config.js';
 import type { CiteResolveData, ResolvedReference } from '../lib/contract/cite-resolve.js';
 import { CITATION_MARKUPS } from '../lib/contract/cite-search.js';

@@ -4,7 +4,7 @@
  * find the id `styles` and `format` take. No upstream call; the catalogue is read on first use.
  */
 import * as z from 'zod/mini';
-import { loadCatalogue, searchStyles } from '../lib/citations/style-catalogue.js';
+import { loadCatalogue, searchStyles } from '../lib/citations/render/style-catalogue.js';
 import type { CiteStylesData } from '../lib/contract/cite-styles.js';
 import { api } from '../lib/middleware/index.js';
 import { body, integer as intField, optionalText, page } from '../lib/schema.js';

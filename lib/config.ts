@@ -115,7 +115,7 @@ const configSchema = z
     BUDGET_TIMEOUT_MS: intVar(1_000, 10, 5_000),
     /**
      * "true": the citation styles are built while the container starts, not on its first citation search
-     * (lib/citations/render.ts says why). The stack sets it for the cite-search function alone.
+     * (lib/citations/render/render.ts says why). The stack sets it for the cite-search function alone.
      */
     CITATION_STYLES_AT_INIT: z._default(z.enum(['true', 'false']), 'false'),
     /** "true": while the counter cannot be reached, refuse paid searches (503) instead of searching uncounted. */

@@ -13,7 +13,7 @@
  *   recording, not recorded from the index; it lets the demo show what a page Crossref knows looks like:
  *   citations rendered locally, DOIs in `export`, one paid call.
  */
-import type { CrossrefWork } from '../citations/match.js';
+import type { CrossrefWork } from '../citations/model/work.js';
 import { crossrefRecording } from './replay-crossref.js';
 import { sample, sampleText } from './samples.js';
 

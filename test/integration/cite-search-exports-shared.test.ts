@@ -34,7 +34,7 @@ beforeAll(async () => {
   [first, second] = await Promise.all([startService(env), startServiceProcess(env)]);
   // The first citation search of a process builds the citation styles: seconds of CPU, many more on a busy
   // machine. Built here, under a limit of its own, so that no test's verdict depends on the machine's speed.
-  await (await import('../../lib/citations/render.js')).citationRenderer();
+  await (await import('../../lib/citations/render/render.js')).citationRenderer();
 }, 180_000);
 
 afterAll(async () => {

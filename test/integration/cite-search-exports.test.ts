@@ -4,7 +4,7 @@
  * test uses its own scholar result ids, so the record cache of one test never answers another's.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadCitationJs } from '../../lib/citations/exports.js';
+import { loadCitationJs } from '../../lib/citations/exports/exports.js';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { useCrossrefService } from '../support/crossref-service.js';
 import { BANANAS, EARLY_WARNING } from '../support/index-papers.js';

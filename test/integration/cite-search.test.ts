@@ -67,7 +67,7 @@ function serve(query: string, page: unknown, cite: (id: string) => Fault | undef
 // during which no timer fires on time; built here first, so that the 300 ms cite timeouts above measure
 // the fake upstream and not the build (which test/integration/cite-search-crossref.test.ts exercises).
 beforeAll(async () => {
-  await (await import('../../lib/citations/render.js')).citationRenderer();
+  await (await import('../../lib/citations/render/render.js')).citationRenderer();
 }, 180_000);
 
 const citeIds = () => harness.upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));

@@ -15,14 +15,14 @@ export async function useCrossrefService(env: Record<string, string> = {}) {
   // The first citation search of a process builds the citation styles: seconds of CPU, many more on a busy
   // machine. Built here, under a limit of its own, so that no test's verdict depends on the machine's speed.
   beforeAll(async () => {
-    await (await import('../../lib/citations/render.js')).citationRenderer();
+    await (await import('../../lib/citations/render/render.js')).citationRenderer();
   }, 180_000);
   afterAll(() => crossref.close());
   beforeEach(async () => {
     crossref.reset();
     // A 429 pauses every lookup of the container for a while (client.ts); each test starts unpaused.
     // Imported only now: the client reads the configuration, which the service sets up, on import.
-    (await import('../../lib/citations/crossref-client.js')).crossrefPace.reset();
+    (await import('../../lib/citations/sources/crossref.js')).crossrefPace.reset();
   });
   return {
     harness,

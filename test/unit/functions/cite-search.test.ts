@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type CiteSearchRequest, requestSchema, toScholarParams } from '../../../functions/cite-search.js';
-import type { CslItem } from '../../../lib/citations/csl.js';
-import { parseScholarSummary } from '../../../lib/citations/match.js';
-import {
-  assemble,
-  type CiteAnswer,
-  citeAll,
-  groupThousands,
-  reshapeCite,
-  reshapeScholarPage,
-} from '../../../lib/citations/page.js';
-import type { CitedRecord } from '../../../lib/citations/records.js';
-import type { CitationRenderer } from '../../../lib/citations/render.js';
-import { citePapers } from '../../../lib/citations/sources.js';
+import type { CslItem } from '../../../lib/citations/model/csl.js';
+import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
+import type { CitationRenderer } from '../../../lib/citations/render/render.js';
+import { citePapers } from '../../../lib/citations/search/cite.js';
+import { assemble, groupThousands, reshapeScholarPage } from '../../../lib/citations/search/page.js';
+import type { CitedRecord } from '../../../lib/citations/search/records.js';
+import { type CiteAnswer, citeAll, reshapeCite } from '../../../lib/citations/sources/index-cite.js';
 import { type Citations, responseSchema } from '../../../lib/contract/cite-search.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';

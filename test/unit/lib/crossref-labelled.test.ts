@@ -12,7 +12,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bestMatch, type CrossrefWork, normalizeText, type ScholarRecord, workYear } from '../../../lib/citations/match.js';
+import { bestMatch } from '../../../lib/citations/match/match.js';
+import type { ScholarRecord } from '../../../lib/citations/model/scholar.js';
+import { normalizeText } from '../../../lib/citations/model/text.js';
+import { type CrossrefWork, workYear } from '../../../lib/citations/model/work.js';
 
 interface Answer {
   repository: string;

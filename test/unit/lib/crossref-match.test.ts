@@ -5,20 +5,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { worksQuery } from '../../../lib/citations/crossref-client.js';
 import {
   bestMatch,
-  type CrossrefWork,
   isGenericTitle,
   isNotice,
-  normalizeText,
-  parseScholarSummary,
-  type ScholarRecord,
   TITLE_SIMILARITY_THRESHOLD,
   titleNumbers,
   titleSimilarity,
-  workYear,
-} from '../../../lib/citations/match.js';
+} from '../../../lib/citations/match/match.js';
+import { parseScholarSummary, type ScholarRecord } from '../../../lib/citations/model/scholar.js';
+import { normalizeText } from '../../../lib/citations/model/text.js';
+import { type CrossrefWork, workYear } from '../../../lib/citations/model/work.js';
+import { worksQuery } from '../../../lib/citations/sources/crossref.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
 

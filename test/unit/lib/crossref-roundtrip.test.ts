@@ -14,9 +14,10 @@ import { readFileSync } from 'node:fs';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { type CslItem, cslFromCrossref } from '../../../lib/citations/csl.js';
-import { renderExports } from '../../../lib/citations/exports.js';
-import { type CrossrefWork, normalizeText } from '../../../lib/citations/match.js';
+import { renderExports } from '../../../lib/citations/exports/exports.js';
+import { type CslItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
+import { normalizeText } from '../../../lib/citations/model/text.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 
 function fixture<T>(path: string): T {

@@ -8,10 +8,12 @@
  */
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type CslItem, cslFromCrossref, cslFromScholar } from '../../../lib/citations/csl.js';
-import { citationKey, loadCitationJs, renderExports } from '../../../lib/citations/exports.js';
-import { type CrossrefWork, parseScholarSummary } from '../../../lib/citations/match.js';
-import { addExports } from '../../../lib/citations/paper-exports.js';
+import { citationKey, loadCitationJs, renderExports } from '../../../lib/citations/exports/exports.js';
+import { type CslItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
+import { cslFromScholar } from '../../../lib/citations/model/index-record.js';
+import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
+import { addExports } from '../../../lib/citations/search/paper-exports.js';
 import type { CiteSearchData } from '../../../lib/contract/cite-search.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
@@ -171,7 +173,7 @@ describe('loadCitationJs', () => {
     vi.doMock('@citation-js/plugin-ris', () => {
       throw new Error('chunk could not be read');
     });
-    const fresh = await import('../../../lib/citations/exports.js');
+    const fresh = await import('../../../lib/citations/exports/exports.js');
     await expect(fresh.loadCitationJs()).rejects.toThrow();
     const csl: CslItem = { id: 'x', type: 'document', title: 'T' };
     expect(await fresh.renderExports(csl, ['csl-json', 'bibtex', 'ris'])).toEqual({

@@ -3,8 +3,8 @@
  * what it lacks (citation_gaps), never more than the index said.
  */
 import { describe, expect, it } from 'vitest';
-import { citableLink, type IndexedFacts, indexRecordOf } from '../../../lib/citations/index-record.js';
-import { parseScholarSummary } from '../../../lib/citations/match.js';
+import { citableLink, type IndexedFacts, indexRecordOf } from '../../../lib/citations/model/index-record.js';
+import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
 import { sample } from '../../../lib/local/samples.js';
 
 function recordOf(title: string, summary: string | null, facts: Partial<IndexedFacts> = {}) {

@@ -15,11 +15,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cslFromCrossref } from '../../../lib/citations/csl.js';
-import { type CrossrefWork, normalizeText } from '../../../lib/citations/match.js';
-import { citableItem } from '../../../lib/citations/records.js';
-import { matchReference, type ReferenceOutcome } from '../../../lib/citations/reference-match.js';
-import { citationRenderer } from '../../../lib/citations/render.js';
+import { matchReference, type ReferenceOutcome } from '../../../lib/citations/match/reference-match.js';
+import { citableItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
+import { normalizeText } from '../../../lib/citations/model/text.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
+import { citationRenderer } from '../../../lib/citations/render/render.js';
 
 interface Source {
   repository: string;

@@ -3,13 +3,13 @@
  * measurement on real reference strings is test/unit/lib/reference-labelled.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { CrossrefWork } from '../../../lib/citations/match.js';
 import {
   bibliographicQuery,
   matchReference,
   parseReferenceInput,
   type ReferenceOutcome,
-} from '../../../lib/citations/reference-match.js';
+} from '../../../lib/citations/match/reference-match.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
 
 function work(DOI: string, title: string, family: string, year: number, extra: Partial<CrossrefWork> = {}): CrossrefWork {
   return {

@@ -24,10 +24,10 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine } from 'citeproc';
-import { CITATION_FORMATS, type CitationFormat, type CitationMarkup, type Citations } from '../contract/cite-search.js';
-import { logger } from '../logger.js';
+import { CITATION_FORMATS, type CitationFormat, type CitationMarkup, type Citations } from '../../contract/cite-search.js';
+import { logger } from '../../logger.js';
+import type { CslItem } from '../model/csl.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
-import type { CslItem } from './csl.js';
 import { loadCatalogue } from './style-catalogue.js';
 
 /** Renders one record in every format it can. */

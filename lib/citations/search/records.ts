@@ -6,17 +6,18 @@
  * neither a lookup nor a render. A miss or a failure is not cached, so that a later request may find it.
  */
 
-import { type CacheScope, createSharedCache } from '../cache/shared.js';
-import { mapSettled } from '../concurrency.js';
-import { config } from '../config.js';
-import type { CitationMarkup, Citations } from '../contract/cite-search.js';
-import { AppError } from '../errors.js';
-import { logger } from '../logger.js';
-import { searchWorks } from './crossref-client.js';
-import { type CslItem, cslFromCrossref, type PaperRecord } from './csl.js';
-import { bestMatch, parseScholarSummary, type ScholarRecord } from './match.js';
+import { type CacheScope, createSharedCache } from '../../cache/shared.js';
+import { mapSettled } from '../../concurrency.js';
+import { config } from '../../config.js';
+import type { CitationMarkup, Citations } from '../../contract/cite-search.js';
+import { AppError } from '../../errors.js';
+import { logger } from '../../logger.js';
+import { bestMatch } from '../match/match.js';
+import { citableItem, cslFromCrossref, type PaperRecord } from '../model/csl.js';
+import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
+import type { CitationRenderer } from '../render/render.js';
+import { searchWorks } from '../sources/crossref.js';
 import type { FoundPaper } from './page.js';
-import type { CitationRenderer } from './render.js';
 
 /**
  * What the lookup found for one paper, as cached: the matched work's record and, once rendered, its
@@ -66,17 +67,6 @@ function rendererFailure(error: unknown): CitationRenderer {
       throw new Error('The citation styles could not be loaded');
     },
   };
-}
-
-/**
- * What a citation style needs that the export keeps differently: Crossref's `editor` of a journal article
- * is the journal's handling editor, whom no style names ("edited by …" in MLA, Harvard and Vancouver
- * would credit them with the paper); the editors of a book or proceedings are kept.
- */
-export function citableItem(csl: CslItem): CslItem {
-  if (csl.type !== 'article-journal' && csl.type !== 'article') return csl;
-  const { editor: _handlingEditor, ...rest } = csl;
-  return rest as CslItem;
 }
 
 /**

@@ -3,7 +3,25 @@
  * metadata, and where each compressed body is) and the bodies in parts of at most PART_BYTES each
  * (styles-00.bin, styles-01.bin, …), so that no file of the repository is over 1 MiB.
  */
-import type { CatalogueStyle } from '../style-catalogue.js';
+/** One style of the catalogue, as the pack keeps it and the catalogue gives it. */
+export interface CatalogueStyle {
+  /** The style's file name without .csl, e.g. "nature", "apa", "ieee". */
+  id: string;
+  /** `<info><title>`. */
+  title: string;
+  /** `<info><title-short>`. */
+  title_short?: string;
+  /** `<category field="...">` values, sorted. */
+  fields: string[];
+  /** `<category citation-format="...">`: author-date, numeric, note, label or author; a dependent's own, else its parent's. */
+  citation_format: string;
+  /** Dependents only: the independent parent's id. */
+  parent?: string;
+  /** The style's own default-locale attribute, if any. */
+  default_locale?: string;
+  /** `<info><updated>`. */
+  updated?: string;
+}
 
 /** The format version of catalogue.json.br; style-catalogue.ts refuses another. */
 export const PACK_VERSION = 2;

@@ -1,5 +1,5 @@
 /**
- * Any style of the CSL styles repository (lib/citations/style-catalogue.ts), rendered on demand: the
+ * Any style of the CSL styles repository (lib/citations/render/style-catalogue.ts), rendered on demand: the
  * `styles` of citation search and citation resolving, and a reference list in a style beyond the five.
  *
  * A style's engine is built on its first use in a container (its XML read from the data shipped beside the
@@ -11,11 +11,11 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine } from 'citeproc';
-import type { CitationMarkup } from '../contract/cite-search.js';
-import { AppError } from '../errors.js';
-import { logger } from '../logger.js';
+import type { CitationMarkup } from '../../contract/cite-search.js';
+import { AppError } from '../../errors.js';
+import { logger } from '../../logger.js';
+import type { CslItem } from '../model/csl.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
-import type { CslItem } from './csl.js';
 import { forOneEntry, renderEntry } from './render.js';
 import { type Catalogue, closeStyleIds, loadCatalogue } from './style-catalogue.js';
 

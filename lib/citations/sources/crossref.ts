@@ -7,10 +7,11 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { config } from '../config.js';
-import { AppError } from '../errors.js';
-import { httpGet } from '../http-get.js';
-import type { CrossrefWork, ScholarRecord } from './match.js';
+import { config } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { httpGet } from '../../http-get.js';
+import type { ScholarRecord } from '../model/scholar.js';
+import type { CrossrefWork } from '../model/work.js';
 
 /** The fields a match and an export need; the full record (references included) is often 50 times larger. */
 const SELECT = [
@@ -114,7 +115,7 @@ function slot(deadline: number, now: number): { startAt: number } | { refused: A
 /**
  * The /works query for a free-text reference (citation resolving): the cleaned text as the bibliographic
  * query, nothing else. No year filter: a reference's year is only known once a candidate is checked
- * against it (lib/citations/reference-match.ts).
+ * against it (lib/citations/match/reference-match.ts).
  */
 export function referenceQuery(text: string, mailto = config.CROSSREF_MAILTO): URLSearchParams {
   const query = new URLSearchParams({ 'query.bibliographic': text, rows: String(ROWS), select: SELECT });

@@ -7,14 +7,14 @@
  * published limits. Found works are cached like citation search's (memory and the shared table); a
  * reference that found nothing is not, so a later request may find it.
  */
-import { type CacheScope, createSharedCache } from '../cache/shared.js';
-import { mapSettled } from '../concurrency.js';
-import { config } from '../config.js';
-import { AppError } from '../errors.js';
-import { logger } from '../logger.js';
-import { DOIS_PER_LOOKUP, searchReference, worksByDoi } from './crossref-client.js';
-import type { CrossrefWork } from './match.js';
-import { bibliographicQuery, matchReference, parseReferenceInput, type ReferenceInput } from './reference-match.js';
+import { type CacheScope, createSharedCache } from '../../cache/shared.js';
+import { mapSettled } from '../../concurrency.js';
+import { config } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { logger } from '../../logger.js';
+import { bibliographicQuery, matchReference, parseReferenceInput, type ReferenceInput } from '../match/reference-match.js';
+import type { CrossrefWork } from '../model/work.js';
+import { DOIS_PER_LOOKUP, searchReference, worksByDoi } from '../sources/crossref.js';
 
 /** What one reference resolved to. */
 export interface Resolution {

@@ -1,39 +1,29 @@
 /**
  * The CSL style catalogue: every style of the official CSL styles repository (independent and dependent) and
- * every CSL locale, read from the pack beside this module (lib/citations/styles/pack/, written by
- * lib/citations/styles/pack-write.ts; in the deployed bundle, `<asset>/styles/pack/`). The pack is data, not
+ * every CSL locale, read from the pack beside this module (lib/citations/render/styles/pack/, written by
+ * lib/citations/render/styles/pack-write.ts; in the deployed bundle, `<asset>/styles/pack/`). The pack is data, not
  * code: catalogue.json.br (brotli JSON: metadata and where each body is) is read once per process on first
  * use; a style's or locale's XML is read from its part (styles-NN.bin) when asked for (one brotli body at an
  * offset).
  *
  * Styles and locales: CC BY-SA 3.0, the Citation Style Language project and the authors named in each file;
- * see lib/citations/styles/SOURCES.md.
+ * see lib/citations/render/styles/SOURCES.md.
  */
 import { openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
-import { PACK_VERSION, type PackCatalogue, type PackedStyle, partFile, type Span } from './styles/pack-format.js';
+import {
+  type CatalogueStyle,
+  PACK_VERSION,
+  type PackCatalogue,
+  type PackedStyle,
+  partFile,
+  type Span,
+} from './styles/pack-format.js';
 
-export interface CatalogueStyle {
-  /** The style's file name without .csl, e.g. "nature", "apa", "ieee". */
-  id: string;
-  /** `<info><title>`. */
-  title: string;
-  /** `<info><title-short>`. */
-  title_short?: string;
-  /** `<category field="...">` values, sorted. */
-  fields: string[];
-  /** `<category citation-format="...">`: author-date, numeric, note, label or author; a dependent's own, else its parent's. */
-  citation_format: string;
-  /** Dependents only: the independent parent's id. */
-  parent?: string;
-  /** The style's own default-locale attribute, if any. */
-  default_locale?: string;
-  /** `<info><updated>`. */
-  updated?: string;
-}
+export type { CatalogueStyle } from './styles/pack-format.js';
 
 export type PinnedStyleName = 'mla' | 'chicago' | 'apa' | 'harvard1' | 'vancouver';
 export type PinnedLocaleName = 'en-US' | 'en-GB';

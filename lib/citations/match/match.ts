@@ -11,41 +11,9 @@
  * no fixed cut-off on it means "the same paper".
  */
 
-/** A person as Crossref records one: usually given + family, sometimes only a name (an organisation). */
-export interface CrossrefPerson {
-  given?: string;
-  family?: string;
-  name?: string;
-}
-
-/** A Crossref work: the fields the lookup asks for with `select`. */
-export interface CrossrefWork {
-  DOI: string;
-  title?: string[];
-  subtitle?: string[];
-  author?: CrossrefPerson[];
-  editor?: CrossrefPerson[];
-  issued?: { 'date-parts'?: (number | null)[][] };
-  'container-title'?: string[];
-  type?: string;
-  volume?: string;
-  issue?: string;
-  page?: string;
-  publisher?: string;
-  ISBN?: string[];
-  ISSN?: string[];
-  URL?: string;
-}
-
-/** What the scholarly index told us about a paper, parsed: what the query is built from and matched against. */
-export interface ScholarRecord {
-  title: string;
-  authors: { given: string; family: string }[];
-  year: number | null;
-  venue: string | null;
-  /** The site the index links to ("biorxiv.org", "Springer"), the summary's last part; absent when unknown. */
-  site?: string | null;
-}
+import type { ScholarRecord } from '../model/scholar.js';
+import { normalizeText } from '../model/text.js';
+import { type CrossrefPerson, type CrossrefWork, workTitles, workYear } from '../model/work.js';
 
 /**
  * The least title similarity (Sørensen–Dice over character bigrams, see titleSimilarity) a work needs.
@@ -58,17 +26,6 @@ export interface ScholarRecord {
  * (<scp>, <i>), Unicode hyphens, case, a trailing full stop.
  */
 export const TITLE_SIMILARITY_THRESHOLD = 0.85;
-
-/** Lower case, accents and markup removed, only letters and digits, single spaces. */
-export function normalizeText(text: string): string {
-  return text
-    .replace(/<[^>]*>/g, ' ')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
 
 function bigrams(text: string): Map<string, number> {
   // Spaces are dropped: "an<scp>R</scp>package" and "an R package" must compare equal.
@@ -104,20 +61,6 @@ export function titleSimilarity(scholarTitle: string, crossrefTitle: string): nu
   // A title of one letter has no bigram: it is similar to nothing (0 / 0 would be NaN, and NaN fails no
   // `<` test, so it would pass every threshold).
   return total === 0 ? 0 : (2 * shared) / total;
-}
-
-/** The year a work was first issued, if Crossref knows it. */
-export function workYear(work: CrossrefWork): number | null {
-  const year = work.issued?.['date-parts']?.[0]?.[0];
-  return typeof year === 'number' ? year : null;
-}
-
-/** The work's title as one line, with its subtitle when Crossref keeps one apart. */
-export function workTitles(work: CrossrefWork): string[] {
-  const title = work.title?.[0];
-  if (!title) return [];
-  const subtitle = work.subtitle?.[0];
-  return subtitle ? [title, `${title}: ${subtitle}`] : [title];
 }
 
 function familyWords(person: CrossrefPerson): string[] {
@@ -377,41 +320,4 @@ export function bestMatch(record: ScholarRecord, works: readonly CrossrefWork[])
   if (!best) return undefined;
   if (next && rank(best, next) === 0 && next.work.DOI.toLowerCase() !== best.work.DOI.toLowerCase()) return undefined;
   return { work: best.work, similarity: best.similarity };
-}
-
-const INITIALS = /^\p{Lu}{1,4}$/u;
-
-/** "JC Robinson" → { given: "JC", family: "Robinson" }; "G Van Rossum" → { given: "G", family: "Van Rossum" }. */
-export function parseScholarAuthor(text: string): { given: string; family: string } | undefined {
-  const words = text.replace(/…/g, '').trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return undefined;
-  if (words.length > 1 && INITIALS.test(words[0] ?? '')) return { given: words[0] ?? '', family: words.slice(1).join(' ') };
-  return { given: words.slice(0, -1).join(' '), family: words.at(-1) ?? '' };
-}
-
-/**
- * The index's one-line summary, "JC Robinson, VG Saúco - 2010 - books.google.com" or "C Boettiger, A
- * Hastings - Theoretical Ecology, 2013 - Springer", as authors, year and venue. A list the index cut
- * short ends in "…"; the authors it shows are kept.
- */
-export function parseScholarSummary(title: string, summary: string | null): ScholarRecord {
-  const parts = (summary ?? '').split(/\s+[-–]\s+/);
-  const authors = (parts.length > 1 ? (parts[0] ?? '') : '')
-    .split(',')
-    .map((name) => parseScholarAuthor(name))
-    .filter((name): name is { given: string; family: string } => name !== undefined && name.family !== '');
-  const middle = parts.length > 2 ? (parts[1] ?? '') : '';
-  const yearText = /(?:^|\D)((?:1[5-9]|20)\d\d)\s*$/.exec(middle)?.[1];
-  const venue = middle
-    .replace(/,?\s*(?:1[5-9]|20)\d\d\s*$/, '')
-    .replace(/…/g, '')
-    .trim();
-  const site = parts.length > 1 ? (parts.at(-1) ?? '').trim() : '';
-  return {
-    title: title.trim(),
-    authors,
-    year: yearText ? Number(yearText) : null,
-    venue: venue && !/^\d+$/.test(venue) ? venue : null,
-    ...(site && parts.length > 2 ? { site } : {}),
-  };
 }

@@ -3,7 +3,9 @@
  * Crossref work is nearly CSL already (cslFromCrossref); the index's own description of a paper is the
  * fallback (index-record.ts).
  */
-import { type CrossrefPerson, type CrossrefWork, normalizeText } from './match.js';
+
+import { normalizeText } from './text.js';
+import type { CrossrefPerson, CrossrefWork } from './work.js';
 
 /** A CSL-JSON item (citation-style-language/schema, csl-data.json): what reference managers import. */
 export type CslItem = Record<string, unknown> & { id: string; type: string; title?: string };
@@ -322,5 +324,13 @@ export function cslFromCrossref(work: CrossrefWork): CslItem {
   }) as CslItem;
 }
 
-// Kept here for the callers that know it by this module; the index record is built in index-record.ts.
-export { cslFromScholar } from './index-record.js';
+/**
+ * What a citation style needs that the export keeps differently: Crossref's `editor` of a journal article
+ * is the journal's handling editor, whom no style names ("edited by …" in MLA, Harvard and Vancouver
+ * would credit them with the paper); the editors of a book or proceedings are kept.
+ */
+export function citableItem(csl: CslItem): CslItem {
+  if (csl.type !== 'article-journal' && csl.type !== 'article') return csl;
+  const { editor: _handlingEditor, ...rest } = csl;
+  return rest as CslItem;
+}

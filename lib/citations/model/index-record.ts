@@ -6,7 +6,8 @@
  * and listed in `gaps`, so that a user knows what to check before citing it.
  */
 import { type CslItem, titleLanguage, withoutEmpty } from './csl.js';
-import { normalizeText, type ScholarRecord } from './match.js';
+import type { ScholarRecord } from './scholar.js';
+import { normalizeText } from './text.js';
 
 /** What the index said of one paper beyond its parsed summary. */
 export interface IndexedFacts {

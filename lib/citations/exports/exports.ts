@@ -9,8 +9,8 @@
  * and plain text in RIS; the CSL-JSON record keeps it. test/unit/lib/exports-tex.test.ts builds a LaTeX
  * document of the BibTeX exports with BibTeX and with biber.
  */
-import type { ExportFormat, PaperExports } from '../contract/cite-search.js';
-import { type CslItem, withoutEmpty } from './csl.js';
+import type { ExportFormat, PaperExports } from '../../contract/cite-search.js';
+import { type CslItem, withoutEmpty } from '../model/csl.js';
 
 type CiteConstructor = typeof import('@citation-js/core').Cite;
 

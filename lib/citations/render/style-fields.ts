@@ -1,6 +1,6 @@
-/** Request fields the citation endpoints share: CSL styles by id, and reference-manager exports. */
+/** Request fields of the citation endpoints that name CSL styles: `styles`, and citation search's `format`. */
 import * as z from 'zod/mini';
-import { CITATION_FORMATS, EXPORT_FORMATS } from '../contract/cite-search.js';
+import { CITATION_FORMATS } from '../../contract/cite-search.js';
 import { STYLES_MAX } from './style-engines.js';
 
 /** A style id as the catalogue spells them ("nature", "american-medical-association"), or its full URL. */
@@ -24,16 +24,6 @@ export function styleIds() {
           `Up to ${STYLES_MAX} CSL style ids (any of the ~10,800 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations; an unknown id is refused, naming the closest. Default none`,
         ),
       ),
-    [],
-  );
-}
-
-/** `export`: reference-manager formats, each at most once. */
-export function exportFormats(description: string) {
-  return z._default(
-    z
-      .array(z.enum(EXPORT_FORMATS, { error: `must be one of: ${EXPORT_FORMATS.join(', ')}` }), { error: 'must be a list' })
-      .check(z.maxLength(EXPORT_FORMATS.length, { error: `at most ${EXPORT_FORMATS.length} formats` }), z.describe(description)),
     [],
   );
 }

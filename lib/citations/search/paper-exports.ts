@@ -2,11 +2,11 @@
  * The exports of every paper of a citation-search answer: its DOI and the record reference managers
  * import, each BibTeX entry under a key no other paper of the answer has.
  */
-import type { CiteSearchData, ExportFormat, PaperExports } from '../contract/cite-search.js';
-import type { PaperRecord } from './csl.js';
-import { citationKey, renderExports } from './exports.js';
-import { type IndexedFacts, indexRecordOf } from './index-record.js';
-import { parseScholarSummary, type ScholarRecord } from './match.js';
+import type { CiteSearchData, ExportFormat, PaperExports } from '../../contract/cite-search.js';
+import { citationKey, renderExports } from '../exports/exports.js';
+import type { PaperRecord } from '../model/csl.js';
+import { type IndexedFacts, indexRecordOf } from '../model/index-record.js';
+import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
 
 /**
  * Each paper's citation key: made of its scholar result id, else its DOI, else its place in the list, and

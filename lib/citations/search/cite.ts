@@ -13,15 +13,16 @@ import {
   type CitationMarkup,
   type CitationOrigin,
   type Citations,
-} from '../contract/cite-search.js';
-import { logger } from '../logger.js';
-import { type CslItem, cslFromCrossref } from './csl.js';
-import { indexRecordOf } from './index-record.js';
-import { bestMatch, parseScholarSummary, type ScholarRecord } from './match.js';
-import type { CiteAnswer, FoundPaper, PaperCitations, ScholarPage } from './page.js';
-import { failureReason } from './page.js';
-import { type CitedRecord, citableItem, renderedCitations } from './records.js';
-import { type CitationRenderer, citationRenderer } from './render.js';
+} from '../../contract/cite-search.js';
+import { logger } from '../../logger.js';
+import { bestMatch } from '../match/match.js';
+import { type CslItem, citableItem, cslFromCrossref } from '../model/csl.js';
+import { indexRecordOf } from '../model/index-record.js';
+import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
+import { type CitationRenderer, citationRenderer } from '../render/render.js';
+import { type CiteAnswer, failureReason } from '../sources/index-cite.js';
+import type { FoundPaper, PaperCitations, ScholarPage } from './page.js';
+import { type CitedRecord, renderedCitations } from './records.js';
 
 /** What the request found out about one paper before its citations are put together. */
 export interface PaperSources {

@@ -1,9 +1,9 @@
 /**
- * Writes the CSL style pack, lib/citations/styles/pack/: every style of the official CSL styles repository
+ * Writes the CSL style pack, lib/citations/render/styles/pack/: every style of the official CSL styles repository
  * (independent and dependent) and every CSL locale, as data files the deployed function reads at run time
- * (see lib/citations/style-catalogue.ts), not as code the bundler carries.
+ * (see lib/citations/render/style-catalogue.ts), not as code the bundler carries.
  *
- *   npx tsx lib/citations/styles/pack-write.ts <styles-dir> <locales-dir>
+ *   npx tsx lib/citations/render/styles/pack-write.ts <styles-dir> <locales-dir>
  *
  * Each directory is a checkout (a work tree, or a bare git repository such as `git clone --bare` makes,
  * whose HEAD is then read with `git archive`) of https://github.com/citation-style-language/styles and
@@ -301,7 +301,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   );
   const [stylesDir, localesDir] = positional;
   if (!stylesDir || !localesDir) {
-    console.error('usage: npx tsx lib/citations/styles/pack-write.ts <styles-dir> <locales-dir>');
+    console.error('usage: npx tsx lib/citations/render/styles/pack-write.ts <styles-dir> <locales-dir>');
     process.exit(2);
   }
   const result = await writePack(stylesDir, localesDir, fileURLToPath(new URL('./pack/', import.meta.url)), flags);

@@ -2,8 +2,8 @@
  * Reshaping for citation search: the scholarly search page, one paper's cite answer, and the response
  * that joins them (spec §2.10, docs/decisions.md §5). Pure functions, tested on the recorded samples.
  */
-import { mapSettled } from '../concurrency.js';
-import { config } from '../config.js';
+import { mapSettled } from '../../concurrency.js';
+import { config } from '../../config.js';
 import {
   CITATION_FORMATS,
   type CitationDetail,
@@ -13,13 +13,13 @@ import {
   type Citations,
   type CiteSearchData,
   type Paper,
-} from '../contract/cite-search.js';
-import { AppError } from '../errors.js';
-import { logger } from '../logger.js';
-import { integer, list, record, text, textOrEmpty } from '../reshape/values.js';
-import { LAST_PAGE } from '../schema.js';
-import type { SerpApiJson } from '../upstream/serpapi.js';
-import type { IndexedFacts } from './index-record.js';
+} from '../../contract/cite-search.js';
+import { AppError } from '../../errors.js';
+import { logger } from '../../logger.js';
+import { integer, list, record, text, textOrEmpty } from '../../reshape/values.js';
+import { LAST_PAGE } from '../../schema.js';
+import type { SerpApiJson } from '../../upstream/serpapi.js';
+import type { IndexedFacts } from '../model/index-record.js';
 
 /** What of a citation-search request the reshaping needs. */
 export interface CitePageRequest {
@@ -39,13 +39,6 @@ export interface ScholarPage {
   total_results: number | null;
   has_more: boolean;
 }
-/** One paper's cite answer from the index: what the cite cache keeps. */
-export interface CiteAnswer {
-  citations: Citations;
-  formats: { name: string; text: string }[];
-  links: CitationDetail['links'];
-}
-
 /** One paper's citations, from whichever sources gave them, and what the response says about them. */
 export interface PaperCitations {
   citations: Citations;
@@ -90,44 +83,6 @@ export function reshapeScholarPage(json: SerpApiJson, request: CitePageRequest):
     total_results: integer(record(json.search_information).total_results),
     has_more: Boolean(next) && papers.length > 0 && request.page < LAST_PAGE,
   };
-}
-
-export function reshapeCite(json: SerpApiJson): CiteAnswer {
-  const formatList = list(json.citations)
-    .map((item) => ({ name: textOrEmpty(item.title), text: textOrEmpty(item.snippet) }))
-    .filter((item) => item.name !== '' && item.text !== '');
-  const citations: Citations = {};
-  for (const format of CITATION_FORMATS) {
-    const given = formatList.find((item) => item.name.toLowerCase() === format.toLowerCase());
-    if (given) citations[format] = given.text;
-  }
-  const links = list(json.links)
-    .map((item) => ({ name: textOrEmpty(item.name), url: textOrEmpty(item.link) }))
-    .filter((item) => item.name !== '' && item.url !== '');
-  return { citations, formats: formatList, links };
-}
-
-/**
- * Step 2: every paper's citations. All calls start together (up to CITE_CONCURRENCY), each with its own
- * short timeout and all within the request's deadline, so 20 papers take about one round trip; a
- * rejection only empties that paper's citations.
- */
-export function citeAll(
-  papers: readonly FoundPaper[],
-  cite: (scholarId: string) => Promise<CiteAnswer>,
-  concurrency = config.CITE_CONCURRENCY,
-): Promise<PromiseSettledResult<CiteAnswer>[]> {
-  return mapSettled(papers, concurrency, async ({ scholar_id }) => {
-    if (!scholar_id) throw new AppError('UPSTREAM_ERROR', { details: 'The index gave no identifier to look the paper up by' });
-    return cite(scholar_id);
-  });
-}
-
-/** Why a paper's cite call gave nothing, in words safe to show (AppError details are already redacted). */
-export function failureReason(reason: unknown): string {
-  if (reason instanceof AppError) return reason.details;
-  logger.error('citation lookup failed unexpectedly', { error: reason as Error });
-  return 'Unexpected error while fetching the citations';
 }
 
 /**

@@ -10,17 +10,10 @@
  * on pages or venue. test/unit/lib/reference-labelled.test.ts holds the rules to 0 wrong DOIs on real
  * reference strings (test/fixtures/SOURCES.md). The rules and the title threshold are those of match.ts.
  */
-import {
-  type CrossrefPerson,
-  type CrossrefWork,
-  isGenericTitle,
-  isNotice,
-  normalizeText,
-  TITLE_SIMILARITY_THRESHOLD,
-  titleNumbers,
-  workTitles,
-  workYear,
-} from './match.js';
+
+import { normalizeText } from '../model/text.js';
+import { type CrossrefPerson, type CrossrefWork, workTitles, workYear } from '../model/work.js';
+import { isGenericTitle, isNotice, TITLE_SIMILARITY_THRESHOLD, titleNumbers } from './match.js';
 
 /** What one entry of the request's `references` is: a DOI, or a reference's text (with the DOI it contains). */
 export type ReferenceInput = { kind: 'doi'; doi: string } | { kind: 'text'; text: string; doi?: string };

@@ -1,6 +1,6 @@
 /**
  * The part of citeproc-js (the CSL processor @citation-js/plugin-csl depends on; it ships no types)
- * that lib/citations/render.ts and style-engines.ts use.
+ * that lib/citations/render/render.ts and style-engines.ts use.
  */
 declare module 'citeproc' {
   interface CiteprocSys {
