@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
-import { sample } from '../../lib/local/samples.js';
 import { useCrossrefService } from '../support/crossref-service.js';
 import { BANANAS, EARLY_WARNING } from '../support/index-papers.js';
 import type { Reply } from '../support/service.js';

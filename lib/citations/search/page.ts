@@ -1,9 +1,7 @@
 /**
- * Reshaping for citation search: the scholarly search page, one paper's cite answer, and the response
- * that joins them (spec §2.10, docs/decisions.md §5). Pure functions, tested on the recorded samples.
+ * Reshaping for citation search: the scholarly search page, and the response that joins it with every
+ * paper's citations (spec §2.10, docs/decisions.md §5). Pure functions, tested on the recorded samples.
  */
-import { mapSettled } from '../../concurrency.js';
-import { config } from '../../config.js';
 import {
   CITATION_FORMATS,
   type CitationDetail,
@@ -14,8 +12,6 @@ import {
   type CiteSearchData,
   type Paper,
 } from '../../contract/cite-search.js';
-import { AppError } from '../../errors.js';
-import { logger } from '../../logger.js';
 import { integer, list, record, text, textOrEmpty } from '../../reshape/values.js';
 import { LAST_PAGE } from '../../schema.js';
 import type { SerpApiJson } from '../../upstream/serpapi.js';
