@@ -10,8 +10,9 @@ export default defineConfig({
       API_KEYS: 'unit-test-client-key',
       SERPAPI_API_KEY: 'unit-test-upstream-key',
       SERPAPI_BASE_URL: 'http://127.0.0.1:9',
-      // No test may reach the real Crossref: a test that wants it starts the fake one and says so.
+      // No test may reach the real Crossref or DataCite: a test that wants one starts its fake and says so.
       CROSSREF_BASE_URL: 'http://127.0.0.1:9',
+      DATACITE_BASE_URL: 'http://127.0.0.1:9',
     },
     setupFiles: ['test/support/capture-logs.ts'],
     // Timeouts catch a hang, not slowness: a test whose work takes longer sets its own, sized to the work.

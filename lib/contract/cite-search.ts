@@ -29,10 +29,10 @@ export const CITATION_SOURCES = ['auto', 'index'] as const;
 export type CitationSource = (typeof CITATION_SOURCES)[number];
 
 /**
- * Where one paper's citations came from, best first: its Crossref record rendered here, the index's own
- * record of it rendered here, or the index's cite answer (a paid call, asked for with "index").
+ * Where one paper's citations came from, best first: its Crossref or DataCite record rendered here, the
+ * index's own record of it rendered here, or the index's cite answer (a paid call, asked for with "index").
  */
-export const CITATION_ORIGINS = ['crossref', 'index-record', 'index'] as const;
+export const CITATION_ORIGINS = ['crossref', 'datacite', 'index-record', 'index'] as const;
 export type CitationOrigin = (typeof CITATION_ORIGINS)[number];
 
 /** How citations are written: plain text, or HTML with the styles' italics and small capitals. */
@@ -46,10 +46,10 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const paperExportsSchema = z
   .strictObject({
     source: z
-      .enum(['crossref', 'scholar'])
+      .enum(['crossref', 'datacite', 'scholar'])
       .check(
         z.describe(
-          'Where the record comes from: "crossref" when a Crossref work matched the paper, "scholar" when only the index\'s own data (title, authors, year, venue, link) was available',
+          'Where the record comes from: "crossref" or "datacite" when a work of that DOI agency matched the paper, "scholar" when only the index\'s own data (title, authors, year, venue, link) was available',
         ),
       ),
     fallback_reason: z.nullable(

@@ -55,8 +55,8 @@ it('stores a matched record for every container, and looks up again only the pap
   const miss = await first.post(PATH, body);
   expect(miss.status).toBe(200);
   expect(crossref.requests).toHaveLength(2);
-  const stored = (await table.items()).map((item) => item.pk).filter((pk) => pk.startsWith('crossref-v3#'));
-  expect(stored).toEqual(['crossref-v3#shared-export-1']);
+  const stored = (await table.items()).map((item) => item.pk).filter((pk) => pk.startsWith('records-v4#'));
+  expect(stored).toEqual(['records-v4#shared-export-1']);
 
   crossref.reset();
   const hit = await second.post(PATH, body);

@@ -11,6 +11,7 @@
  */
 import type { ExportFormat, PaperExports } from '../../contract/cite-search.js';
 import { type CslItem, withoutEmpty } from '../model/csl.js';
+import { citationKey } from './keys.js';
 
 type CiteConstructor = typeof import('@citation-js/core').Cite;
 
@@ -111,18 +112,6 @@ function risText(entries: RisEntry[]): string {
       return lines.join('\n');
     })
     .join('\n');
-}
-
-/**
- * A BibTeX citation key made of `text`: letters, digits and underscores only, which every BibTeX reader
- * (citation-js's own among them) takes as a key; any other run of characters becomes one underscore.
- * Empty when `text` holds none of them.
- */
-export function citationKey(text: string): string {
-  return text
-    .replace(/[^A-Za-z0-9_]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 64);
 }
 
 /**

@@ -164,20 +164,25 @@ export function titleNumbers(title: string, words?: number): string[] {
   return numbersOf(all.slice(0, words ?? Number.POSITIVE_INFINITY));
 }
 
-/** A text the index cut short: "Deep learning for …", "Proceedings of the 20…". */
+/** A text the index cut short: "Deep learning for …", "Proceedings of the 20…", "… on computer vision". */
 interface Shown {
   /** The words shown, normalised. */
   words: string[];
+  /** Whether the index cut the end ("…" last). */
   cut: boolean;
   /** Whether the last word shown is whole: the index put a space before "…" (or did not cut at all). */
   lastWhole: boolean;
+  /** Whether the index cut the beginning ("…" first): what is shown is the end of the name. */
+  cutStart: boolean;
 }
 
 function shownText(text: string): Shown {
-  const cut = /(\s*)(?:…|\.\.\.)\s*$/.exec(text);
-  const shown = cut ? text.slice(0, cut.index) : text;
+  const start = /^\s*(?:…|\.\.\.)/.exec(text);
+  const body = start ? text.slice(start[0].length) : text;
+  const cut = /(\s*)(?:…|\.\.\.)\s*$/.exec(body);
+  const shown = cut ? body.slice(0, cut.index) : body;
   const words = normalizeText(shown).split(' ').filter(Boolean);
-  return { words, cut: cut !== null, lastWhole: !cut || (cut[1] ?? '') !== '' };
+  return { words, cut: cut !== null, lastWhole: !cut || (cut[1] ?? '') !== '', cutStart: start !== null };
 }
 
 /**
@@ -209,21 +214,27 @@ function sameNumbers(scholarTitle: string, crossrefTitle: string): boolean {
 /**
  * Whether the index's venue and one container name the same journal, book or proceedings, numbers
  * included: "Pro jQuery" is not "Pro jQuery 2.0", the 2015 proceedings are not the 2016 ones. The
- * letters must be nearly the same (as titles need: "Nature" is not "Nature Communications"); a venue the
- * index cut ("Proceedings of the 2015 IEEE/ACM …") is compared with as many words of the container. A
- * blank container names nothing.
+ * letters must be nearly the same (as titles need: "Nature" is not "Nature Communications"). A venue the
+ * index cut is compared with as many words of the container: its beginning when the end was cut
+ * ("Proceedings of the 2015 IEEE/ACM …"), its end when the beginning was ("… on Computer Vision and
+ * Pattern Recognition"), any run of them when both were. A blank container names nothing.
  */
 function venueNamesContainer(venue: string, container: string): boolean {
   const shown = shownText(venue);
-  const name = normalizeText(container);
-  if (shown.words.length === 0) return false;
+  const nameWords = normalizeText(container).split(' ').filter(Boolean);
+  const n = shown.words.length;
+  if (n === 0) return false;
   const letters = (words: readonly string[]) => words.filter((word) => !/\d/.test(word)).join(' ');
-  const nameWords = name.split(' ');
-  const compared = shown.cut ? nameWords.slice(0, shown.words.length) : nameWords;
   const a = letters(shown.words);
-  const b = letters(compared);
-  const alike = a === b || (a !== '' && b !== '' && titleSimilarity(a, b) >= TITLE_SIMILARITY_THRESHOLD);
-  return alike && sameNumbersShown(shown, container);
+  // The runs of the container's words the shown venue may be.
+  const starts = !shown.cutStart ? [0] : !shown.cut ? [Math.max(0, nameWords.length - n)] : nameWords.map((_word, i) => i);
+  return starts.some((start) => {
+    const compared = shown.cut || shown.cutStart ? nameWords.slice(start, start + n) : nameWords;
+    if (shown.cutStart && compared.length < n) return false;
+    const b = letters(compared);
+    const alike = a === b || (a !== '' && b !== '' && titleSimilarity(a, b) >= TITLE_SIMILARITY_THRESHOLD);
+    return alike && sameNumbersShown(shown, compared.join(' '));
+  });
 }
 
 /** Whether the index's venue names one of the work's containers (see venueNamesContainer). */

@@ -11,7 +11,7 @@
  * reference strings (test/fixtures/SOURCES.md). The rules and the title threshold are those of match.ts.
  */
 
-import { normalizeText } from '../model/text.js';
+import { cleanReference, normalizeText } from '../model/text.js';
 import { type CrossrefPerson, type CrossrefWork, workTitles, workYear } from '../model/work.js';
 import { isGenericTitle, isNotice, TITLE_SIMILARITY_THRESHOLD, titleNumbers } from './match.js';
 
@@ -45,13 +45,14 @@ function cleanDoi(found: string): string {
   }
 }
 
+/** A request's reference, read: a DOI (bare, `doi:…`, a doi.org link), or text holding one, or text alone. */
 export function parseReferenceInput(input: string): ReferenceInput {
-  const trimmed = input.trim().replace(/^[\s.,;:'"“”‘’<([{]+|[\s,;:'"“”‘’>\]}]+$/g, '');
+  const text = cleanReference(input);
+  const trimmed = text.replace(/^[\s.,;:'"“”‘’<([{]+|[\s,;:'"“”‘’>\]}]+$/g, '');
   let bare = trimmed.replace(DOI_PREFIX, '').trim();
   if (/^10\.\d{4,9}%2f/i.test(bare)) bare = cleanDoi(bare);
   const whole = new RegExp(`^${DOI.source}$`, 'i');
   if (whole.test(bare)) return { kind: 'doi', doi: cleanDoi(bare) };
-  const text = input.trim();
   const found = DOI.exec(text)?.[0];
   return found ? { kind: 'text', text, doi: cleanDoi(found) } : { kind: 'text', text };
 }
@@ -92,7 +93,8 @@ interface Reference {
   doi?: string;
 }
 
-function readReference(text: string): Reference {
+function readReference(input: string): Reference {
+  const text = cleanReference(input);
   const withoutUrls = text.replace(WEB_ADDRESS, ' ').replace(/\b10\.\d{4,9}\/\S+/g, ' ');
   const words = normalizeText(withoutUrls).split(' ').filter(Boolean);
   const numbers = new Set((withoutUrls.match(/\d+/g) ?? []).map((n) => n.replace(/^0+(?=\d)/, '')));
@@ -361,7 +363,7 @@ function round(n: number): number {
  * DOI is the match; several are a tie, settled only when exactly one also agrees on pages or venue.
  */
 export function matchReference(text: string, works: readonly CrossrefWork[]): ReferenceOutcome {
-  if (works.length === 0) return { matched: null, rule: 'no_candidates', reason: 'Crossref found no work for this reference.' };
+  if (works.length === 0) return { matched: null, rule: 'no_candidates', reason: 'No work was found for this reference.' };
   const ref = readReference(text);
   if (ref.doi) {
     const named = works.find((work) => work.DOI.toLowerCase() === ref.doi);
@@ -384,7 +386,7 @@ export function matchReference(text: string, works: readonly CrossrefWork[]): Re
     const order = ['title', 'author', 'year', 'pages', 'notice', 'generic_title', 'version'];
     refusals.sort((a, b) => order.indexOf(b.rule) - order.indexOf(a.rule) || b.similarity - a.similarity);
     const top = refusals[0];
-    if (!top) return { matched: null, rule: 'no_candidates', reason: 'Crossref found no work for this reference.' };
+    if (!top) return { matched: null, rule: 'no_candidates', reason: 'No work was found for this reference.' };
     return { matched: null, rule: top.rule, reason: top.reason, ...(top.similarity > 0 ? { score: round(top.similarity) } : {}) };
   }
   let chosen = accepted;
@@ -402,6 +404,6 @@ export function matchReference(text: string, works: readonly CrossrefWork[]): Re
     }
   }
   const best = chosen.sort((a, b) => b.similarity - a.similarity)[0];
-  if (!best) return { matched: null, rule: 'no_candidates', reason: 'Crossref found no work for this reference.' };
+  if (!best) return { matched: null, rule: 'no_candidates', reason: 'No work was found for this reference.' };
   return { matched: { doi: best.doi, score: round(best.similarity), rule, work: best.work } };
 }

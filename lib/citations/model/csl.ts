@@ -5,13 +5,21 @@
  */
 
 import { normalizeText } from './text.js';
-import type { CrossrefPerson, CrossrefWork } from './work.js';
+import type { CrossrefPerson, CrossrefWork, RecordAgency } from './work.js';
+
+/**
+ * Marks a record whose author list the index cut short ("DS Kermany, M Goldbaum…"): its citations print the
+ * list as the style prints a long one, "et al." after the authors shown, never as if complete
+ * (render/render.ts), and its BibTeX ends the list with "and others". A symbol: no CSL-JSON field, so the
+ * record a reference manager imports stays valid, and JSON drops it.
+ */
+export const AUTHORS_CUT: unique symbol = Symbol('authors cut');
 
 /** A CSL-JSON item (citation-style-language/schema, csl-data.json): what reference managers import. */
-export type CslItem = Record<string, unknown> & { id: string; type: string; title?: string };
+export type CslItem = Record<string, unknown> & { id: string; type: string; title?: string; [AUTHORS_CUT]?: boolean };
 
-/** What the lookup found for one paper: the matched work's record, or why there is none. */
-export type PaperRecord = { doi: string; csl: CslItem } | { doi: null; reason: string };
+/** What the lookup found for one paper: the matched work's record and the agency it comes from, or why there is none. */
+export type PaperRecord = { doi: string; csl: CslItem; source: RecordAgency } | { doi: null; reason: string };
 
 // Crossref's work types (api.crossref.org/types) in CSL's vocabulary; anything else is a generic document.
 // Book types are placed by `bookPlacement`: a book's container is its series, unless it is an entry.
@@ -30,6 +38,8 @@ export const CSL_TYPES: Record<string, string> = {
   // genre below, every style that labels preprints does ("[Preprint]" in APA).
   'posted-content': 'article',
   dataset: 'dataset',
+  software: 'software',
+  proceedings: 'book',
   report: 'report',
   dissertation: 'thesis',
   // An entry in a reference work (encyclopedia, dictionary): CSL's plain `entry` has no container in
@@ -281,7 +291,8 @@ function bookPlacement(work: CrossrefWork, title: string | undefined, containers
 }
 
 /**
- * A Crossref work as a CSL-JSON item; Crossref's own format is nearly CSL already. Text fields are CSL rich
+ * A Crossref work (or a DataCite record read into its shape) as a CSL-JSON item; Crossref's own format is
+ * nearly CSL already. Text fields are CSL rich
  * text (the italics, bold, sub- and superscripts the publisher set; entities decoded), which citeproc
  * renders and CSL-JSON readers accept; exports that need plain text remove the markup.
  */
@@ -320,6 +331,7 @@ export function cslFromCrossref(work: CrossrefWork): CslItem {
     ISSN: work.ISSN?.[0],
     DOI: work.DOI,
     URL: work.URL,
+    version: work.version,
     language: titleLanguage(fullTitle),
   }) as CslItem;
 }

@@ -5,8 +5,8 @@
  * sometimes a "[BOOK]" mark. Nothing is invented: what the index does not say is left out of the record
  * and listed in `gaps`, so that a user knows what to check before citing it.
  */
-import { type CslItem, titleLanguage, withoutEmpty } from './csl.js';
-import type { ScholarRecord } from './scholar.js';
+import { AUTHORS_CUT, type CslItem, titleLanguage, withoutEmpty } from './csl.js';
+import { parseScholarAuthor, type ScholarRecord } from './scholar.js';
 import { normalizeText } from './text.js';
 
 /** What the index said of one paper beyond its parsed summary. */
@@ -117,31 +117,34 @@ function preprintServer(venue: string, site: string | null): { server?: string; 
  * (parseScholarSummary); `facts` the rest of what the index gave.
  */
 export function indexRecordOf(id: string, record: ScholarRecord, facts: IndexedFacts): IndexRecord {
-  const { authors: authorText, site } = summaryParts(facts.summary);
+  const { site } = summaryParts(facts.summary);
   const gaps: string[] = [];
   const kind = kindOf(record, facts, site);
 
-  const titleCut = /(…|\.\.\.)\s*$/.test(record.title);
-  // The index ends some titles with "…" (cut short) or a full stop of its own; a style adds its own.
-  const title = record.title.replace(/\s*(…|\.\.\.|\.)\s*$/, '').trim();
+  // A title the index cut keeps its "…": printed as cut, never as a whole title (and listed in `gaps`). The
+  // index ends some whole titles with a full stop of its own; a style adds its own.
+  const titleCut = /(?:…|\.\.\.)\s*$/.test(record.title);
+  const title = titleCut ? record.title.replace(/\s*\.\.\.\s*$/, ' …').trim() : record.title.replace(/\s*\.\s*$/, '').trim();
   if (titleCut) gaps.push('title truncated');
 
   let people = record.authors;
+  // Without a summary author list, the authors the index links to a profile: some of the authors, not all.
+  let cut = record.authorsCut === true;
   if (people.length === 0 && facts.profileAuthors.length > 0) {
-    people = facts.profileAuthors.flatMap((name) => {
-      const words = name.trim().split(/\s+/);
-      const family = words.at(-1);
-      return family ? [{ given: words.slice(0, -1).join(' '), family }] : [];
-    });
+    people = facts.profileAuthors.flatMap((name) => parseScholarAuthor(name, { person: true }) ?? []);
+    cut = people.length > 0;
   }
-  const author = people.map(({ given, family }) => (given ? { family, given: expandInitials(given) } : { family }));
+  const author = people.map(({ given, family, organisation }) =>
+    organisation ? { literal: family } : given ? { family, given: expandInitials(given) } : { family },
+  );
   if (author.length === 0) gaps.push('authors');
-  else if (/(…|\.\.\.)\s*$/.test(authorText)) gaps.push('authors truncated');
+  else if (cut) gaps.push('authors truncated');
   if (record.year === null) gaps.push('year');
 
   const venueText = record.venue ?? '';
-  const venueCut = venueText !== '' && summaryParts(facts.summary).middle.includes('…');
-  const venue = venueText && normalizeText(venueText) !== normalizeText(record.title) ? venueText : undefined;
+  const venueCut = /…|\.\.\./.test(venueText);
+  const venue =
+    venueText && normalizeText(venueText) !== normalizeText(record.title) ? venueText.replace(/\.\.\./g, '…') : undefined;
   const item: Record<string, unknown> = {
     id,
     type: kind === 'preprint' ? 'article' : kind,
@@ -181,7 +184,10 @@ export function indexRecordOf(id: string, record: ScholarRecord, facts: IndexedF
       break;
     }
   }
-  return { csl: withoutEmpty(item) as CslItem, gaps };
+  const csl = withoutEmpty(item) as CslItem;
+  // The citations print a cut list as the style prints a long one ("et al."): render/render.ts.
+  if (author.length > 0 && cut) csl[AUTHORS_CUT] = true;
+  return { csl, gaps };
 }
 
 /** The index's facts as a CSL item, for a caller that has only the parsed summary and the link. */

@@ -1,4 +1,5 @@
-/** A bibliographic work as Crossref (and DataCite, converted) gives it: what matching and the records read. */
+/** A bibliographic work as Crossref gives it (and DataCite's, read into the same shape): what matching and the records read. */
+import type { RECORD_AGENCIES } from '../../contract/cite-resolve.js';
 
 /** A person as Crossref records one: usually given + family, sometimes only a name (an organisation). */
 export interface CrossrefPerson {
@@ -7,9 +8,14 @@ export interface CrossrefPerson {
   name?: string;
 }
 
-/** A Crossref work: the fields the lookup asks for with `select`. */
+/**
+ * A work as Crossref gives it (the fields the lookup asks for with `select`); a DataCite record is read into
+ * the same shape (sources/datacite.ts), so that one matcher and one CSL mapping serve both.
+ */
 export interface CrossrefWork {
   DOI: string;
+  /** The registration agency the record comes from; absent: Crossref. */
+  agency?: RecordAgency;
   title?: string[];
   subtitle?: string[];
   author?: CrossrefPerson[];
@@ -24,6 +30,21 @@ export interface CrossrefWork {
   ISBN?: string[];
   ISSN?: string[];
   URL?: string;
+  /** A dataset's or software's version (DataCite). */
+  version?: string;
+}
+
+/** The free sources of records, each a DOI registration agency (the contract's list). */
+export type RecordAgency = (typeof RECORD_AGENCIES)[number];
+
+/** The agency a work's record comes from. */
+export function agencyOf(work: CrossrefWork): RecordAgency {
+  return work.agency ?? 'crossref';
+}
+
+/** The agency's name as written in a reason ("Crossref", "DataCite"). */
+export function agencyName(agency: RecordAgency): string {
+  return agency === 'datacite' ? 'DataCite' : 'Crossref';
 }
 
 /** The year a work was first issued, if Crossref knows it. */

@@ -26,7 +26,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Engine } from 'citeproc';
 import { CITATION_FORMATS, type CitationFormat, type CitationMarkup, type Citations } from '../../contract/cite-search.js';
 import { logger } from '../../logger.js';
-import type { CslItem } from '../model/csl.js';
+import { AUTHORS_CUT, type CslItem } from '../model/csl.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
 import { loadCatalogue } from './style-catalogue.js';
 
@@ -177,12 +177,12 @@ async function buildRenderer(): Promise<CitationRenderer> {
       if (!named(item.title) && !named(item['container-title'])) return {};
       // A fresh id per render: citeproc keeps what it retrieved by id, and two papers must never share it.
       const id = `r${++renders}`;
-      items.set(id, { ...item, id });
+      items.set(id, withCutMark({ ...item, id }));
       try {
         const citations: Citations = {};
         for (const format of CITATION_FORMATS) {
           const entry = entryOf(engines[format], id, format, markup);
-          if (entry) citations[format] = entry;
+          if (entry) citations[format] = item[AUTHORS_CUT] ? etAl(entry) : entry;
         }
         return citations;
       } finally {
@@ -190,6 +190,33 @@ async function buildRenderer(): Promise<CitationRenderer> {
       }
     },
   };
+}
+
+/**
+ * The author a cut list ends with while it renders (a private-use character, which no record holds): with
+ * it the style renders more authors than the index shows, so that a style that shortens long lists ends
+ * them with its "et al." itself, and one that prints every author prints it where etAl puts "et al.".
+ */
+const CUT_MARK = '\uE000';
+
+/** The record to render: a cut author list (AUTHORS_CUT) with the mark after the authors shown. */
+export function withCutMark(item: CslItem): CslItem {
+  if (!item[AUTHORS_CUT] || !Array.isArray(item.author)) return item;
+  return { ...item, author: [...item.author, { family: CUT_MARK }] };
+}
+
+/** The mark, with the "and" or "&" a style put before it, as its delimiter, and a full stop after it. */
+const MARKED = /(,)?\s*(?:(?:&#38;|&amp;|&|and)\s+)?((?:<[^>/]*>)*)\uE000((?:<\/[^>]*>)*)(?:\.(?!\.))?/g;
+
+/**
+ * An entry of a record whose author list the index cut: "et al." where the style printed the mark ("Kermany,
+ * D. S., Goldbaum, M., et al. (2018)", never "Kermany, D. S., & Goldbaum, M." as if they were all), and
+ * nothing where the style shortened the list itself (its own "et al." already says it).
+ */
+export function etAl(entry: string): string {
+  return entry
+    .replace(MARKED, (_whole, comma?: string, open = '', close = '') => `${comma ? ',' : ''} ${open}et al.${close}`)
+    .replace(/\uE000/g, '');
 }
 
 /**
@@ -268,6 +295,8 @@ export function tidyEntry(entry: string, markup: CitationMarkup, numeric: boolea
     if (numeric) out = out.replace(/^<div class="csl-left-margin">[\s\S]*?<\/div>\s*/, '');
     out = out.replace(/^<div class="csl-right-inline">\s*([\s\S]*?)\s*<\/div>$/, '$1').trim();
   }
+  // A text the index cut ends in "…": a style's full stop after it says nothing more.
+  out = out.replace(/…\./g, '…');
   return numeric ? out.replace(/^(?:\[\d+\]|\(\d+\)|\d+\.?)\s*/, '') : out;
 }
 

@@ -14,9 +14,9 @@ import type { Engine } from 'citeproc';
 import type { CitationMarkup } from '../../contract/cite-search.js';
 import { AppError } from '../../errors.js';
 import { logger } from '../../logger.js';
-import type { CslItem } from '../model/csl.js';
+import { AUTHORS_CUT, type CslItem } from '../model/csl.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
-import { forOneEntry, renderEntry } from './render.js';
+import { etAl, forOneEntry, renderEntry, withCutMark } from './render.js';
 import { type Catalogue, closeStyleIds, loadCatalogue } from './style-catalogue.js';
 
 /** Styles a request may ask for at once (the `styles` field). */
@@ -107,9 +107,10 @@ export function keptStyleEngines(): number {
 
 function renderOne(style: StyleEngine, item: CslItem, markup: CitationMarkup): string | undefined {
   const id = `s${++renders}`;
-  items.set(id, { ...item, id });
+  items.set(id, withCutMark({ ...item, id }));
   try {
-    return renderEntry(style.engine, id, markup, style);
+    const entry = renderEntry(style.engine, id, markup, style);
+    return entry && item[AUTHORS_CUT] ? etAl(entry) : entry;
   } finally {
     items.delete(id);
   }

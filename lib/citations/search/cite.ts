@@ -19,6 +19,7 @@ import { bestMatch } from '../match/match.js';
 import { type CslItem, citableItem, cslFromCrossref } from '../model/csl.js';
 import { indexRecordOf } from '../model/index-record.js';
 import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
+import { agencyName } from '../model/work.js';
 import { type CitationRenderer, citationRenderer } from '../render/render.js';
 import { type CiteAnswer, failureReason } from '../sources/index-cite.js';
 import type { FoundPaper, PaperCitations, ScholarPage } from './page.js';
@@ -37,7 +38,7 @@ export interface PaperSources {
 
 export const INDEX_ONLY_REASON = 'The request asked for the index\'s citations ("citation_source": "index")';
 
-const NOT_LOOKED_UP = 'No Crossref lookup was made for this paper';
+const NOT_LOOKED_UP = 'No Crossref or DataCite lookup was made for this paper';
 
 interface Candidate {
   source: CitationOrigin;
@@ -92,14 +93,15 @@ function citeFallback(cite: PromiseSettledResult<CiteAnswer>): string | null {
   return missing.length > 0 ? `The index's cite answer lacked ${missing.join(', ')}` : null;
 }
 
-/** Why the Crossref record was not used for every format; null when it was. */
+/** Why the paper's Crossref or DataCite record was not used for every format; null when it was. */
 function crossrefFallback(record: CitedRecord | undefined, markup: CitationMarkup): string | null {
   if (!record) return NOT_LOOKED_UP;
   if (record.doi === null) return record.reason;
+  const agency = agencyName(record.source);
   const citations = renderedCitations(record, markup);
-  if (!citations) return record.render_error ?? 'The citations could not be rendered from the Crossref record';
+  if (!citations) return record.render_error ?? `The citations could not be rendered from the ${agency} record`;
   const missing = CITATION_FORMATS.filter((format) => !citations[format]);
-  return missing.length > 0 ? `${missing.join(', ')}: the style renders nothing for the Crossref record` : null;
+  return missing.length > 0 ? `${missing.join(', ')}: the style renders nothing for the ${agency} record` : null;
 }
 
 /**
@@ -129,8 +131,8 @@ export function citePaper(
     const reason = citeFallback(sources.cite);
     if (reason) reasons.push(reason);
   }
-  const crossrefCitations = sources.record ? renderedCitations(sources.record, markup) : undefined;
-  if (crossrefCitations) candidates.push({ source: 'crossref', citations: crossrefCitations });
+  const recordCitations = sources.record ? renderedCitations(sources.record, markup) : undefined;
+  if (recordCitations && sources.record?.doi) candidates.push({ source: sources.record.source, citations: recordCitations });
   const crossrefReason = askedIndex && !sources.record ? INDEX_ONLY_REASON : crossrefFallback(sources.record, markup);
 
   const citations: Citations = {};
@@ -194,8 +196,8 @@ export function citePaper(
 
 /** Whether any format came from a source after the first the request asked for. */
 function hasFallback(origin: Map<CitationFormat, CitationOrigin>, askedIndex: boolean): boolean {
-  const first: CitationOrigin = askedIndex ? 'index' : 'crossref';
-  return [...origin.values()].some((source) => source !== first);
+  const first: readonly CitationOrigin[] = askedIndex ? ['index'] : ['crossref', 'datacite'];
+  return [...origin.values()].some((source) => !first.includes(source));
 }
 
 /**

@@ -165,6 +165,7 @@ export function noteFor(
   const from = (source: string) => papers.filter((p) => p.citations_source === source).length;
   const bySource = [
     [from('crossref'), 'their Crossref records'],
+    [from('datacite'), 'their DataCite records'],
     [from('index-record'), "the index's own records of them (citation_gaps lists what each lacks)"],
     [from('index'), "the index's cite answers"],
   ] as const;

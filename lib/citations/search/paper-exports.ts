@@ -1,28 +1,13 @@
 /**
  * The exports of every paper of a citation-search answer: its DOI and the record reference managers
- * import, each BibTeX entry under a key no other paper of the answer has.
+ * import, each BibTeX entry under a readable key (exports/keys.ts) no other paper of the answer has.
  */
 import type { CiteSearchData, ExportFormat, PaperExports } from '../../contract/cite-search.js';
-import { citationKey, renderExports } from '../exports/exports.js';
-import type { PaperRecord } from '../model/csl.js';
+import { renderExports } from '../exports/exports.js';
+import { uniqueKeys } from '../exports/keys.js';
+import type { CslItem, PaperRecord } from '../model/csl.js';
 import { type IndexedFacts, indexRecordOf } from '../model/index-record.js';
 import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
-
-/**
- * Each paper's citation key: made of its scholar result id, else its DOI, else its place in the list, and
- * made unique within the answer with a numbered suffix, so a .bib of the whole answer has no two entries
- * under one key.
- */
-function citationKeys(papers: readonly { scholar_id: string; index: number }[], dois: readonly (string | null)[]): string[] {
-  const used = new Set<string>();
-  return papers.map((paper, i) => {
-    const base = citationKey(paper.scholar_id) || citationKey(dois[i] ?? '') || `paper_${paper.index}`;
-    let key = base;
-    for (let n = 2; used.has(key); n += 1) key = `${base}_${n}`;
-    used.add(key);
-    return key;
-  });
-}
 
 /**
  * Adds `doi` and `exports` to every paper of a cite-search answer. `lookups[i]` belongs to `papers[i]`:
@@ -36,21 +21,26 @@ export async function addExports(
   facts: readonly (IndexedFacts | undefined)[] = [],
 ): Promise<CiteSearchData> {
   const records = data.papers.map(
-    (_paper, i): PaperRecord => lookups[i]?.record ?? { doi: null, reason: 'No Crossref lookup was made for this paper' },
+    (_paper, i): PaperRecord =>
+      lookups[i]?.record ?? { doi: null, reason: 'No Crossref or DataCite lookup was made for this paper' },
   );
-  const keys = citationKeys(
-    data.papers,
-    records.map((record) => record.doi),
+  // Without a Crossref or DataCite record, the same record of the index the paper's citations were rendered from.
+  const csls = data.papers.map((paper, i) => {
+    const record = records[i] as PaperRecord;
+    if (record.doi !== null) return record.csl;
+    const scholar = lookups[i]?.scholar ?? parseScholarSummary(paper.title, paper.publication);
+    const indexFacts = facts[i] ?? { summary: paper.publication, link: paper.source_url, profileAuthors: [], kind: null };
+    return indexRecordOf(paper.scholar_id, scholar, indexFacts).csl;
+  });
+  const keys = uniqueKeys(
+    data.papers.map((paper, i) => ({ csl: csls[i], fallback: paper.scholar_id || records[i]?.doi || `paper_${paper.index}` })),
   );
   const papers = await Promise.all(
     data.papers.map(async (paper, i) => {
       const record = records[i] as PaperRecord;
-      const scholar = lookups[i]?.scholar ?? parseScholarSummary(paper.title, paper.publication);
-      // Without a Crossref record, the same record of the index the paper's citations were rendered from.
-      const indexFacts = facts[i] ?? { summary: paper.publication, link: paper.source_url, profileAuthors: [], kind: null };
-      const csl = record.doi === null ? indexRecordOf(paper.scholar_id, scholar, indexFacts).csl : record.csl;
+      const csl = csls[i] as CslItem;
       const exports: PaperExports = {
-        source: record.doi === null ? 'scholar' : 'crossref',
+        source: record.doi === null ? 'scholar' : record.source,
         fallback_reason: record.doi === null ? record.reason : null,
         ...(await renderExports(csl, formats, keys[i])),
       };

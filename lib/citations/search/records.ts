@@ -1,9 +1,12 @@
 /**
- * Step 2 of citation search: each paper's Crossref record (bounded concurrency, each lookup with its own
+ * Step 2 of citation search: each paper's free record (bounded concurrency, each lookup with its own
  * timeout, all within the request's deadline and CROSSREF_BUDGET_MS), and for a matched record its five
- * citations rendered locally (render.ts). A matched record never changes, so it is cached per scholar
- * result id with its rendered citations, in memory and in the shared table: a repeated paper costs
- * neither a lookup nor a render. A miss or a failure is not cached, so that a later request may find it.
+ * citations rendered locally (render.ts). Crossref is asked for every paper; DataCite, which registers
+ * arXiv's, Zenodo's, Dryad's, figshare's and OSF's DOIs, for a paper the index shows on one of those (an
+ * arXiv identifier is looked up directly), when Crossref has no match for it: a page of journal articles
+ * costs DataCite nothing. A matched record never changes, so it is cached per scholar result id with its
+ * rendered citations, in memory and in the shared table: a repeated paper costs neither a lookup nor a
+ * render. A miss or a failure is not cached, so that a later request may find it.
  */
 
 import { type CacheScope, createSharedCache } from '../../cache/shared.js';
@@ -15,8 +18,10 @@ import { logger } from '../../logger.js';
 import { bestMatch } from '../match/match.js';
 import { citableItem, cslFromCrossref, type PaperRecord } from '../model/csl.js';
 import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
+import { agencyName, agencyOf, type CrossrefWork } from '../model/work.js';
 import type { CitationRenderer } from '../render/render.js';
 import { searchWorks } from '../sources/crossref.js';
+import { arxivDoi, dataCiteWork, paperQuery, searchDataCite } from '../sources/datacite.js';
 import type { FoundPaper } from './page.js';
 
 /**
@@ -30,33 +35,78 @@ export function renderedCitations(record: CitedRecord, markup: CitationMarkup): 
   return markup === 'html' ? record.citations_html : record.citations;
 }
 
-/** One paper's lookup: what the index said about it, parsed, and what Crossref gave for it. */
+/** One paper's lookup: what the index said about it, parsed, and what Crossref or DataCite gave for it. */
 export interface PaperLookup {
   scholar: ScholarRecord;
   record: CitedRecord;
 }
 
 const NO_MATCH = 'Crossref has no work whose title, first author and year match this paper closely enough';
+const NO_MATCH_EITHER =
+  'Neither Crossref nor DataCite has a work whose title, first author and year match this paper closely enough';
 
 // Matched records per scholar result id, in memory and in the deployment's shared table like citations.
 // Their lookups stay out of the request's hit/miss counts (X-Cache, cache metrics): those tell what the
-// search provider was spared, and a paper Crossref cannot match, never stored, would count a miss on
-// every repeat of a search otherwise answered entirely from the cache.
+// search provider was spared, and a paper no source can match, never stored, would count a miss on every
+// repeat of a search otherwise answered entirely from the cache.
 const matchedRecords = createSharedCache<CitedRecord>({
-  // v3: records carry rich text, decoded entities, a book's series and a title's language.
-  name: 'crossref-v3',
+  // v4: records say which agency they come from (Crossref or DataCite).
+  name: 'records-v4',
   ttlSeconds: config.CROSSREF_CACHE_TTL_SECONDS,
   memoryMax: config.CROSSREF_CACHE_MAX,
   countsLookups: false,
 });
 
-async function lookUp(scholar: ScholarRecord, deadline: number): Promise<CitedRecord> {
+/** Repositories whose DOIs DataCite registers, as the index names them in a venue, a site or a link. */
+const DATACITE_REPOSITORY = /\b(?:arxiv|zenodo|dryad|datadryad|figshare|osf\.io|osf preprints|pangaea|dataverse|gbif)\b/i;
+
+/** An arXiv identifier the index shows whole ("arXiv preprint arXiv:2201.06719", an arxiv.org link). */
+export function arxivIdOf(paper: { venue?: string | null; site?: string | null; link?: string | null }): string | undefined {
+  const shown = `${paper.venue ?? ''} ${paper.link ?? ''}`;
+  return /\barxiv[:/.](?:abs\/|pdf\/)?(\d{4}\.\d{4,5})(?:v\d+)?(?![\d.…])/i.exec(shown)?.[1];
+}
+
+/** Whether the index shows the paper on a repository DataCite registers DOIs for, or titles it as a dataset. */
+export function mayBeDataCite(scholar: ScholarRecord, link: string | null): boolean {
+  return (
+    DATACITE_REPOSITORY.test(`${scholar.venue ?? ''} ${scholar.site ?? ''} ${link ?? ''}`) ||
+    /^data from\s*:/i.test(scholar.title)
+  );
+}
+
+/** A matched work's record. */
+function matched(work: CrossrefWork): CitedRecord {
+  return { doi: work.DOI, csl: cslFromCrossref(work), source: agencyOf(work) };
+}
+
+/**
+ * One paper's record: an arXiv identifier's DataCite record, else Crossref's match, else (for a paper on a
+ * DataCite repository) DataCite's; each accepted only by the matcher (match.ts). Rejects with an AppError
+ * when Crossref's lookup fails and DataCite has nothing to add.
+ */
+async function lookUp(scholar: ScholarRecord, link: string | null, deadline: number): Promise<CitedRecord> {
   if (!scholar.title || scholar.authors.length === 0) {
     return { doi: null, reason: 'The index gave no title and author to look the paper up by' };
   }
-  const match = bestMatch(scholar, await searchWorks(scholar, { deadline }));
-  if (!match) return { doi: null, reason: NO_MATCH };
-  return { doi: match.work.DOI, csl: cslFromCrossref(match.work) };
+  const arxiv = arxivIdOf({ venue: scholar.venue, link });
+  if (arxiv) {
+    const work = await dataCiteWork(arxivDoi(arxiv), { deadline }).catch(() => undefined);
+    const match = work ? bestMatch(scholar, [work]) : undefined;
+    if (match) return matched(match.work);
+  }
+  const fromCrossref = await searchWorks(scholar, { deadline }).then(
+    (works) => ({ works }),
+    (error: unknown) => ({ error }),
+  );
+  const match = 'works' in fromCrossref ? bestMatch(scholar, fromCrossref.works) : undefined;
+  if (match) return matched(match.work);
+  if (mayBeDataCite(scholar, link)) {
+    const dataCite = bestMatch(scholar, await searchDataCite(paperQuery(scholar), { deadline }).catch(() => []));
+    if (dataCite) return matched(dataCite.work);
+    if ('works' in fromCrossref) return { doi: null, reason: NO_MATCH_EITHER };
+  }
+  if ('error' in fromCrossref) throw fromCrossref.error;
+  return { doi: null, reason: NO_MATCH };
 }
 
 /** A renderer that could not be built: every record it is asked for goes without citations, and says why. */
@@ -81,7 +131,7 @@ function withCitations(record: CitedRecord, renderer: CitationRenderer, markup: 
     return { ...record, [markup === 'html' ? 'citations_html' : 'citations']: citations, render_error: undefined };
   } catch (error) {
     logger.warn('citations not rendered', { doi: record.doi, error: error as Error });
-    return { ...record, render_error: 'The citations could not be rendered from the Crossref record' };
+    return { ...record, render_error: `The citations could not be rendered from the ${agencyName(record.source)} record` };
   }
 }
 
@@ -111,7 +161,7 @@ export async function lookUpRecords(
   const markup = options.markup ?? 'text';
   const scholar = papers.map((paper) => parseScholarSummary(paper.title, paper.publication));
   const outcomes = await matchedRecords.rememberMany(
-    papers.map((paper, i) => ({ id: paper.scholar_id, scholar: scholar[i] as ScholarRecord })),
+    papers.map((paper, i) => ({ id: paper.scholar_id, scholar: scholar[i] as ScholarRecord, link: paper.source_url })),
     (paper) => paper.id,
     async (missing) => {
       // The styles finish building before a lookup starts: a build holds the event loop for up to a second
@@ -120,7 +170,9 @@ export async function lookUpRecords(
       await renderer?.catch(() => undefined);
       // The lookups' budget starts when they do, not while the styles were being built.
       const deadline = Math.min(options.deadline, Date.now() + config.CROSSREF_BUDGET_MS);
-      const outcomes = await mapSettled(missing, config.CROSSREF_CONCURRENCY, (paper) => lookUp(paper.scholar, deadline));
+      const outcomes = await mapSettled(missing, config.CROSSREF_CONCURRENCY, (paper) =>
+        lookUp(paper.scholar, paper.link, deadline),
+      );
       if (!renderer) return outcomes;
       // Rendered once every lookup has settled, for the same reason: rendering holds the event loop too.
       const ready = await renderer.catch(rendererFailure);

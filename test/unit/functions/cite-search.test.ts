@@ -161,6 +161,7 @@ const echoRenderer: CitationRenderer = {
 
 const matched = (citations: Citations): CitedRecord => ({
   doi: '10.1/x',
+  source: 'crossref',
   csl: { id: '10.1/x', type: 'article-journal', title: 'x' },
   citations,
 });

@@ -1,6 +1,6 @@
 /**
  * The five citation formats rendered locally (lib/citations/render/render.ts) from recorded Crossref works, the
- * shipped CSL styles, and Crossref's pace as its answers state it (lib/citations/sources/crossref.ts).
+ * shipped CSL styles (the pace of the record sources: citation-pace.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import CSL from 'citeproc';
@@ -19,7 +19,6 @@ import {
   tidy,
 } from '../../../lib/citations/render/render.js';
 import { PINNED_FILES } from '../../../lib/citations/render/styles/pack-write.js';
-import { crossrefPace, intervalMs, notePace } from '../../../lib/citations/sources/crossref.js';
 import { CITATION_FORMATS } from '../../../lib/contract/cite-search.js';
 import { citeReplay } from '../../../lib/local/replay-cite.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
@@ -292,30 +291,6 @@ describe('tidy', () => {
   it("drops citeproc's line break, and Vancouver's list number only", () => {
     expect(tidy('1. Boettiger C. The forecast trap.\n', 'Vancouver')).toBe('Boettiger C. The forecast trap.');
     expect(tidy('1. Boettiger C. The forecast trap.\n', 'APA')).toBe('1. Boettiger C. The forecast trap.');
-  });
-});
-
-describe("Crossref's pace", () => {
-  it('reads the interval header in its forms', () => {
-    expect([intervalMs('1s'), intervalMs('60s'), intervalMs('1m'), intervalMs('500ms'), intervalMs('soon')]).toEqual([
-      1_000,
-      60_000,
-      60_000,
-      500,
-      undefined,
-    ]);
-  });
-
-  it('spaces lookups as the last answer states, and pauses for Retry-After (else one interval) on a 429', () => {
-    crossrefPace.reset();
-    notePace(200, { 'x-rate-limit-limit': '5', 'x-rate-limit-interval': '1s' }, 0);
-    expect(crossrefPace.gapMs).toBe(200);
-    expect(crossrefPace.pausedUntil).toBe(0);
-    notePace(429, { 'x-rate-limit-limit': '5', 'x-rate-limit-interval': '1s', 'retry-after': '30' }, 1_000);
-    expect(crossrefPace.pausedUntil).toBe(31_000);
-    notePace(429, { 'x-rate-limit-limit': '50', 'x-rate-limit-interval': '2s' }, 40_000);
-    expect(crossrefPace).toMatchObject({ gapMs: 40, pausedUntil: 42_000 });
-    crossrefPace.reset();
   });
 });
 

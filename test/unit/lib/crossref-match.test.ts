@@ -401,7 +401,7 @@ describe('the rules each decided by a test', () => {
 });
 
 describe('parseScholarSummary, the rest', () => {
-  it('reads an en dash, a cut venue, a cut author list, a family of two words, and the site', () => {
+  it('reads an en dash, a cut venue (kept cut), a cut author list (said cut), a family of two words, and the site', () => {
     expect(parseScholarSummary(' T ', 'G Van Rossum, FL Drake – Python reference manual, 1995 – Citeseer')).toEqual({
       title: 'T',
       authors: [
@@ -417,15 +417,26 @@ describe('parseScholarSummary, the rest', () => {
         { given: 'A', family: 'Okafor' },
         { given: 'B', family: 'Ode' },
       ],
+      authorsCut: true,
       year: 2015,
-      venue: 'Proceedings of the 3rd',
+      venue: 'Proceedings of the 3rd …',
     });
+    expect(
+      parseScholarSummary('T', 'J Oh, V Chockalingam, H Lee - … conference on machine …, 2016 - proceedings.mlr.press'),
+    ).toMatchObject({ venue: '… conference on machine …', year: 2016 });
+    expect(parseScholarSummary('T', 'A Okafor - Ecology, 2015 - x')).not.toHaveProperty('authorsCut');
   });
 
-  it('reads a name without initials, a summary without venue or year, and no venue of digits', () => {
+  it('reads a name without initials, an organisation whole, a summary without venue or year, and no venue of digits', () => {
     expect(parseScholarSummary('T', 'Aristotle - 1998 - Oxford').authors).toEqual([{ given: '', family: 'Aristotle' }]);
+    // The index writes every person as initials and a family name: several words without initials are an organisation.
+    expect(parseScholarSummary('T', 'World Health Organization - 2019 - apps.who.int')).toMatchObject({
+      authors: [{ given: '', family: 'World Health Organization', organisation: true }],
+      year: 2019,
+      venue: null,
+    });
     expect(parseScholarSummary('T', 'Jane Q Public - Some Journal - Elsevier')).toMatchObject({
-      authors: [{ given: 'Jane Q', family: 'Public' }],
+      authors: [{ given: '', family: 'Jane Q Public', organisation: true }],
       year: null,
       venue: 'Some Journal',
     });

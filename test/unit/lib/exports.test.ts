@@ -8,7 +8,8 @@
  */
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { citationKey, loadCitationJs, renderExports } from '../../../lib/citations/exports/exports.js';
+import { loadCitationJs, renderExports } from '../../../lib/citations/exports/exports.js';
+import { citationKey } from '../../../lib/citations/exports/keys.js';
 import { type CslItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
 import { cslFromScholar } from '../../../lib/citations/model/index-record.js';
 import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
@@ -204,7 +205,10 @@ describe('addExports', () => {
       data,
       ['bibtex'],
       [
-        { scholar: { ...scholar, title: 'The forecast trap' }, record: { doi: work.DOI, csl: cslFromCrossref(work) } },
+        {
+          scholar: { ...scholar, title: 'The forecast trap' },
+          record: { doi: work.DOI, csl: cslFromCrossref(work), source: 'crossref' },
+        },
         { scholar, record: { doi: null, reason: 'Crossref did not answer in time' } },
       ],
     );
@@ -216,26 +220,28 @@ describe('addExports', () => {
     });
     expect(out.papers[1]?.exports?.bibtex).toMatch(/Robinson, J\.? ?C/);
     expect(out.papers[1]?.exports).not.toHaveProperty('ris');
-    expect(out.papers.map((paper) => keyOf(paper.exports?.bibtex))).toEqual(['a', 'b']);
+    // Readable keys, as reference managers make them: first author, year, first significant title word.
+    expect(out.papers.map((paper) => keyOf(paper.exports?.bibtex))).toEqual(['boettiger2022forecast', 'robinson2010bananas']);
   });
 
-  it('gives every entry its own key: author-less papers, an empty scholar id and ids alike once made safe', async () => {
+  it('keys a record with no readable key by its scholar id, else its place, each its own: ids alike once made safe', async () => {
     const base = { source_url: null, pdf_url: null, cited_by: null, publication: null, snippet: null, citations: {} };
     const ids = ['x-1', 'x-2', 'x_1', '', ''];
+    // Author-less, and titles with no ASCII letter: nothing to make a readable key of.
     const data = {
-      papers: ids.map((scholar_id, i) => ({ ...base, index: i + 1, title: `Untitled ${i + 1}`, scholar_id })),
+      papers: ids.map((scholar_id, i) => ({ ...base, index: i + 1, title: `无题 ${i + 1}`, scholar_id })),
     } as unknown as CiteSearchData;
     const lookups = ids.map((_id, i) => ({
-      scholar: { title: `Untitled ${i + 1}`, authors: [], year: null, venue: null },
+      scholar: { title: `无题 ${i + 1}`, authors: [], year: null, venue: null },
       record: { doi: null, reason: 'The index gave no title and author to look the paper up by' },
     }));
     const out = await addExports(data, ['bibtex'], lookups);
     const keys = out.papers.map((paper) => keyOf(paper.exports?.bibtex));
-    expect(keys).toEqual(['x_1', 'x_2', 'x_1_2', 'paper_4', 'paper_5']);
+    expect(keys).toEqual(['x_1', 'x_2', 'x_1a', 'paper_4', 'paper_5']);
     // The same answer gets the same keys again: a re-export replaces entries rather than duplicating them.
     expect((await addExports(data, ['bibtex'], lookups)).papers.map((paper) => keyOf(paper.exports?.bibtex))).toEqual(keys);
     const file = out.papers.map((paper) => paper.exports?.bibtex).join('\n\n');
-    expect((await readAll(file)).map((entry) => entry.title)).toEqual(ids.map((_id, i) => `Untitled ${i + 1}`));
+    expect((await readAll(file)).map((entry) => entry.title)).toEqual(ids.map((_id, i) => `无题 ${i + 1}`));
   });
 
   it('answers for every paper when one record cannot be rendered: that paper loses its BibTeX, no other', async () => {
@@ -253,8 +259,8 @@ describe('addExports', () => {
       data,
       ['csl-json', 'bibtex'],
       [
-        { scholar, record: { doi: '10.1/bad', csl: rejected } },
-        { scholar, record: { doi: work.DOI, csl: cslFromCrossref(work) } },
+        { scholar, record: { doi: '10.1/bad', csl: rejected, source: 'crossref' } },
+        { scholar, record: { doi: work.DOI, csl: cslFromCrossref(work), source: 'crossref' } },
       ],
     );
     expect(out.papers[0]).toMatchObject({
