@@ -91,6 +91,39 @@ export const paperSchema = z.strictObject({
   cited_by: z.string().check(z.describe('Citation count as text: "Cited by 1234", "Cited by 0" when none')),
   publication: z.nullable(z.string().check(z.describe('Authors, venue, year and site as the index summarises them'))),
   snippet: z.nullable(z.string()),
+  authors: z
+    .array(
+      z.strictObject({
+        name: z.string().check(z.describe('As the index writes it: initials and family name ("DS Kermany"), or an organisation')),
+        author_id: z.nullable(
+          z
+            .string()
+            .check(
+              z.describe(
+                "The index's author id when it links the name to a profile (POST /v1/alpha/scholar/author takes it); else null",
+              ),
+            ),
+        ),
+      }),
+    )
+    .check(
+      z.describe(
+        'The authors the index shows, in order; it cuts long lists (citation_gaps then holds "authors truncated"). [] when it names none',
+      ),
+    ),
+  cites_id: z.nullable(
+    z.string().check(z.describe('The index\'s id of the list of papers citing this one (its "Cited by" link); null when none')),
+  ),
+  cluster_id: z.nullable(
+    z.string().check(z.describe('The index\'s id of all versions of this paper (its "All versions" link); null when none')),
+  ),
+  result_type: z.nullable(
+    z
+      .string()
+      .check(
+        z.describe('The kind of result the index says it is, e.g. "Pdf", "Html", "Book", "Citation"; null when it says none'),
+      ),
+  ),
   citations: citationsSchema,
   citations_source: z.nullable(
     z

@@ -674,6 +674,15 @@ export interface components {
         cited_by: string;
         publication: string | null;
         snippet: string | null;
+        /** @description The authors the index shows, in order; it cuts long lists (citation_gaps then holds "authors truncated"). [] when it names none */
+        authors: {
+          /** @description As the index writes it: initials and family name ("DS Kermany"), or an organisation */
+          name: string;
+          author_id: string | null;
+        }[];
+        cites_id: string | null;
+        cluster_id: string | null;
+        result_type: string | null;
         /** @description The paper's formatted references, by format, as text or as HTML (citation_markup): rendered here from its Crossref record or from the index's own record of it, or as the index's cite answer gave them (citations_source says which); {} only when no record could be rendered */
         citations: {
           /** @description The reference in MLA style */

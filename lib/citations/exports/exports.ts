@@ -10,7 +10,7 @@
  * document of the BibTeX exports with BibTeX and with biber.
  */
 import type { ExportFormat, PaperExports } from '../../contract/cite-search.js';
-import { type CslItem, withoutEmpty } from '../model/csl.js';
+import { AUTHORS_CUT, type CslItem, withoutEmpty } from '../model/csl.js';
 import { citationKey } from './keys.js';
 
 type CiteConstructor = typeof import('@citation-js/core').Cite;
@@ -69,6 +69,9 @@ const RIS_CONTAINER_TAGS: Record<string, readonly string[]> = {
  */
 function risFixed(entry: RisEntry, csl: CslItem, key: string): RisEntry {
   const fixed: RisEntry = { ...entry, ID: key };
+  // An article in no periodical: a preprint is an unpublished work (RIS's UNPB, as Zotero writes one), any
+  // other a generic reference; citation-js makes both journal articles.
+  if (csl.type === 'article') fixed.TY = /preprint/i.test(String(csl.genre ?? '')) ? 'UNPB' : 'GEN';
   const date = typeof entry.DA === 'string' ? /^(\d{4})\/(\d{0,2})\/(\d{0,2})\/?(.*)$/.exec(entry.DA) : null;
   if (date) {
     const pad = (part: string | undefined) => (part ? part.padStart(2, '0') : '');
@@ -214,8 +217,8 @@ function latexRichText(value: string): string {
 /**
  * BibTeX counts braces in every value, escaped or not, and a backslash starts a command: one lone brace
  * ends the entry early and breaks every entry after it in the file. Names drop them (a brace or
- * backslash in a name is noise, not a letter); the DOI and URL get their percent-encoded forms, which
- * doi.org and web servers read as the same address.
+ * backslash in a name is noise, not a letter); a URL gets their percent-encoded forms, which web servers
+ * read as the same address, and a DOI only for a brace without its pair (bibtexDoi).
  */
 const BIBTEX_BREAKERS = /[{}\\]/g;
 const PERCENT_ENCODED: Record<string, string> = { '{': '%7B', '}': '%7D', '\\': '%5C' };
@@ -228,6 +231,27 @@ const PERCENT_ENCODED: Record<string, string> = { '{': '%7B', '}': '%7D', '\\': 
  */
 function texUrl(url: string): string {
   return url.replace(/[{}\\]|[^\x21-\x7e]+/g, (chars) => PERCENT_ENCODED[chars] ?? encodeURIComponent(chars));
+}
+
+/**
+ * A DOI as BibTeX's `doi` field holds it: verbatim (biblatex reads the field verbatim, and a reference
+ * manager compares it with the DOI it knows), backslashes and paired braces included. Only a brace
+ * without its pair is percent-encoded, as doi.org reads it: one lone brace would end the entry early and
+ * break every entry after it in the file.
+ */
+export function bibtexDoi(doi: string): string {
+  const chars = [...doi];
+  const lone = new Set<number>();
+  const open: number[] = [];
+  chars.forEach((char, i) => {
+    if (char === '{') open.push(i);
+    else if (char === '}') {
+      if (open.length > 0) open.pop();
+      else lone.add(i);
+    }
+  });
+  for (const i of open) lone.add(i);
+  return chars.map((char, i) => (lone.has(i) ? (PERCENT_ENCODED[char] ?? char) : char)).join('');
 }
 
 function bibtexSafePerson(person: unknown): unknown {
@@ -248,7 +272,7 @@ function bibtexSafe(csl: CslItem, key: string): CslItem {
   const item: Record<string, unknown> = { ...structuredClone(csl), 'citation-key': key };
   for (const [field, value] of Object.entries(item)) {
     if (field === 'DOI') {
-      if (typeof value === 'string') item[field] = value.replace(BIBTEX_BREAKERS, (char) => PERCENT_ENCODED[char] ?? '');
+      if (typeof value === 'string') item[field] = bibtexDoi(value);
     } else if (field === 'URL') {
       if (typeof value === 'string') item[field] = texUrl(value);
     } else if (typeof value === 'string' && !NOT_TEXT.has(field)) {
@@ -330,6 +354,9 @@ function bibtexText(entry: BibtexObject, csl: CslItem, safe: CslItem): string {
   // number, which styles print as it is. The month is written from the date, as its macro, and alone.
   const month = (csl.issued as { 'date-parts'?: unknown[][] } | undefined)?.['date-parts']?.[0]?.[1];
   const macro = typeof month === 'number' || typeof month === 'string' ? BIBTEX_MONTHS[Number(month) - 1] : undefined;
+  // An author list the index cut short ends in BibTeX's own "and others", which every style prints as "et al.".
+  const authors = fields.get('author');
+  if (csl[AUTHORS_CUT] && authors !== undefined) fields.set('author', `${authors} and others`);
   const lines: string[] = [];
   for (const [field, value] of fields) {
     if (field === 'month') continue;

@@ -119,6 +119,8 @@ interface Window {
   start: number;
   end: number;
   similarity: number;
+  /** Whether the window's numbers are the title's, in order (Arabic and Roman alike). */
+  numbers: boolean;
 }
 
 function bigramCounts(letters: string): Map<string, number> {
@@ -137,12 +139,15 @@ function sharedBigrams(a: Map<string, number>, b: Map<string, number>): number {
 }
 
 /**
- * The run of the text's words most like the title, among runs of the title's word count give or take two
- * whose numbers are the title's: a title in the text is one such run, without the authors before it or
- * the venue after it. Similarity is titleSimilarity's (Sørensen–Dice over the character bigrams of the
- * normalised words, spaces dropped), computed here on the words already normalised. A title whose bigrams
- * the whole text holds too few of to reach the threshold in any run (a run sharing s bigrams with a title
- * of t needs s ≥ 0.85·t / 1.15) is not aligned at all: most candidates are far from the text.
+ * The run of the text's words most like the title, among runs of the title's word count give or take two:
+ * a title in the text is one such run, without the authors before it or the venue after it. Similarity is
+ * titleSimilarity's (Sørensen–Dice over the character bigrams of the normalised words, spaces dropped),
+ * computed here on the words already normalised. The run is chosen on its letters alone, and `numbers`
+ * says whether its numbers are the title's: "Mode-II pullout model" is the run most like "Mode-I pullout
+ * model", and its numbers refuse it, rather than the shorter run "pullout model" being taken for it. A
+ * title whose bigrams the whole text holds too few of to reach the threshold in any run (a run sharing s
+ * bigrams with a title of t needs s ≥ 0.85·t / 1.15) is not aligned at all: most candidates are far from
+ * the text.
  */
 function alignTitle(ref: Reference, title: string): Window | undefined {
   const titleWords = normalizeText(title).split(' ').filter(Boolean);
@@ -153,8 +158,7 @@ function alignTitle(ref: Reference, title: string): Window | undefined {
   if (n === 0 || titleTotal === 0) return undefined;
   const threshold = TITLE_SIMILARITY_THRESHOLD;
   if (sharedBigrams(titleBigrams, ref.bigrams) < (threshold * titleTotal) / (2 - threshold)) return undefined;
-  const numbers = titleNumbers(title).join(' ');
-  let best: Window | undefined;
+  let best: Omit<Window, 'numbers'> | undefined;
   for (let length = Math.max(1, n - 2); length <= n + 2; length++) {
     for (let start = 0; start + length <= ref.words.length; start++) {
       const letters = ref.words.slice(start, start + length).join('');
@@ -162,11 +166,36 @@ function alignTitle(ref: Reference, title: string): Window | undefined {
       const total = titleTotal + Math.max(0, letters.length - 1);
       const similarity = (2 * shared) / total;
       if (best && similarity <= best.similarity) continue;
-      if (titleNumbers(ref.words.slice(start, start + length).join(' ')).join(' ') !== numbers) continue;
       best = { start, end: start + length, similarity };
     }
   }
-  return best;
+  if (!best) return undefined;
+  const numbers = titleNumbers(ref.words.slice(best.start, best.end).join(' ')).join(' ') === titleNumbers(title).join(' ');
+  return { ...best, numbers };
+}
+
+/** Words that number what follows them: "Part 2", "Vol. II", "Book 3" (match.ts's markers, for the text). */
+const NUMBERING = /^(?:part|parts|pt|vol|volume|no|number|book|phase|series|section|tome|teil|band)$/;
+/** A Roman numeral of two letters or more (II … XXXIX), or a number. */
+const NUMERAL = /^(?:\d+|(?=[ivx]{2,}$)x{0,3}(?:ix|iv|v?i{0,3}))$/;
+
+/**
+ * Whether the text numbers the title where the candidate's has no number: a numeral or a numbered part
+ * right after the run ("… nanofibers II", "…, Part 2", "… Vol. 2") or right before it ("Part 2: …",
+ * "Mode-II pullout …"). A candidate without that number is another part, volume or version: the
+ * unnumbered sibling of a numbered paper takes its DOI only when the numbers agree.
+ */
+function numberedAround(ref: Reference, window: Window): boolean {
+  const [next, after] = [ref.words[window.end], ref.words[window.end + 1]];
+  const [before, last] = [ref.words[window.start - 2], ref.words[window.start - 1]];
+  const roman = (word: string | undefined) => word !== undefined && !/\d/.test(word) && NUMERAL.test(word);
+  const numeral = (word: string | undefined) => word !== undefined && NUMERAL.test(word);
+  return (
+    roman(next) ||
+    (next !== undefined && NUMBERING.test(next) && numeral(after)) ||
+    roman(last) ||
+    (before !== undefined && NUMBERING.test(before) && numeral(last))
+  );
 }
 
 /**
@@ -255,6 +284,9 @@ function agreesOnPlace(ref: Reference, work: CrossrefWork): boolean {
 const PREPRINT_TEXT =
   /\b(?:arxiv|biorxiv|medrxiv|chemrxiv|techrxiv|psyarxiv|socarxiv|eartharxiv|engrxiv|osf preprints|preprints org|research square|ssrn|essoar|authorea|preprint)\b/;
 
+/** How a reference names a dataset, on its normalised words: "[Data set]", "Data from: …", a data repository. */
+const DATA_TEXT = /\b(?:data ?sets?|data from|data repository|dryad|pangaea|dataverse)\b/;
+
 /** A work whose container is a book or proceedings: the text must name that container or its pages. */
 const BOOK_OR_PROCEEDINGS_TYPES = new Set(['proceedings-article', 'book-chapter', 'book-section', 'book-part']);
 
@@ -295,6 +327,13 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
   if (missingTitleWords(ref, window, title) > MISSING_TITLE_LETTERS) {
     return { rule: 'title', reason: 'No candidate’s title appears in the reference.', similarity };
   }
+  if (!window.numbers || (titleNumbers(title).length === 0 && numberedAround(ref, window))) {
+    return {
+      rule: 'numbers',
+      reason: 'The reference numbers its title (a part, volume or edition) differently from the work found.',
+      similarity,
+    };
+  }
   if (!namesFirstAuthor(ref, work, window)) {
     return {
       rule: 'author',
@@ -314,12 +353,19 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
   const text = ref.words.join(' ');
   // The text names the notice when the title it carries, or up to three words before it, reads as one.
   const named = [0, 1, 2, 3].some((k) => k <= window.start && isNotice(ref.words.slice(window.start - k, window.end).join(' ')));
-  if (isNotice(title, work.type) && !named && !(work.type === 'dataset' && /\bdata ?set\b/.test(text))) {
+  const dataset = work.type === 'dataset';
+  if (isNotice(title, work.type) && !named && !(dataset && DATA_TEXT.test(text))) {
     return {
       rule: 'notice',
       reason: 'The only work found is a notice (a correction, reply or deposit) about the referenced work.',
       similarity,
     };
+  }
+  // A reference to a dataset ("Data from: …", "[Data set]", a data repository) is not the article the data
+  // belong to, though the article's title is in it.
+  const outside = [...ref.words.slice(0, window.start), ...ref.words.slice(window.end)].join(' ');
+  if (!dataset && DATA_TEXT.test(outside)) {
+    return { rule: 'version', reason: 'The reference cites a dataset, and the work found is not one.', similarity };
   }
   const agrees = agreesOnPlace(ref, work);
   const placed = agrees || namesContainer(ref, work);
@@ -383,7 +429,7 @@ export function matchReference(text: string, works: readonly CrossrefWork[]): Re
   const dois = new Set(accepted.map((a) => a.doi));
   if (dois.size === 0) {
     // The refusal of the candidate that came furthest: the one most like the text by title.
-    const order = ['title', 'author', 'year', 'pages', 'notice', 'generic_title', 'version'];
+    const order = ['title', 'numbers', 'author', 'year', 'pages', 'notice', 'generic_title', 'version'];
     refusals.sort((a, b) => order.indexOf(b.rule) - order.indexOf(a.rule) || b.similarity - a.similarity);
     const top = refusals[0];
     if (!top) return { matched: null, rule: 'no_candidates', reason: 'No work was found for this reference.' };

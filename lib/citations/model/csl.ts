@@ -48,7 +48,7 @@ export const CSL_TYPES: Record<string, string> = {
   standard: 'standard',
 };
 
-const BOOK_TYPES = new Set(['book', 'monograph', 'edited-book', 'reference-book', 'book-series']);
+const BOOK_TYPES = new Set(['book', 'monograph', 'edited-book', 'reference-book', 'book-series', 'proceedings']);
 
 /** Reference works whose entries Crossref deposits as books: their titles say so, in several languages. */
 const REFERENCE_WORK = /\b(?:encyclop|enzyklop|encicloped|dictionar|dictionnaire|diccionario|lexi[ck]on|w[öo]rterbuch)/i;

@@ -6,7 +6,7 @@
  * and listed in `gaps`, so that a user knows what to check before citing it.
  */
 import { AUTHORS_CUT, type CslItem, titleLanguage, withoutEmpty } from './csl.js';
-import { parseScholarAuthor, type ScholarRecord } from './scholar.js';
+import { parseScholarAuthor, type ScholarRecord, summaryParts } from './scholar.js';
 import { normalizeText } from './text.js';
 
 /** What the index said of one paper beyond its parsed summary. */
@@ -69,13 +69,6 @@ function hostOf(link: string | null): string {
 /** "JC" → "J. C.": CSL reads a run of capitals as one given name ("Robinson, J." in APA, losing the C). */
 function expandInitials(given: string): string {
   return /^\p{Lu}{1,4}$/u.test(given) ? [...given].map((letter) => `${letter}.`).join(' ') : given;
-}
-
-/** The summary's parts, as the index separates them: authors, venue and year, site. */
-function summaryParts(summary: string | null): { authors: string; middle: string; site: string | null } {
-  const parts = (summary ?? '').split(/\s+[-–]\s+/);
-  if (parts.length < 2) return { authors: '', middle: '', site: null };
-  return { authors: parts[0] ?? '', middle: parts.length > 2 ? (parts[1] ?? '') : '', site: parts.at(-1) ?? null };
 }
 
 type Kind = 'thesis' | 'book' | 'preprint' | 'paper-conference' | 'article-journal';

@@ -47,6 +47,31 @@ export function parseScholarAuthor(text: string, options: { person?: boolean } =
 const VENUE_AND_YEAR = /(?:^|,\s*)(?:1[5-9]|20)\d\d\s*$/;
 
 /**
+ * The summary's parts as the index separates them with " - ": the author list, the venue and year, and the
+ * site (always the last part). "2010 - example.org" has no author list (its first part is a year); a
+ * summary of one part says none of them. `parts` is how many the summary had.
+ */
+export function summaryParts(summary: string | null): { authorText: string; middle: string; site: string | null; parts: number } {
+  let parts = (summary ?? '').split(/\s+[-–]\s+/);
+  if (parts.length === 2 && VENUE_AND_YEAR.test(parts[0] ?? '')) parts = ['', ...parts];
+  if (parts.length < 2) return { authorText: '', middle: '', site: null, parts: parts.length };
+  return {
+    authorText: parts[0] ?? '',
+    middle: parts.length > 2 ? (parts[1] ?? '') : '',
+    site: (parts.at(-1) ?? '').trim() || null,
+    parts: parts.length,
+  };
+}
+
+/** The names of the summary's author list as the index writes them ("DS Kermany"), its "…" dropped. */
+export function summaryAuthorNames(summary: string | null): string[] {
+  return summaryParts(summary)
+    .authorText.split(',')
+    .map((name) => name.replace(CUT, '').trim())
+    .filter((name) => /\p{L}/u.test(name));
+}
+
+/**
  * The index's one-line summary, "JC Robinson, VG Saúco - 2010 - books.google.com" or "C Boettiger, A
  * Hastings - Theoretical Ecology, 2013 - Springer", as authors, year and venue. A list the index cut short
  * ends in "…": the authors it shows are kept and `authorsCut` says there are more. A venue the index cut
@@ -54,24 +79,19 @@ const VENUE_AND_YEAR = /(?:^|,\s*)(?:1[5-9]|20)\d\d\s*$/;
  * beginning it is (match.ts) and printed as cut, never as a whole name.
  */
 export function parseScholarSummary(title: string, summary: string | null): ScholarRecord {
-  let parts = (summary ?? '').split(/\s+[-–]\s+/);
-  // "2010 - example.org": no author list, the first part is the year (and venue).
-  if (parts.length === 2 && VENUE_AND_YEAR.test(parts[0] ?? '')) parts = ['', ...parts];
-  const authorText = parts.length > 1 ? (parts[0] ?? '') : '';
+  const { authorText, middle, site, parts } = summaryParts(summary);
   const authors = authorText
     .split(',')
     .map((name) => parseScholarAuthor(name))
     .filter((name): name is ScholarAuthor => name !== undefined && name.family !== '');
-  const middle = parts.length > 2 ? (parts[1] ?? '') : '';
   const yearText = /(?:^|\D)((?:1[5-9]|20)\d\d)\s*$/.exec(middle)?.[1];
   const venue = middle.replace(/,?\s*(?:1[5-9]|20)\d\d\s*$/, '').trim();
-  const site = parts.length > 1 ? (parts.at(-1) ?? '').trim() : '';
   return {
     title: title.trim(),
     authors,
     ...(authors.length > 0 && /(?:…|\.\.\.)\s*$/.test(authorText) ? { authorsCut: true } : {}),
     year: yearText ? Number(yearText) : null,
     venue: venue && /\p{L}/u.test(venue.replace(CUT, '')) ? venue : null,
-    ...(site && parts.length > 2 ? { site } : {}),
+    ...(site && parts > 2 ? { site } : {}),
   };
 }

@@ -294,6 +294,12 @@ export function tidyEntry(entry: string, markup: CitationMarkup, numeric: boolea
     out = out.replace(/^<div class="csl-entry">\s*([\s\S]*?)\s*<\/div>$/, '$1');
     if (numeric) out = out.replace(/^<div class="csl-left-margin">[\s\S]*?<\/div>\s*/, '');
     out = out.replace(/^<div class="csl-right-inline">\s*([\s\S]*?)\s*<\/div>$/, '$1').trim();
+    // A style that sets parts of an entry as blocks (display="block", "indent", "left-margin") gets them as
+    // inline spans of the same class, a space apart: an entry is put inside any element, a <p> or an <li>.
+    out = out
+      .replace(/<div\b([^>]*)>/g, '<span$1>')
+      .replace(/<\/div>\s*/g, '</span> ')
+      .replace(/\s+$/, '');
   }
   // A text the index cut ends in "…": a style's full stop after it says nothing more.
   out = out.replace(/…\./g, '…');

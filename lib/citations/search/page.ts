@@ -16,6 +16,7 @@ import { integer, list, record, text, textOrEmpty } from '../../reshape/values.j
 import { LAST_PAGE } from '../../schema.js';
 import type { SerpApiJson } from '../../upstream/serpapi.js';
 import type { IndexedFacts } from '../model/index-record.js';
+import { summaryAuthorNames } from '../model/scholar.js';
 
 /** What of a citation-search request the reshaping needs. */
 export interface CitePageRequest {
@@ -49,6 +50,23 @@ export interface PaperCitations {
   crossrefFallback: string | null;
 }
 
+/**
+ * The authors a result shows: the names of its summary before the first " - " (as the index writes them,
+ * the "…" of a cut list dropped), each with the author id of the profile the index links it to
+ * (`publication_info.authors`, matched by name); the profile authors alone when the summary names none.
+ */
+export function authorsOf(item: Record<string, unknown>): Paper['authors'] {
+  const info = record(item.publication_info);
+  const profiles = new Map<string, string | null>();
+  for (const author of list(info.authors)) {
+    const name = text(author.name);
+    if (name) profiles.set(name, text(author.author_id));
+  }
+  const shown = summaryAuthorNames(text(info.summary));
+  const all = shown.length > 0 ? shown : [...profiles.keys()];
+  return all.map((name) => ({ name, author_id: profiles.get(name) ?? null }));
+}
+
 export function reshapeScholarPage(json: SerpApiJson, request: CitePageRequest): ScholarPage {
   const results = list(json.organic_results).slice(0, request.results);
   const papers = results.map((item) => {
@@ -62,6 +80,10 @@ export function reshapeScholarPage(json: SerpApiJson, request: CitePageRequest):
       cited_by: `Cited by ${citedBy}`,
       publication: text(record(item.publication_info).summary),
       snippet: text(item.snippet),
+      authors: authorsOf(item),
+      cites_id: text(record(record(item.inline_links).cited_by).cites_id),
+      cluster_id: text(record(record(item.inline_links).versions).cluster_id),
+      result_type: text(item.type),
     };
   });
   const facts = results.map(

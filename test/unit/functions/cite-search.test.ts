@@ -80,6 +80,14 @@ describe('reshapeScholarPage', () => {
         cited_by: 'Cited by 1179',
         publication: 'JC Robinson, VG Saúco - 2010 - books.google.com',
         snippet: expect.any(String),
+        // The links a client needs to go on: the authors (none has a profile here), the citing papers, the versions.
+        authors: [
+          { name: 'JC Robinson', author_id: null },
+          { name: 'VG Saúco', author_id: null },
+        ],
+        cites_id: '13003189807457248887',
+        cluster_id: '13003189807457248887',
+        result_type: 'Book',
       },
       expect.objectContaining({ scholar_id: 'l2aiAreIuHsJ', cited_by: 'Cited by 956', pdf_url: null }),
     ]);
@@ -107,6 +115,10 @@ describe('reshapeScholarPage', () => {
       cited_by: 'Cited by 0',
       publication: null,
       snippet: null,
+      authors: [],
+      cites_id: null,
+      cluster_id: null,
+      result_type: null,
     });
   });
 

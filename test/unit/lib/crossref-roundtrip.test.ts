@@ -184,8 +184,12 @@ const TYPE_MAPPINGS: [crossref: string, csl: string, bibtex: string, ris: string
   ['edited-book', 'book', 'book', 'BOOK'],
   ['reference-book', 'book', 'book', 'BOOK'],
   ['book-series', 'book', 'book', 'BOOK'],
-  ['posted-content', 'article', 'article', 'JOUR'],
+  // A preprint is an unpublished work in RIS (UNPB), as Zotero writes one, not a journal article.
+  ['posted-content', 'article', 'article', 'UNPB'],
   ['dataset', 'dataset', 'misc', 'DATA'],
+  // DataCite's types, read into Crossref's (lib/citations/sources/datacite.ts).
+  ['software', 'software', 'misc', 'COMP'],
+  ['proceedings', 'book', 'book', 'BOOK'],
   ['report', 'report', 'techreport', 'RPRT'],
   ['dissertation', 'thesis', 'phdthesis', 'THES'],
   ['reference-entry', 'entry-encyclopedia', 'incollection', 'ENCYC'],
