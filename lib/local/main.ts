@@ -36,6 +36,8 @@ if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) {
     upstreamLine += `; recorded DataCite answers from ${dataCite.url}`;
   }
   if (replaysSources) env.DEMO_REPLAY = 'true';
+  // Likewise for the records of papers and references: each answer asks the replays again, and says so.
+  env.CROSSREF_CACHE_TTL_SECONDS ??= '0';
 }
 const demoKey = !env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID;
 if (demoKey) env.API_KEYS = 'demo-key';

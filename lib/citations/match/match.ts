@@ -279,6 +279,7 @@ function isPreprintWork(work: CrossrefWork): boolean {
  * published version to a preprint.
  */
 function sameVersion(record: ScholarRecord, work: CrossrefWork): boolean {
+  if (DATA_REPOSITORY.test(normalizeText(`${record.venue ?? ''} ${record.site ?? ''}`))) return work.type === 'dataset';
   const venue = normalizeText(record.venue ?? '');
   const paperIsPreprint = isPreprintVenue(record.venue) || isPreprintVenue(record.site);
   if (paperIsPreprint) return isPreprintWork(work);
@@ -287,6 +288,17 @@ function sameVersion(record: ScholarRecord, work: CrossrefWork): boolean {
   if (BOOK_OR_PROCEEDINGS_TYPES.has(work.type ?? '')) return sameVenue(record, work);
   if (CONFERENCE_VENUE.test(venue)) return sameVenue(record, work);
   return true;
+}
+
+/** Repositories of data alone, as the index names them in a venue or site: a result there is a dataset. */
+const DATA_REPOSITORY = /\b(?:dryad|datadryad|pangaea|dataverse|gbif)\b/;
+/** Repositories of datasets beside other works (software, preprints, papers). */
+const MIXED_REPOSITORY = /\b(?:zenodo|figshare)\b/;
+
+/** Whether the index shows the paper on a repository of data, where a dataset is what it lists. */
+function onDataRepository(record: ScholarRecord): boolean {
+  const where = normalizeText(`${record.venue ?? ''} ${record.site ?? ''}`);
+  return DATA_REPOSITORY.test(where) || MIXED_REPOSITORY.test(where);
 }
 
 /** Types whose container is a book or proceedings volume: a version of a paper that the venue tells apart. */
@@ -304,12 +316,15 @@ const BOOK_OR_PROCEEDINGS_TYPES = new Set(['proceedings-article', 'book-chapter'
  */
 export function bestMatch(record: ScholarRecord, works: readonly CrossrefWork[]): Match | undefined {
   const paperIsNotice = isNotice(record.title);
+  // A result the index shows on a data repository is the dataset: its record is one.
+  const paperIsData = onDataRepository(record);
   const generic = isGenericTitle(record.title.replace(/(…|\.\.\.)\s*$/, ''));
   const accepted = works.flatMap((work) => {
     const titles = workTitles(work).filter((title) => sameNumbers(record.title, title));
     const similarity = Math.max(0, ...titles.map((title) => titleSimilarity(record.title, title)));
     if (similarity < TITLE_SIMILARITY_THRESHOLD || !sameFirstAuthor(record, work)) return [];
-    if (!paperIsNotice && isNotice(work.title?.[0] ?? '', work.type)) return [];
+    const dataRecord = paperIsData && work.type === 'dataset';
+    if (!paperIsNotice && !dataRecord && isNotice(work.title?.[0] ?? '', work.type)) return [];
     // A year is one of the three things that single a work out: without it, a later edition or a
     // same-titled work decades apart cannot be told from the paper. A missing year on either side refuses.
     const year = workYear(work);

@@ -31,7 +31,12 @@ export async function fetchJson(url: string, pace: Pace, options: FetchOptions):
   const source = pace.source;
   const turn = pace.slot(options.deadline, Date.now());
   if ('refused' in turn) throw turn.refused;
-  if (turn.startAt > Date.now()) await sleep(turn.startAt - Date.now());
+  if (turn.startAt > Date.now()) {
+    await sleep(turn.startAt - Date.now());
+    // A 429 that arrived while this lookup waited for its start pauses it too.
+    const paused = pace.refusal(Date.now());
+    if (paused) throw paused;
+  }
   const remaining = options.deadline - Date.now();
   if (remaining <= 0) throw new AppError('UPSTREAM_TIMEOUT', { details: `${source} did not answer in time` });
   const outcome = await httpGet(url, {

@@ -55,11 +55,16 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Starts a pace remembers for starts(). */
+const STARTS_KEPT = 200;
+
 export class Pace {
   private configured: Window;
   private stated: Window | undefined;
   /** Until when the source asked for a pause (429). */
   pausedUntil = 0;
+  /** The last starts given (at most STARTS_KEPT), oldest first: what the pace kept, for the tests and logs. */
+  private readonly given: number[] = [];
 
   /** `source` names it in refusals ("Crossref"); `perSecond` is the configured rate. */
   constructor(
@@ -88,22 +93,33 @@ export class Pace {
     }
   }
 
-  /** When this lookup may start (the start is taken), or why it must not be sent. */
+  /** Why a lookup must not be sent now: a pause the source asked for; undefined when it may. */
+  refusal(now: number): AppError | undefined {
+    if (now >= this.pausedUntil) return undefined;
+    return new AppError('UPSTREAM_QUOTA_EXCEEDED', { details: `${this.source} asked for a pause (HTTP 429); not looked up` });
+  }
+
+  /**
+   * When this lookup may start (the start is taken), or why it must not be sent. A lookup that waits for its
+   * start asks refusal() again when it is due: the source may have asked for a pause meanwhile.
+   */
   slot(deadline: number, now: number): { startAt: number } | { refused: AppError } {
-    if (now < this.pausedUntil) {
-      return {
-        refused: new AppError('UPSTREAM_QUOTA_EXCEEDED', {
-          details: `${this.source} asked for a pause (HTTP 429); not looked up`,
-        }),
-      };
-    }
+    const paused = this.refusal(now);
+    if (paused) return { refused: paused };
     const startAt = Math.max(this.configured.earliest(now), this.stated?.earliest(now) ?? now);
     if (startAt >= deadline) {
       return { refused: new AppError('UPSTREAM_TIMEOUT', { details: `${this.source} did not answer in time` }) };
     }
     this.configured.take(startAt);
     this.stated?.take(startAt);
+    this.given.push(startAt);
+    if (this.given.length > STARTS_KEPT) this.given.shift();
     return { startAt };
+  }
+
+  /** The starts given since the last reset (the last STARTS_KEPT), oldest first. */
+  starts(): number[] {
+    return [...this.given];
   }
 
   /** Forgets what the source said and every start (the tests, which play several sources in one process). */
@@ -113,5 +129,6 @@ export class Pace {
     this.configured = new Window(limit, ms);
     this.stated = undefined;
     this.pausedUntil = 0;
+    this.given.length = 0;
   }
 }
