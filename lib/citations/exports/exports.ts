@@ -71,7 +71,11 @@ function risFixed(entry: RisEntry, csl: CslItem, key: string): RisEntry {
   const fixed: RisEntry = { ...entry, ID: key };
   // An article in no periodical: a preprint is an unpublished work (RIS's UNPB, as Zotero writes one), any
   // other a generic reference; citation-js makes both journal articles.
-  if (csl.type === 'article') fixed.TY = /preprint/i.test(String(csl.genre ?? '')) ? 'UNPB' : 'GEN';
+  if (csl.type === 'article') {
+    fixed.TY = /preprint/i.test(String(csl.genre ?? '')) ? 'UNPB' : 'GEN';
+    // Its server or publisher ("arXiv"), which citation-js leaves out of a journal article's record.
+    if (typeof csl.publisher === 'string' && fixed.PB === undefined) fixed.PB = csl.publisher;
+  }
   const date = typeof entry.DA === 'string' ? /^(\d{4})\/(\d{0,2})\/(\d{0,2})\/?(.*)$/.exec(entry.DA) : null;
   if (date) {
     const pad = (part: string | undefined) => (part ? part.padStart(2, '0') : '');

@@ -48,12 +48,15 @@ const VENUE_AND_YEAR = /(?:^|,\s*)(?:1[5-9]|20)\d\d\s*$/;
 
 /**
  * The summary's parts as the index separates them with " - ": the author list, the venue and year, and the
- * site (always the last part). "2010 - example.org" has no author list (its first part is a year); a
- * summary of one part says none of them. `parts` is how many the summary had.
+ * site (the last part). "2010 - example.org" has no author list (its first part is a year), "R Canu -
+ * Proceedings of …, 2015" no site (its last part ends in a year); a summary of one part says none of them.
+ * `parts` is how many the summary had, or has once read so.
  */
 export function summaryParts(summary: string | null): { authorText: string; middle: string; site: string | null; parts: number } {
   let parts = (summary ?? '').split(/\s+[-–]\s+/);
+  // Two parts: no author list ("2010 - example.org"), or no site ("R Canu - Proceedings of …, 2015").
   if (parts.length === 2 && VENUE_AND_YEAR.test(parts[0] ?? '')) parts = ['', ...parts];
+  else if (parts.length === 2 && VENUE_AND_YEAR.test(parts[1] ?? '')) parts = [...parts, ''];
   if (parts.length < 2) return { authorText: '', middle: '', site: null, parts: parts.length };
   return {
     authorText: parts[0] ?? '',
