@@ -11,6 +11,7 @@
  * no fixed cut-off on it means "the same paper".
  */
 
+import { decodeEntities } from '../model/csl.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import { normalizeText } from '../model/text.js';
 import { type CrossrefPerson, type CrossrefWork, workTitles, workYear } from '../model/work.js';
@@ -217,11 +218,13 @@ function sameNumbers(scholarTitle: string, crossrefTitle: string): boolean {
  * letters must be nearly the same (as titles need: "Nature" is not "Nature Communications"). A venue the
  * index cut is compared with as many words of the container: its beginning when the end was cut
  * ("Proceedings of the 2015 IEEE/ACM …"), its end when the beginning was ("… on Computer Vision and
- * Pattern Recognition"), any run of them when both were. A blank container names nothing.
+ * Pattern Recognition"), any run of them when both were; a number in the hidden beginning (an edition,
+ * "the 4th …") refuses, as it would tell the editions apart. A blank container names nothing.
  */
 function venueNamesContainer(venue: string, container: string): boolean {
   const shown = shownText(venue);
-  const nameWords = normalizeText(container).split(' ').filter(Boolean);
+  // Crossref passes on the entities publishers deposit ("Analytics &amp; Knowledge"): read as characters.
+  const nameWords = normalizeText(decodeEntities(container)).split(' ').filter(Boolean);
   const n = shown.words.length;
   if (n === 0) return false;
   const letters = (words: readonly string[]) => words.filter((word) => !/\d/.test(word)).join(' ');
@@ -231,6 +234,9 @@ function venueNamesContainer(venue: string, container: string): boolean {
   return starts.some((start) => {
     const compared = shown.cut || shown.cutStart ? nameWords.slice(start, start + n) : nameWords;
     if (shown.cutStart && compared.length < n) return false;
+    // A number the cut hid at the start ("Proceedings of the 4th …") is what tells editions apart: a name
+    // whose hidden beginning holds one cannot be confirmed.
+    if (shown.cutStart && nameWords.slice(0, start).some((word) => /\d/.test(word))) return false;
     const b = letters(compared);
     const alike = a === b || (a !== '' && b !== '' && titleSimilarity(a, b) >= TITLE_SIMILARITY_THRESHOLD);
     return alike && sameNumbersShown(shown, compared.join(' '));

@@ -311,11 +311,23 @@ interface Refusal {
   similarity: number;
 }
 
+/**
+ * The titles a reference may give a work by: its own (with its subtitle), and for a dataset deposited as
+ * Dryad deposits them ("Data from: <the article's title>") that title without the depositor's prefix, as
+ * a reference to the data often writes it ("… The forecast trap [Data set]. Dryad.").
+ */
+function titlesOf(work: CrossrefWork): string[] {
+  const titles = workTitles(work);
+  if (work.type !== 'dataset') return titles;
+  const bare = titles.map((title) => title.replace(/^\s*data\s+from\s*:\s*/i, '')).filter((title) => !titles.includes(title));
+  return [...titles, ...bare];
+}
+
 /** One candidate against the text: accepted, or the first rule that refuses it. */
 function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
   const doi = work.DOI.toLowerCase();
   let best: { window: Window; title: string } | undefined;
-  for (const title of workTitles(work)) {
+  for (const title of titlesOf(work)) {
     const window = alignTitle(ref, title);
     if (window && (!best || window.similarity > best.window.similarity)) best = { window, title };
   }
