@@ -27,7 +27,7 @@ export const requestSchema = body({
         .string({ error: 'must be a string' })
         .check(
           z.describe(
-            `A DOI, an arXiv id or a reference in any style, as pasted (line breaks, tabs and soft hyphens are read as spaces or joins); one empty or over ${REFERENCE_MAX_CHARS} characters is answered as such, not refused`,
+            `A DOI, an arXiv id or a reference in any style, pasted as it comes (line breaks, tabs, soft hyphens); one empty or over ${REFERENCE_MAX_CHARS} characters is answered, not refused`,
           ),
         ),
       {

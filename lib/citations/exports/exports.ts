@@ -47,7 +47,8 @@ type RisEntry = Record<string, string | number | (string | number)[]>;
  * The RIS tags of a container's title by RIS type, where reference managers look for it: a journal's full
  * name also in `JF` (`T2` alone is read as an abbreviation by bibutils); a book's title in `T2`, where
  * Zotero and EndNote read it, and `BT`, where bibutils and older RIS readers do; a proceedings' title in
- * `C3` (Zotero's proceedings title) and `T2` (EndNote's and Mendeley's); a reference work's in `T2` and
+ * `C3` (Zotero's proceedings title) and `T2` (EndNote's and Mendeley's; citation-js writes a CSL
+ * proceedings paper as `CONF`, never RIS's other name for it, `CPAPER`); a reference work's in `T2` and
  * `BT`. Any other type with a container, a dataset's repository among them (citation-js leaves it out):
  * `T2`, RIS's secondary title.
  */
@@ -55,7 +56,6 @@ const RIS_CONTAINER_TAGS: Record<string, readonly string[]> = {
   JOUR: ['T2', 'JF'],
   CHAP: ['T2', 'BT'],
   CONF: ['C3', 'T2'],
-  CPAPER: ['C3', 'T2'],
   ENCYC: ['T2', 'BT'],
   DICT: ['T2', 'BT'],
 };
@@ -101,24 +101,19 @@ function risFixed(entry: RisEntry, csl: CslItem, key: string): RisEntry {
 }
 
 /**
- * RIS text from citation-js's RIS records. Its own text output breaks every value after 70 characters,
+ * RIS text of citation-js's RIS record. Its own text output breaks every value after 70 characters,
  * mid-word, and readers (citation-js's own among them) join the pieces with a space: "surveyi ng". One
  * line per value, as the RIS format's tag lines are, keeps the title whole; a line break inside a value
  * (a CR, an LF or a Unicode line separator) would start a line that is no tag line, and becomes a space.
  */
-function risText(entries: RisEntry[]): string {
-  return entries
-    .map((entry) => {
-      const lines = [`TY  - ${entry.TY}`];
-      for (const [tag, values] of Object.entries(entry)) {
-        if (tag === 'TY') continue;
-        for (const value of [values].flat())
-          lines.push(`${tag}  - ${String(value).replace(/\s*[\r\n\v\f\u0085\u2028\u2029]\s*/g, ' ')}`);
-      }
-      lines.push('ER  - ');
-      return lines.join('\n');
-    })
-    .join('\n');
+function risText(entry: RisEntry): string {
+  const lines = [`TY  - ${entry.TY}`];
+  for (const [tag, values] of Object.entries(entry)) {
+    if (tag === 'TY') continue;
+    for (const value of [values].flat()) lines.push(`${tag}  - ${String(value).replace(/\s*[\r\n\v\f\u0085\u2028\u2029]\s*/g, ' ')}`);
+  }
+  lines.push('ER  - ');
+  return lines.join('\n');
 }
 
 /**
@@ -131,37 +126,38 @@ const RICH_TEXT_TAG =
 
 type RichPart = { text: string } | { open: Markup } | { close: Markup };
 
+/** The text a tag of CSL rich text closes: `</i>` closes `<i>`, `</span>` small capitals and `nocase`. */
+const CLOSED_BY: Record<Markup, string> = { i: 'i', b: 'b', sup: 'sup', sub: 'sub', sc: 'span', nocase: 'span' };
+
 /**
  * CSL rich text as its text and its markup. A tag without its pair (an `<i>` never closed, a `</b>`
  * never opened, tags crossed) is text, as citeproc-js reads it, and so is anything else in angle brackets
  * ("a < b"): every opening part the result holds is closed after it, innermost first.
  */
 function richText(value: string): RichPart[] {
+  // The text between tags, and the tags; an empty text between two tags is an empty part, which prints nothing.
   const tokens: { raw: string; open?: Markup; close?: string }[] = [];
   let last = 0;
   for (const match of value.matchAll(RICH_TEXT_TAG)) {
     const [raw, opening, closing] = match;
-    if (match.index > last) tokens.push({ raw: value.slice(last, match.index) });
+    tokens.push({ raw: value.slice(last, match.index) });
     if (closing) tokens.push({ raw, close: closing });
     else tokens.push({ raw, open: (opening as Markup | undefined) ?? (raw.includes('nocase') ? 'nocase' : 'sc') });
     last = match.index + raw.length;
   }
-  if (last < value.length) tokens.push({ raw: value.slice(last) });
+  tokens.push({ raw: value.slice(last) });
   const pairs = new Map<number, Markup>();
-  const opened: number[] = [];
+  const opened: { at: number; markup: Markup }[] = [];
   tokens.forEach((token, i) => {
     if (token.open) {
-      opened.push(i);
+      opened.push({ at: i, markup: token.open });
       return;
     }
     const top = opened.at(-1);
-    const markup = top === undefined ? undefined : tokens[top]?.open;
-    if (!token.close || top === undefined || !markup) return;
-    const span = markup === 'sc' || markup === 'nocase';
-    if (token.close === (span ? 'span' : markup)) {
+    if (top && token.close === CLOSED_BY[top.markup]) {
       opened.pop();
-      pairs.set(top, markup);
-      pairs.set(i, markup);
+      pairs.set(top.at, top.markup);
+      pairs.set(i, top.markup);
     }
   });
   return tokens.map((token, i): RichPart => {
@@ -214,7 +210,7 @@ function latexEscaped(text: string): string {
 /** CSL rich text as LaTeX: the text escaped, the markup as LaTeX commands. */
 function latexRichText(value: string): string {
   return richText(value)
-    .map((part) => ('text' in part ? latexEscaped(part.text) : 'open' in part ? LATEX_MARKUP[part.open] : '}'))
+    .map((part) => ('text' in part ? latexEscaped(part.text) : 'close' in part ? '}' : LATEX_MARKUP[part.open]))
     .join('');
 }
 
@@ -258,8 +254,8 @@ export function bibtexDoi(doi: string): string {
   return chars.map((char, i) => (lone.has(i) ? (PERCENT_ENCODED[char] ?? char) : char)).join('');
 }
 
-function bibtexSafePerson(person: unknown): unknown {
-  if (typeof person !== 'object' || person === null) return person;
+/** A CSL name as BibTeX may hold it: its parts without braces or backslashes, escaped; undefined when none is left. */
+function bibtexSafePerson(person: object): object | undefined {
   const parts = Object.entries(person).map(([part, value]) => [
     part,
     typeof value === 'string' ? latexEscaped(value.replace(BIBTEX_BREAKERS, '').trim()) : value,
@@ -275,16 +271,13 @@ const NOT_TEXT = new Set(['id', 'citation-key', 'type', 'DOI', 'URL']);
 function bibtexSafe(csl: CslItem, key: string): CslItem {
   const item: Record<string, unknown> = { ...structuredClone(csl), 'citation-key': key };
   for (const [field, value] of Object.entries(item)) {
-    if (field === 'DOI') {
-      if (typeof value === 'string') item[field] = bibtexDoi(value);
-    } else if (field === 'URL') {
-      if (typeof value === 'string') item[field] = texUrl(value);
-    } else if (typeof value === 'string' && !NOT_TEXT.has(field)) {
-      item[field] = latexRichText(value);
-    } else if (Array.isArray(value) && value.some((person) => typeof person === 'object' && person !== null)) {
-      // The name lists (author, editor, …): CSL's only arrays of objects besides dates, which are objects.
-      const people = value.map(bibtexSafePerson).filter((person) => person !== undefined);
-      item[field] = people.length > 0 ? people : undefined;
+    if (typeof value === 'string') {
+      if (field === 'DOI') item[field] = bibtexDoi(value);
+      else if (field === 'URL') item[field] = texUrl(value);
+      else if (!NOT_TEXT.has(field)) item[field] = latexRichText(value);
+    } else if (Array.isArray(value) && value.every((person) => typeof person === 'object' && person !== null)) {
+      // The name lists (author, editor, …): CSL's only arrays of objects. A list left with no name is dropped.
+      item[field] = value.map(bibtexSafePerson).filter((person) => person !== undefined);
     }
   }
   return withoutEmpty(item) as CslItem;
@@ -321,8 +314,9 @@ function bibtexType(csl: CslItem, written: string): string {
  * and reference managers read: the entry type of bibtexType; the container of a chapter or a reference
  * entry in `booktitle`; a book's series in `series` (an older record has it as the book's container);
  * the month as its macro (`month = mar`; a number prints as "3 2020", a day makes biber drop it); the URL
- * in `url` only (citation-js copies it to `howpublished`, which styles print as text); and a container
- * no other field holds (a dataset's repository) in `howpublished`, where styles print it for `@misc`.
+ * in `url` only (citation-js copies it to `howpublished`, which styles print as text); an article's
+ * container in `journal` (citation-js leaves a review's out); and a `@misc`'s container (a dataset's
+ * repository) in `howpublished`, where styles print it.
  * A thesis whose genre is not known is a "Thesis", not a "PhD thesis": Crossref's dissertations are both.
  * Fields the entry type has in neither BibTeX's styles nor biblatex's data model, which drop them, move
  * to one it has: a report's series to `type` ("NBER Working Paper", printed before its number), a
@@ -340,6 +334,8 @@ function bibtexText(entry: BibtexObject, csl: CslItem, safe: CslItem): string {
   if (type === 'techreport' && container !== undefined && !fields.has('type')) fields.set('type', container);
   if (type === 'article') {
     fields.delete('publisher');
+    // A review citation-js gives no journal: its container is the journal, which biber requires of an article.
+    if (container !== undefined && !fields.has('journal')) fields.set('journal', container);
     const genre = fields.get('type');
     fields.delete('type');
     if (genre !== undefined) fields.set('note', [fields.get('note'), genre].filter(Boolean).join('. '));
@@ -351,8 +347,6 @@ function bibtexText(entry: BibtexObject, csl: CslItem, safe: CslItem): string {
     fields.delete('publisher');
     if (published.length > 0) fields.set('howpublished', published.join(', '));
   }
-  const covered = ['journal', 'booktitle', 'series', 'howpublished', 'type'].some((field) => fields.has(field));
-  if (container !== undefined && !covered) fields.set('howpublished', container);
 
   // BibTeX has no day: citation-js writes `month = {mar 22}`, which biber rejects as a month, and a
   // number, which styles print as it is. The month is written from the date, as its macro, and alone.
@@ -392,8 +386,8 @@ const EXPORT_RENDERERS: {
     name: 'BibTeX',
     render: (Cite, csl, key) => {
       const safe = bibtexSafe(csl, key);
-      const [entry] = new Cite(safe).format('bibtex', { format: 'object' }) as unknown as BibtexObject[];
-      if (!entry) throw new Error('citation-js wrote no BibTeX entry');
+      // One item gives one entry (a missing one fails here, as a format that could not be rendered).
+      const [entry] = new Cite(safe).format('bibtex', { format: 'object' }) as unknown as [BibtexObject];
       return bibtexText(entry, csl, safe);
     },
   },
@@ -402,8 +396,8 @@ const EXPORT_RENDERERS: {
     name: 'RIS',
     render: (Cite, csl, key) => {
       const plain = plainItem(csl);
-      const entries = new Cite(plain).format('ris', { format: 'object' }) as unknown as RisEntry[];
-      return risText(entries.map((entry) => risFixed(entry, plain, key)));
+      const [entry] = new Cite(plain).format('ris', { format: 'object' }) as unknown as [RisEntry];
+      return risText(risFixed(entry, plain, key));
     },
   },
 ];

@@ -46,13 +46,12 @@ function bigrams(text: string): Map<string, number> {
  */
 export function titleSimilarity(scholarTitle: string, crossrefTitle: string): number {
   let other = crossrefTitle;
-  const cut = /(…|\.\.\.)\s*$/.exec(scholarTitle);
-  const shown = cut ? scholarTitle.slice(0, cut.index) : scholarTitle;
-  if (cut) {
-    const words = normalizeText(shown).split(' ').length;
+  // The "…" itself is no letter: normalizeText leaves it out of the words and the bigrams.
+  if (/(…|\.\.\.)\s*$/.test(scholarTitle)) {
+    const words = normalizeText(scholarTitle).split(' ').length;
     other = normalizeText(crossrefTitle).split(' ').slice(0, words).join(' ');
   }
-  const a = bigrams(shown);
+  const a = bigrams(scholarTitle);
   const b = bigrams(other);
   let total = 0;
   let shared = 0;
@@ -125,13 +124,9 @@ const ROMAN = /^(?:x{0,3})(?:ix|iv|v?i{0,3})$/;
 const ROMAN_VALUES: Record<string, number> = { i: 1, v: 5, x: 10 };
 
 function romanValue(word: string): number {
-  let total = 0;
-  for (let i = 0; i < word.length; i++) {
-    const value = ROMAN_VALUES[word[i] ?? ''] ?? 0;
-    const next = ROMAN_VALUES[word[i + 1] ?? ''] ?? 0;
-    total += value < next ? -value : value;
-  }
-  return total;
+  const values = [...word].map((letter) => ROMAN_VALUES[letter] ?? 0);
+  // A letter before a greater one is taken away ("ix" is 9), any other added.
+  return values.reduce((total, value, i) => total + (value < (values[i + 1] ?? 0) ? -value : value), 0);
 }
 
 /** Words after which a lone "I", "V" or "X" is a number: "Part I", "Vol. V", "Book X". */
@@ -179,11 +174,10 @@ interface Shown {
 
 function shownText(text: string): Shown {
   const start = /^\s*(?:…|\.\.\.)/.exec(text);
-  const body = start ? text.slice(start[0].length) : text;
-  const cut = /(\s*)(?:…|\.\.\.)\s*$/.exec(body);
-  const shown = cut ? body.slice(0, cut.index) : body;
-  const words = normalizeText(shown).split(' ').filter(Boolean);
-  return { words, cut: cut !== null, lastWhole: !cut || (cut[1] ?? '') !== '', cutStart: start !== null };
+  const cut = /(\s*)(?:…|\.\.\.)\s*$/.exec(start ? text.slice(start[0].length) : text);
+  // The "…" is no letter: normalizeText leaves it out of the words.
+  const words = normalizeText(text).split(' ').filter(Boolean);
+  return { words, cut: cut !== null, lastWhole: cut === null || cut[1] !== '', cutStart: start !== null };
 }
 
 /**
@@ -238,7 +232,8 @@ function venueNamesContainer(venue: string, container: string): boolean {
     // whose hidden beginning holds one cannot be confirmed.
     if (shown.cutStart && nameWords.slice(0, start).some((word) => /\d/.test(word))) return false;
     const b = letters(compared);
-    const alike = a === b || (a !== '' && b !== '' && titleSimilarity(a, b) >= TITLE_SIMILARITY_THRESHOLD);
+    // Two names of one letter or none have no bigram to compare: only the same one is alike.
+    const alike = a === b || titleSimilarity(a, b) >= TITLE_SIMILARITY_THRESHOLD;
     return alike && sameNumbersShown(shown, compared.join(' '));
   });
 }
@@ -324,7 +319,7 @@ export function bestMatch(record: ScholarRecord, works: readonly CrossrefWork[])
   const paperIsNotice = isNotice(record.title);
   // A result the index shows on a data repository is the dataset: its record is one.
   const paperIsData = onDataRepository(record);
-  const generic = isGenericTitle(record.title.replace(/(…|\.\.\.)\s*$/, ''));
+  const generic = isGenericTitle(record.title);
   const accepted = works.flatMap((work) => {
     const titles = workTitles(work).filter((title) => sameNumbers(record.title, title));
     const similarity = Math.max(0, ...titles.map((title) => titleSimilarity(record.title, title)));
