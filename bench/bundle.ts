@@ -14,6 +14,7 @@ import { ApiFunction } from '../infra/api-function.js';
 import { DEFAULT_SETTINGS } from '../infra/settings.js';
 import { ROUTES, type Route } from '../lib/routes.js';
 import { serveCommands } from '../test/support/child-process.js';
+import { type DeployedBytes, deployedBytes } from './deployed.js';
 import { BUILD_DIR, EMPTY_HANDLER } from './paths.js';
 
 export interface BuiltBundle {
@@ -22,6 +23,8 @@ export interface BuiltBundle {
   file: string;
   bytes: number;
   mapBytes: number;
+  /** Everything its asset holds, unzipped and zipped (bench/deployed.ts). */
+  deployed: DeployedBytes;
   /** The function's environment as deployed, with only plain strings (secret ids are per run). */
   environment: Record<string, string>;
 }
@@ -32,6 +35,8 @@ const emptyRoute: Route = {
   name: `../bench/${EMPTY_HANDLER}`,
   summary: 'Empty handler',
   tag: 'Web search',
+  // Built as a paid route is, with every grant and variable of one.
+  needs: { paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true },
 };
 
 function build(): BuiltBundle[] {
@@ -71,6 +76,7 @@ function build(): BuiltBundle[] {
       file,
       bytes: statSync(file).size,
       mapBytes,
+      deployed: deployedBytes(dir),
       environment,
     };
   });

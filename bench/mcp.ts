@@ -19,12 +19,15 @@ import { pathToFileURL } from 'node:url';
 import { toApiGatewayEvent } from '../lib/local/apigw-event.js';
 import { serveCommands, startChild } from '../test/support/child-process.js';
 import { apiGatewayEvent, type ColdStartRun, type ColdStartSummary, coldStartOnce, summarise } from './cold-start.js';
+import { type DeployedBytes, deployedBytes } from './deployed.js';
 import { BUILD_DIR } from './paths.js';
 
 interface BuiltFile {
   file: string;
   bytes: number;
   mapBytes: number;
+  /** Everything its asset holds, unzipped and zipped (bench/deployed.ts). */
+  deployed: DeployedBytes;
 }
 
 interface McpBundle extends BuiltFile {
@@ -74,7 +77,7 @@ async function buildMcpBundle(): Promise<McpBundle> {
     } catch {
       // No source maps in this build.
     }
-    return { file, bytes: statSync(file).size, mapBytes };
+    return { file, bytes: statSync(file).size, mapBytes, deployed: deployedBytes(join(outdir, asset.assetPath)) };
   };
   const resolved = stack.resolve(
     (endpoint.fn.function.node.defaultChild as { environment?: unknown } | undefined)?.environment,
@@ -209,7 +212,14 @@ export async function mcpSection(options: {
   return {
     bundle_kib: round(bundle.bytes / 1024),
     source_map_kib: round(bundle.mapBytes / 1024),
-    yardstick_endpoint: { name: SMALL_ENDPOINT.name, bundle_kib: round(bundle.endpoint.bytes / 1024) },
+    // What the function deploys: its bundle, the map and the style pack beside them (bench/deployed.ts).
+    beside_kib: round(bundle.deployed.beside / 1024),
+    zip_kib: round(bundle.deployed.zip / 1024),
+    yardstick_endpoint: {
+      name: SMALL_ENDPOINT.name,
+      bundle_kib: round(bundle.endpoint.bytes / 1024),
+      zip_kib: round(bundle.endpoint.deployed.zip / 1024),
+    },
     initialize_tools_list_vs_endpoint: round(pair / yardstick, 2),
     initialize_tools_list_target_ratio: 2,
     cold_start: Object.fromEntries(

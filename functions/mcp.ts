@@ -12,9 +12,11 @@ import { errorResponse, header } from '../lib/http.js';
 import { logger } from '../lib/logger.js';
 import { handleMcpRequest } from '../lib/mcp/server.js';
 import { bearerToken } from '../lib/middleware/auth.js';
+import { VERSION_HEADERS } from '../lib/version.js';
 
 // Nothing is loaded at cold start but the protocol: an endpoint's module is loaded when its tool is first
-// called (or the tools are listed), so `initialize` and a first call do not pay for every endpoint.
+// called, and the tool list is built ahead (lib/mcp/tool-list.json), so `initialize`, `tools/list` and a
+// first call do not pay for every endpoint.
 
 /**
  * The 401's challenge (RFC 6750 §3): the key is wrong or missing. `invalid_token` and no
@@ -58,7 +60,7 @@ export async function handler(event: APIGatewayProxyEvent, context: Context): Pr
 
 async function answer(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   const requestId = event.requestContext?.requestId || context.awsRequestId;
-  const stamp = { 'X-Request-Id': requestId };
+  const stamp = { 'X-Request-Id': requestId, ...VERSION_HEADERS };
   try {
     if (event.httpMethod !== 'POST') {
       return errorResponse(

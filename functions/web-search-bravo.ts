@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import { countMessage } from '../lib/envelope.js';
 import { api } from '../lib/middleware/index.js';
 import { reshapePaging, reshapeRelatedSearches, reshapeWebResults } from '../lib/reshape/web.js';
+import { reshapeKnowledgeGraph, reshapeNewsResults } from '../lib/reshape/web-answers.js';
 import { body, oneOf, optionalText, page, searchTerms, upstreamOptions } from '../lib/schema.js';
 import { DUCKDUCKGO_REGIONS, DUCKDUCKGO_REGIONS_PATTERN } from '../lib/upstream/serpapi-options.js';
 
@@ -25,7 +26,7 @@ export const requestSchema = body({
       "one of DuckDuckGo's region codes, such as us-en, uk-en or wt-wt",
       DUCKDUCKGO_REGIONS_PATTERN,
     ),
-    description: "Region: one of DuckDuckGo's codes, such as us-en, uk-en, de-de or wt-wt (no region); any letter case",
+    description: "One of DuckDuckGo's region codes, such as us-en, de-de or wt-wt (none); any letter case",
   }),
   date: oneOf(['day', 'week', 'month', 'year'], 'Only results from the past day, week, month or year'),
   safe_search: oneOf(['strict', 'moderate', 'off'], 'Safe search level'),
@@ -45,10 +46,14 @@ export function toSerpApiParams(request: BravoRequest) {
 }
 
 export function reshapeBravo(json: Record<string, unknown>, request: BravoRequest) {
+  const knowledgeGraph = reshapeKnowledgeGraph(json.knowledge_graph);
+  const news = reshapeNewsResults(json.news_results);
   return {
     organic_results: reshapeWebResults(json.organic_results, request.page * BRAVO_PAGE_SIZE, BRAVO_PAGE_SIZE),
     related_searches: reshapeRelatedSearches(json.related_searches),
     pagination: reshapePaging(json, request.page),
+    ...(knowledgeGraph ? { knowledge_graph: knowledgeGraph } : {}),
+    ...(news.length > 0 ? { news_results: news } : {}),
   };
 }
 

@@ -14,12 +14,12 @@ export const requestSchema = body({
   market: optionalText({
     max: 16,
     format: upstreamOptions(BING_MARKETS, "one of Bing's market codes, such as en-US, en-GB or de-DE", BING_MARKETS_PATTERN),
-    description: "Market: one of Bing's codes, such as en-US, en-GB or de-DE (any letter case). Not together with cc",
+    description: "One of Bing's markets, such as en-US or de-DE (any letter case). Not together with cc",
   }),
   cc: optionalText({
     max: 16,
     format: upstreamOptions(BING_COUNTRIES, "one of Bing's country codes, such as us, gb or de", BING_COUNTRIES_PATTERN),
-    description: "Country: one of Bing's two-letter codes, such as us, gb or de (any letter case). Not together with market",
+    description: "One of Bing's countries, such as us, gb or de (any letter case). Not together with market",
   }),
   safe_search: oneOf(['off', 'moderate', 'strict'], 'Safe search level'),
   page: page(),

@@ -1,8 +1,10 @@
 /**
  * One endpoint's Lambda function with the house defaults: built from functions/<name>.ts by esbuild,
- * nodejs22.x on arm64, its own log group with retention, and its own role that may write that log group,
- * read the two secrets, read and write items of the shared cache table and update the budget's counters,
- * nothing else.
+ * nodejs22.x on arm64, its own log group with retention, and its own role holding only what its route
+ * needs (lib/routes.ts, `needs`): write its log group, read the client key secret (the second key check),
+ * and, as the route uses them, read the SerpApi key's secret, read and write the shared cache table under
+ * the route's own key prefix, and reserve in or read the budget's counters. Its environment follows the
+ * same facts: a route without the upstream key gets NO_UPSTREAM_KEY instead of the secret's id.
  */
 
 import { fileURLToPath } from 'node:url';
@@ -12,8 +14,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Route } from '../lib/routes.js';
-import { BUDGET_TABLE_ACTIONS } from './budget.js';
+import { cacheKeyPrefix, type Route } from '../lib/routes.js';
+import { BUDGET_READ_ACTIONS, BUDGET_TABLE_ACTIONS } from './budget.js';
 import { BUNDLE_ALIASES, ESM_REQUIRE_BANNER, STYLE_PACK_IN_BUNDLE, STYLE_PACK_ROUTES, STYLE_PACK_SOURCE } from './bundling.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -46,6 +48,15 @@ export const CACHE_TABLE_ACTIONS = [
   'dynamodb:BatchWriteItem',
 ] as const;
 
+/**
+ * A function's grant on the shared cache table: CACHE_TABLE_ACTIONS on the keys under its route's prefix
+ * alone (IAM's dynamodb:LeadingKeys: every partition key a call names must match), so that no function can
+ * write, or read, another route's answers.
+ */
+export function cacheKeyCondition(routeName: string) {
+  return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${cacheKeyPrefix(routeName)}*`] } };
+}
+
 /** Set only with the `sourceMaps` setting: parsing the map at start costs every cold start. */
 export const SOURCE_MAPS_ENVIRONMENT = { NODE_OPTIONS: '--enable-source-maps' } as const;
 
@@ -58,8 +69,12 @@ export interface ApiFunctionProps {
   sourceMaps: boolean;
   /** Secret id (name or ARN) the code reads, and the ARN the role may read. */
   clientKeysSecret: { id: string; arn: string };
+  /** Read only by the routes that need the SerpApi key (`needs.upstreamKey`). */
   upstreamKeySecret: { id: string; arn: string };
-  /** The shared cache table (CACHE_TABLE_NAME); unset: the function caches in memory only. */
+  /**
+   * The shared cache table (CACHE_TABLE_NAME), for the routes that use it (`needs.sharedCache`); unset, or
+   * for another route: the function caches in memory only.
+   */
   cacheTable?: { tableName: string; tableArn: string };
   /** Reserved concurrency: at most this many instances, and this many kept for the function alone. */
   reservedConcurrency?: number;
@@ -68,16 +83,32 @@ export interface ApiFunctionProps {
   answerCacheTtlSeconds?: number;
   /** CROSSREF_MAILTO: the contact address for Crossref's polite pool; unset: the public pool. */
   crossrefMailto?: string;
-  /** The spending budget: its counter table (UpdateItem only) and limits; unset: the code's defaults, counted in memory. */
+  /**
+   * The spending budget: its counter table and limits, for the routes that use it (`needs.budget`); unset,
+   * or for another route: the code's defaults, counted in memory.
+   */
   budget?: {
     table: { tableName: string; tableArn: string };
     searchesPerHour: number;
     searchesPerMonth: number;
     failClosed: boolean;
   };
+  /** The function's description; default: the route's summary and path. */
+  description?: string;
+  /** Variables of its own, beside the service's. */
+  environment?: Record<string, string>;
+  /** Default: TIMEOUT. */
+  timeout?: Duration;
+  /**
+   * Lambda's own START/END/REPORT lines left out (JSON log format, system log level WARN): for a function
+   * called on every request a stranger sends (the authorizer), where they would be most of the log bill.
+   */
+  quietPlatformLogs?: boolean;
 }
 
 export class ApiFunction extends Construct {
+  /** The route it serves: what it needs comes from there. */
+  readonly route: Route;
   readonly function: NodejsFunction;
   readonly logGroup: logs.LogGroup;
   readonly role: iam.Role;
@@ -85,6 +116,10 @@ export class ApiFunction extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
     const { route } = props;
+    this.route = route;
+    const { needs } = route;
+    const cacheTable = needs.sharedCache ? props.cacheTable : undefined;
+    const budget = needs.budget === 'none' ? undefined : props.budget;
 
     // Created here rather than by Lambda on first write, so that it has a retention. Kept after a
     // teardown (the request lines are the record of who called what); the retention still ends them.
@@ -94,35 +129,51 @@ export class ApiFunction extends Construct {
     });
 
     // Not the default role: AWSLambdaBasicExecutionRole may create and write any log group in the account.
+    const uses = [
+      'writes its own log group',
+      'reads the client keys',
+      ...(needs.upstreamKey ? ['reads the SerpApi key'] : []),
+      ...(cacheTable ? [`uses the cache table under ${cacheKeyPrefix(route.name)}`] : []),
+      ...(budget ? [needs.budget === 'reserve' ? 'reserves searches in the budget' : 'reads the budget'] : []),
+    ];
     const role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs ${route.path}: writes its own log group, reads the two service secrets${props.cacheTable ? ', uses the cache table' : ''}`,
+      description: `Runs ${route.path}: ${uses.join(', ')}`,
     });
     this.role = role;
     this.logGroup.grantWrite(role);
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        sid: 'ReadServiceSecrets',
+        sid: 'ReadClientKeys',
         actions: ['secretsmanager:GetSecretValue'],
-        resources: [props.clientKeysSecret.arn, props.upstreamKeySecret.arn],
+        resources: [props.clientKeysSecret.arn],
       }),
     );
-    if (props.cacheTable) {
+    if (needs.upstreamKey) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({
-          sid: 'UseCacheTable',
-          actions: [...CACHE_TABLE_ACTIONS],
-          resources: [props.cacheTable.tableArn],
+          sid: 'ReadUpstreamKey',
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [props.upstreamKeySecret.arn],
         }),
       );
     }
-
-    if (props.budget) {
+    if (cacheTable) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({
-          sid: 'CountSearches',
-          actions: [...BUDGET_TABLE_ACTIONS],
-          resources: [props.budget.table.tableArn],
+          sid: 'UseOwnCacheKeys',
+          actions: [...CACHE_TABLE_ACTIONS],
+          resources: [cacheTable.tableArn],
+          conditions: cacheKeyCondition(route.name),
+        }),
+      );
+    }
+    if (budget) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: needs.budget === 'reserve' ? 'ReserveSearches' : 'ReadBudget',
+          actions: [...(needs.budget === 'reserve' ? BUDGET_TABLE_ACTIONS : BUDGET_READ_ACTIONS)],
+          resources: [budget.table.tableArn],
         }),
       );
     }
@@ -132,35 +183,44 @@ export class ApiFunction extends Construct {
       handler: 'handler',
       projectRoot: ROOT,
       depsLockFilePath: `${ROOT}package-lock.json`,
-      description: `${route.summary} (POST ${route.path})`,
+      description: props.description ?? `${route.summary} (POST ${route.path})`,
       runtime: RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
-      timeout: TIMEOUT,
+      timeout: props.timeout ?? TIMEOUT,
       reservedConcurrentExecutions: props.reservedConcurrency,
       role,
       logGroup: this.logGroup,
+      ...(props.quietPlatformLogs
+        ? {
+            loggingFormat: lambda.LoggingFormat.JSON,
+            systemLogLevelV2: lambda.SystemLogLevel.WARN,
+            applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
+          }
+        : {}),
       tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       environment: {
         ...SERVICE_ENVIRONMENT,
         ...(props.sourceMaps ? SOURCE_MAPS_ENVIRONMENT : {}),
         CLIENT_KEYS_SECRET_ID: props.clientKeysSecret.id,
-        SERPAPI_SECRET_ID: props.upstreamKeySecret.id,
-        ...(props.cacheTable ? { CACHE_TABLE_NAME: props.cacheTable.tableName } : {}),
+        // A route without the key is told so: nothing in it loads the key (lib/credentials/upstream-key.ts).
+        ...(needs.upstreamKey ? { SERPAPI_SECRET_ID: props.upstreamKeySecret.id } : { NO_UPSTREAM_KEY: 'true' }),
+        ...(cacheTable ? { CACHE_TABLE_NAME: cacheTable.tableName, CACHE_KEY_PREFIX: cacheKeyPrefix(route.name) } : {}),
         ...(props.citeCacheTtlSeconds === undefined ? {} : { CITE_CACHE_TTL_SECONDS: String(props.citeCacheTtlSeconds) }),
         ...(props.answerCacheTtlSeconds === undefined ? {} : { ANSWER_CACHE_TTL_SECONDS: String(props.answerCacheTtlSeconds) }),
         ...(props.crossrefMailto ? { CROSSREF_MAILTO: props.crossrefMailto } : {}),
         // Built at start-up, with the start-up's CPU, in the two functions that render citations on every
         // request (lib/citations/render/render.ts); the MCP function serves every tool and builds them on demand.
         ...(route.name === 'cite-search' || route.name === 'cite-resolve' ? { CITATION_STYLES_AT_INIT: 'true' } : {}),
-        ...(props.budget
+        ...(budget
           ? {
-              BUDGET_TABLE_NAME: props.budget.table.tableName,
-              SEARCHES_PER_HOUR: String(props.budget.searchesPerHour),
-              SEARCHES_PER_MONTH: String(props.budget.searchesPerMonth),
-              BUDGET_FAIL_CLOSED: String(props.budget.failClosed),
+              BUDGET_TABLE_NAME: budget.table.tableName,
+              SEARCHES_PER_HOUR: String(budget.searchesPerHour),
+              SEARCHES_PER_MONTH: String(budget.searchesPerMonth),
+              BUDGET_FAIL_CLOSED: String(budget.failClosed),
             }
           : {}),
+        ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,

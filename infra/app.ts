@@ -4,7 +4,7 @@
  * `cdk.json` runs this file with tsx; the tests build the same app through `createApp`.
  */
 import { fileURLToPath } from 'node:url';
-import { App, type AppProps, Tags, Validations } from 'aws-cdk-lib';
+import { App, type AppProps, DefaultStackSynthesizer, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { DEFAULT_SETTINGS, settingsFromContext } from './settings.js';
 import { SearchCitationApiStack } from './stack.js';
@@ -12,12 +12,24 @@ import { SearchCitationApiStack } from './stack.js';
 /** The default stack name; `-c stackName=...` deploys an independent copy beside it. */
 export const STACK_NAME = DEFAULT_SETTINGS.stackName;
 
-export function createApp(props: AppProps = {}): { app: App; stack: SearchCitationApiStack } {
+/**
+ * `deploy.account`: the account the CDK CLI deploys to, which it passes as CDK_DEFAULT_ACCOUNT when it has
+ * credentials (unset offline): the secrets' admins must be of that account.
+ */
+export function createApp(
+  props: AppProps = {},
+  deploy: { account?: string } = { account: process.env.CDK_DEFAULT_ACCOUNT },
+): { app: App; stack: SearchCitationApiStack } {
   const app = new App(props);
-  const settings = settingsFromContext(app.node);
+  const settings = settingsFromContext(app.node, deploy);
   const stack = new SearchCitationApiStack(app, settings.stackName, {
     description: 'Search and Citation API: one Lambda function per POST path behind an API Gateway REST API',
     settings,
+    // With bootstrapQualifier, deployed through a bootstrap of its own (its roles, its asset bucket), not the
+    // account's default one, which every CDK app deployed there shares.
+    ...(settings.bootstrapQualifier
+      ? { synthesizer: new DefaultStackSynthesizer({ qualifier: settings.bootstrapQualifier }) }
+      : {}),
   });
   // Lets Cost Explorer show what the service costs, once the tag is activated for cost allocation.
   Tags.of(stack).add('service', 'search-citation-api');
@@ -26,4 +38,14 @@ export function createApp(props: AppProps = {}): { app: App; stack: SearchCitati
 }
 
 // Run by the CDK CLI: the App synthesizes itself into the directory the CLI gives it when the process ends.
-if (process.argv[1] === fileURLToPath(import.meta.url)) createApp();
+// A setting the deployer must fix (settings.ts) is said in its one line, which names the fix, and no
+// stack trace; anything else is a bug and keeps its trace.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    createApp();
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('Invalid CDK context: ')) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -1,20 +1,29 @@
 /**
  * What the stack knows of the spending budget. Money is guarded in the functions, after authentication,
- * by one counter in the upstream's own unit (lib/budget/budget.ts): the gateway only guards against
- * floods, with one stage-wide rate and burst that no method can fall below. (An earlier design divided
- * a per-second budget among the methods at the gateway, where it counted requests before their key was
- * checked, so strangers could exhaust it, and priced a citation search at its worst case.)
+ * by one counter in the upstream's own unit (lib/budget/budget.ts); the gateway limits each client key to
+ * its own rate (usage plans, infra/gateway-keys.ts), and only optionally the stage as a whole. (An earlier
+ * design divided a per-second budget among the methods at the gateway, where it counted requests before
+ * their key was checked, so strangers could exhaust it, and priced a citation search at its worst case.)
  */
 
 /** The counter table's key and TTL attributes: the names lib/budget/counter.ts writes. */
 export const BUDGET_TABLE_KEYS = { partitionKey: 'pk', timeToLive: 'expires_at' } as const;
 
 /**
- * The one action the functions have on the counter's table: `UpdateItem` (a conditional `ADD` reserves,
- * an unconditional one gives back, `ADD 0` with the new value returned reads). No reads, scans or table
- * management.
+ * What a route that makes paid calls may do on the counter's table (`needs.budget: 'reserve'`):
+ * `UpdateItem` (a conditional `ADD` reserves, an unconditional one gives back). No scans, no deletes, no
+ * table management.
  */
 export const BUDGET_TABLE_ACTIONS = ['dynamodb:UpdateItem'] as const;
+
+/**
+ * What a route that only reads the budget may do (`needs.budget: 'read'`, /v1/usage): the operations
+ * lib/budget sends to read a window, which reads with `UpdateItem ADD used 0` returning the item, so that
+ * the table's grants stay one action (lib/budget/counter.ts). test/infra/iam-matches-code.test.ts runs the
+ * real reads against a table and fails when they use an action this list lacks, or no longer need one it
+ * holds; a read through GetItem would let this drop UpdateItem, and with it the power to reset a count.
+ */
+export const BUDGET_READ_ACTIONS = ['dynamodb:UpdateItem'] as const;
 
 /** Below these a method refuses ordinary use (a burst of 1 serialises every client). */
 export const MIN_METHOD_RATE = 1;
@@ -25,28 +34,37 @@ export interface FloodGuard {
   burstLimit: number;
 }
 
-/** The stage-wide throttle every method shares, never below the minimums. */
-export function floodGuard(ratePerSecond: number, burst: number): FloodGuard {
-  return { rateLimit: Math.max(MIN_METHOD_RATE, ratePerSecond), burstLimit: Math.max(MIN_METHOD_BURST, burst) };
+/**
+ * The optional stage-wide throttle every method shares, never below the minimums; each part unset when not
+ * given (the stage then has the account's limits).
+ */
+export function floodGuard(ratePerSecond?: number, burst?: number): Partial<FloodGuard> {
+  return {
+    ...(ratePerSecond === undefined ? {} : { rateLimit: Math.max(MIN_METHOD_RATE, ratePerSecond) }),
+    ...(burst === undefined ? {} : { burstLimit: Math.max(MIN_METHOD_BURST, burst) }),
+  };
 }
 
 /**
  * The cost table: the most paid SerpApi searches one request can make, by route name, before retries and
  * with every cache missed (README, "Spending budget"). Citation search: the scholarly search plus, when a
  * request asks for the index's cite call ("citation_source": "index"), one per paper, and a page holds at
- * most 20 papers (by default a page costs the search alone). Trends: the time series and the regional
- * breakdown. Author citation: the author page and the documents citing the article. Crossref lookups
+ * most 20 papers (by default a page costs the search alone). Web search alpha: the search, and Google's
+ * AI overview fetched with its token when the request asks (`fetch_ai_overview`). Scholar profiles: the
+ * search and one profile page per profile filled (`enrich`, at most 10: functions/scholar-profiles.ts
+ * ENRICH_MAX, which a test holds equal). Trends: the time series and the regional breakdown. Author
+ * citation: the author page and the documents citing the article. Crossref lookups
  * (exports, citation resolving) are free, the style catalogue is data, and /v1/usage reads the counter only.
  */
 export const PAID_CALLS_PER_REQUEST: Readonly<Record<string, number>> = Object.freeze({
-  'web-search-alpha': 1,
+  'web-search-alpha': 1 + 1,
   'web-search-bravo': 1,
   'web-search-charlie': 1,
   'web-search-delta': 1,
   'cite-search': 1 + 20,
   'cite-resolve': 0,
   'cite-styles': 0,
-  'scholar-profiles': 1,
+  'scholar-profiles': 1 + 10,
   'scholar-author': 1,
   'scholar-author-citation': 2,
   'alpha-trends': 2,

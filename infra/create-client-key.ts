@@ -14,6 +14,10 @@
  *       reads the current secret value on stdin, writes the whole new value to stdout and the key to
  *       stderr. Empty or unreadable input is an error: it is what a failed read upstream of the pipe gives.
  *
+ * The gateway serves a key once its name is in the stack's `clients` setting (infra/settings.ts): its own
+ * rate and burst there (`name:rate=R:burst=B`), its daily searches here (`--daily`). Each way of running it
+ * ends by saying so.
+ *
  * The AWS SDK finds the region and credentials as the AWS CLI does (AWS_REGION or the profile's region,
  * AWS_PROFILE, ...), and AWS_ENDPOINT_URL_SECRETS_MANAGER points it at another endpoint.
  */
@@ -22,6 +26,7 @@ import { text } from 'node:stream/consumers';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { KEY_NAME } from '../lib/credentials/key-shape.js';
 
 /** An entry of the client key secret, `{"keys":[{"name","sha256","dailySearches"?}]}`. */
 export interface ClientKeyEntry {
@@ -31,7 +36,7 @@ export interface ClientKeyEntry {
   dailySearches?: number;
 }
 
-export const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export { KEY_NAME };
 
 /**
  * A new key: 32 random bytes (256 bits), base64url, behind a prefix that secret scanners and people can
@@ -145,6 +150,17 @@ async function confirmStored(
   throw notStored(`the secret ${secretId} does not hold the new entry after the write (another writer may have replaced it)`);
 }
 
+/**
+ * The step after adding a key: the gateway's usage plans know clients by name (infra/gateway-keys.ts), so
+ * a key whose name is not in the `clients` setting is answered 500 SERVICE_MISCONFIGURED at the gateway.
+ */
+export function gatewayStep(name: string): string {
+  return (
+    `The gateway serves it once "${name}" is in the stack's clients setting: add it to the "clients" list in ` +
+    `cdk.json's context (or to -c clients=...), with :rate=R:burst=B for limits of its own, and deploy.`
+  );
+}
+
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
 }
@@ -174,6 +190,7 @@ async function main(args: string[]): Promise<void> {
         '',
         `Its digest is in ${secretId} (${count} keys). Functions read the secret again within`,
         'SECRETS_TTL_SECONDS (5 minutes by default), so the key may be refused until then.',
+        gatewayStep(name),
         '',
       ].join('\n'),
     );
@@ -189,7 +206,7 @@ async function main(args: string[]): Promise<void> {
     }
     // Refusing here writes nothing to stdout, so a `> new.json` holds nothing a put could take for a value.
     const updated = mergeEntry(current, entry);
-    process.stderr.write(`New client key for "${name}" (shown once, not stored anywhere):\n\n  ${key}\n\n`);
+    process.stderr.write(`New client key for "${name}" (shown once, not stored anywhere):\n\n  ${key}\n\n${gatewayStep(name)}\n`);
     process.stdout.write(`${updated}\n`);
     return;
   }
@@ -203,6 +220,8 @@ async function main(args: string[]): Promise<void> {
       'or run again with --secret-id <id> to have it added:',
       '',
       `  ${JSON.stringify(entry)}`,
+      '',
+      gatewayStep(name),
       '',
     ].join('\n'),
   );

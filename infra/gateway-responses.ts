@@ -1,12 +1,14 @@
 /**
  * The answers API Gateway makes by itself, before or instead of a function, in the service's envelope:
- * throttling, unknown paths, wrong methods, bodies too large, timeouts and its own failures. Codes and
+ * keys refused by the authorizer, throttling, unknown paths, wrong methods, bodies too large, timeouts and
+ * its own failures. Codes and
  * statuses come from the same table as the functions' (lib/errors.ts), so a client cannot tell which
  * layer answered except by the request id.
  */
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES, type ErrorCode } from '../lib/errors.js';
 import { MAX_BODY_BYTES } from '../lib/middleware/body.js';
+import { API_VERSION } from '../lib/version.js';
 
 /** Gateway response templates substitute $context variables but run no VTL; values here are never client-controlled. */
 export function envelopeTemplate(code: ErrorCode, details: string): string {
@@ -18,6 +20,8 @@ const STATIC_HEADERS = {
   'Content-Type': "'application/json; charset=utf-8'",
   'Cache-Control': "'no-store'",
   'X-Content-Type-Options': "'nosniff'",
+  // The API's version on the gateway's own answers too, as on every function's (lib/version.ts).
+  'X-Api-Version': `'${API_VERSION}'`,
 } as const;
 
 // API Gateway's own id for the request, the one its access log and the function's event carry. Mock
@@ -36,6 +40,13 @@ export interface GatewayError {
 
 const NOT_FOUND_DETAILS = 'No endpoint at this path; every endpoint is a POST under /v1';
 
+/**
+ * Every refused key gets the functions' own answer (lib/middleware/auth.ts): whether the header was
+ * missing, malformed or the key unknown, the caller learns nothing about which.
+ */
+export const UNAUTHORIZED_DETAILS = 'Send the header "Authorization: Bearer <API key>" with a valid key';
+const UNAUTHORIZED_HEADERS = { 'WWW-Authenticate': "'Bearer'" };
+
 export const GATEWAY_ERRORS: readonly GatewayError[] = [
   // A REST API treats a path (or a method) it does not know as a request for an IAM-signed resource: with
   // no Authorization header it answers 403 "Missing Authentication Token"; with "Authorization: Bearer
@@ -45,13 +56,43 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: apigw.ResponseType.INVALID_SIGNATURE, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
   { type: apigw.ResponseType.EXPIRED_TOKEN, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
   { type: apigw.ResponseType.RESOURCE_NOT_FOUND, code: 'NOT_FOUND', details: NOT_FOUND_DETAILS },
+  // The authorizer: a missing or malformed header (refused by the identity validation expression, or
+  // unreadable to the authorizer) is UNAUTHORIZED, an unknown key its Deny, ACCESS_DENIED. Both are the
+  // functions' 401.
+  { type: apigw.ResponseType.UNAUTHORIZED, code: 'UNAUTHORIZED', details: UNAUTHORIZED_DETAILS, headers: UNAUTHORIZED_HEADERS },
+  { type: apigw.ResponseType.ACCESS_DENIED, code: 'UNAUTHORIZED', details: UNAUTHORIZED_DETAILS, headers: UNAUTHORIZED_HEADERS },
+  // The authorizer failed (the client key secret unreadable) or could not run: the key is not refused,
+  // the service is at fault, as the functions say when they cannot read their credentials.
+  {
+    type: apigw.ResponseType.AUTHORIZER_FAILURE,
+    code: 'SERVICE_MISCONFIGURED',
+    details: 'The service could not check the key; retry shortly (request id $context.requestId)',
+  },
+  {
+    type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
+    code: 'SERVICE_MISCONFIGURED',
+    details: 'The service could not check the key; retry shortly (request id $context.requestId)',
+  },
+  // A valid key whose name has no API key in a usage plan (not in the `clients` setting): the operator's
+  // mistake, never the client's, whose key must not be called invalid.
+  {
+    type: apigw.ResponseType.INVALID_API_KEY,
+    code: 'SERVICE_MISCONFIGURED',
+    details: 'This key has no rate plan at the gateway yet; its operator must add its name to the clients setting and deploy',
+  },
   {
     type: apigw.ResponseType.THROTTLED,
     code: 'RATE_LIMITED',
-    // The stage-wide flood guard. (No QUOTA_EXCEEDED response: it answers only for API Gateway usage
-    // plans, which this API has none of; the spending budget's refusals are the functions' BUDGET_EXHAUSTED.)
-    details: 'This API is receiving more requests than it accepts; retry after the seconds in Retry-After',
+    // The key's own usage plan (or an optional stage-wide limit, or the account's). The spending budget's
+    // refusals are the functions' BUDGET_EXHAUSTED.
+    details: 'More requests than this key (or this API) accepts; retry after the seconds in Retry-After',
     headers: { 'Retry-After': "'1'" },
+  },
+  // The usage plans have no quota, so this never fires; should one be set, it is a rate limit too.
+  {
+    type: apigw.ResponseType.QUOTA_EXCEEDED,
+    code: 'RATE_LIMITED',
+    details: "This key has used its gateway quota; retry after the quota's period",
   },
   {
     type: apigw.ResponseType.REQUEST_TOO_LARGE,
@@ -73,7 +114,7 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
     code: 'INTERNAL_ERROR',
     details: 'Unexpected error; quote request id $context.requestId when reporting it',
   },
-  // The rest (access denied, API keys, validators...) have no cause in this stack; whatever happens, the
+  // The rest (validators, WAF at the gateway...) have no cause in this stack; whatever happens, the
   // client sees no gateway message (it may quote request headers), only the response type, an API
   // Gateway enum that is safe to name.
   {
@@ -124,8 +165,9 @@ export function addMethodNotAllowed(resource: apigw.IResource): apigw.Method {
       },
     ],
   });
+  // The API's default method options apply: the authorizer and the key's usage plan, as on POST, so that a
+  // stranger's GET is refused before it counts anywhere and a client's counts against its own rate.
   return resource.addMethod('ANY', integration, {
-    authorizationType: apigw.AuthorizationType.NONE,
     methodResponses: [
       {
         statusCode: String(ERROR_CODES.METHOD_NOT_ALLOWED.status),

@@ -21,6 +21,8 @@ export const MCP_ROUTE: Route = {
   name: 'mcp',
   summary: 'MCP server: every endpoint as a tool',
   tag: 'Usage',
+  // Every endpoint's needs at once: it runs every handler. Its cache keys are its own (cacheKeyPrefix('mcp')).
+  needs: { paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true },
 };
 
 export interface McpEndpointProps {

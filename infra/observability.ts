@@ -44,12 +44,19 @@ export const REFUSED_FLOOD_THRESHOLD = 1_000;
 /** Requests WAF's per-IP rule blocked in five minutes before its alarm fires: one address is flooding. */
 export const WAF_BLOCKED_THRESHOLD = 100;
 
+/**
+ * Requests in five minutes that a function answered (the access log) while the functions wrote no metric,
+ * before the metrics-stopped alarm fires: the spend and counter alarms read those metrics, and would stay
+ * quiet forever if they stopped arriving.
+ */
+export const METRICS_STOPPED_MIN_ANSWERS = 10;
+
 export interface ObservabilityProps {
   api: apigw.RestApi;
   /** The namespace the functions write to (StackSettings.metricsNamespace): this stack's metrics only. */
   metricsNamespace: string;
-  /** The web ACL's per-IP rule, when the stage has one: its blocked requests are alarmed on. */
-  waf?: { webAclName: string; ruleMetricName: string };
+  /** The web ACL's per-IP rules, when the stage has one: their blocked requests are alarmed on. */
+  waf?: { webAclName: string; ruleMetricName: string; keyedRuleMetricName: string };
   stageName: string;
   endpoints: ReadonlyArray<{ route: Route; fn: ApiFunction }>;
   /**
@@ -185,13 +192,13 @@ export class Observability extends Construct {
     );
     if (props.waf) {
       // Blocked requests never reach the stage, so the gateway's metrics do not see them.
-      this.alarms.push(
-        new cloudwatch.Alarm(this, 'WafBlocked', {
-          alarmDescription: `WAF blocked ${WAF_BLOCKED_THRESHOLD} or more requests in 5 minutes: an address went over its per-IP rate. Each blocked request costs WAF's per-request fee only.`,
+      const wafBlocked = (id: string, rule: string, what: string) =>
+        new cloudwatch.Alarm(this, id, {
+          alarmDescription: `WAF blocked ${WAF_BLOCKED_THRESHOLD} or more requests in 5 minutes: ${what}. Each blocked request costs WAF's per-request fee only.`,
           metric: new cloudwatch.Metric({
             namespace: 'AWS/WAFV2',
             metricName: 'BlockedRequests',
-            dimensionsMap: { WebACL: props.waf.webAclName, Rule: props.waf.ruleMetricName, Region: Stack.of(this).region },
+            dimensionsMap: { WebACL: props.waf?.webAclName ?? '', Rule: rule, Region: Stack.of(this).region },
             statistic: 'Sum',
             period: PERIOD,
           }),
@@ -199,9 +206,62 @@ export class Observability extends Construct {
           evaluationPeriods: 1,
           comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
+        });
+      this.alarms.push(
+        wafBlocked(
+          'WafBlocked',
+          props.waf.ruleMetricName,
+          'an address went over its per-IP rate for requests without a valid-looking key',
+        ),
+        wafBlocked(
+          'WafBlockedKeyed',
+          props.waf.keyedRuleMetricName,
+          'an address went over its per-IP rate for requests with a key, far above what clients behind one NAT send: made-up keys, or a client looping',
+        ),
       );
     }
+
+    // A heartbeat for the service's own metrics. The spend and counter alarms read metrics that are absent
+    // when all is idle, so missing data cannot fire them; if the functions stopped writing metrics while
+    // serving, those alarms would stay green for ever. The access log (API Gateway's, independent of the
+    // functions) counts the requests a function answered; when there are some and no Requests metric came
+    // in for the same five minutes, this fires. /mcp is left out: its tool calls count under their
+    // endpoints, and a request that calls no tool writes no metric.
+    const answered = new logs.MetricFilter(this, 'AnsweredByFunctions', {
+      logGroup: props.accessLogs,
+      filterPattern: logs.FilterPattern.all(
+        logs.FilterPattern.stringValue('$.httpMethod', '=', 'POST'),
+        logs.FilterPattern.stringValue('$.integrationStatus', '=', '200'),
+        logs.FilterPattern.stringValue('$.resourcePath', '!=', '/mcp'),
+      ),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: METRIC.answeredByFunctions,
+      metricValue: '1',
+    }).metric({ statistic: 'Sum', period: PERIOD });
+    this.alarms.push(
+      new cloudwatch.Alarm(this, 'MetricsStopped', {
+        alarmDescription: `Functions answered ${METRICS_STOPPED_MIN_ANSWERS} or more requests in 5 minutes (access log) and wrote no Requests metric: the service's metrics stopped arriving, and the spend and budget counter alarms cannot fire without them.`,
+        metric: new cloudwatch.MathExpression({
+          expression: `IF(FILL(answered, 0) >= ${METRICS_STOPPED_MIN_ANSWERS} AND FILL(reported, 0) == 0, 1, 0)`,
+          usingMetrics: {
+            answered,
+            reported: new cloudwatch.Metric({
+              namespace: METRICS_NAMESPACE,
+              metricName: METRIC.requests,
+              dimensionsMap: { service: SERVICE },
+              statistic: 'Sum',
+              period: PERIOD,
+            }),
+          },
+          period: PERIOD,
+          label: 'requests answered with no metric written',
+        }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
 
     for (const { route, fn } of [...endpoints, ...(props.otherFunctions ?? [])]) {
       // The middleware answers every failure with an envelope, so a Lambda error is a crash or a timeout: a bug.

@@ -4,6 +4,15 @@
  * fails the synth with a message naming the key, never a half-configured stack.
  */
 import type { Node } from 'constructs';
+import { KEY_NAME } from '../lib/credentials/key-shape.js';
+
+/** One client key's own limits at the gateway; unset: the `keyRatePerSecond` / `keyBurst` defaults. */
+export interface ClientSetting {
+  /** The key's name, as in the client key secret (infra/create-client-key.ts). */
+  name: string;
+  ratePerSecond?: number;
+  burst?: number;
+}
 
 export interface StackSettings {
   /**
@@ -22,12 +31,31 @@ export interface StackSettings {
   /** While the budget's counter cannot be reached, refuse paid searches instead of failing open. */
   budgetFailClosed: boolean;
   /**
-   * The gateway's flood guard: one stage-wide steady rate (requests/s) and burst for every method. It
-   * guards the functions against floods only; money is guarded by the budget, after authentication.
+   * The budget's counter table kept by an earlier copy of the stack (its BudgetTableName output): a new copy
+   * goes on counting this month where the old one stopped. Unset: the stack creates the table.
    */
-  floodRatePerSecond: number;
-  floodBurst: number;
-  /** Reserved concurrency of every function, a hard cap per function; unset: none (the account's pool). */
+  budgetTableName?: string;
+  /**
+   * An optional stage-wide ceiling (requests/s and burst) on every method, every caller together. Unset by
+   * default: AWS does not document whether API Gateway counts a request against it before or after the
+   * authorizer, so strangers might fill it; each key has its own limits instead (`keyRatePerSecond`), and
+   * the account's own limits (10,000 requests/s, burst 5,000) bound the stage.
+   */
+  floodRatePerSecond?: number;
+  floodBurst?: number;
+  /** Every client key's steady rate (requests/s) and burst at the gateway, unless `clients` says otherwise. */
+  keyRatePerSecond: number;
+  keyBurst: number;
+  /**
+   * The client keys the gateway serves, by name: each gets an API key in a usage plan (its own rate and
+   * burst). A key in the secret whose name is not listed is answered 500 SERVICE_MISCONFIGURED at the gateway.
+   */
+  clients: ClientSetting[];
+  /**
+   * Reserved concurrency of every function, a hard cap per function and what it may always use; default
+   * 20 (docs/deploy-and-operations.md, "Reserved concurrency"). `none`: no cap, the account's shared pool
+   * (new accounts, whose quota of 10 leaves nothing to reserve).
+   */
   reservedConcurrency?: number;
   /**
    * How long the caches keep a paper's citations and an endpoint's upstream answers (seconds, 0 turns
@@ -78,23 +106,47 @@ export interface StackSettings {
    * tear the stack down. Unset: the bootstrap's role.
    */
   deployRoleArn?: string;
+  /**
+   * A CDK bootstrap of this stack's own (`cdk bootstrap --qualifier <q>`): the stack is deployed through
+   * that bootstrap's roles, and the secrets' denies exempt its CloudFormation execution role instead of the
+   * default bootstrap's, which every CDK app deployed to the account and region uses.
+   */
+  bootstrapQualifier?: string;
+  /** Things a deployer should know that do not stop the synth (a role ARN without a path). */
+  warnings: string[];
   /** SNS topic ARN that every alarm notifies; unset: the stack creates a topic. */
   alarmTopicArn?: string;
-  /** E-mail address subscribed to the alarm topic (AWS sends a confirmation mail first). */
+  /**
+   * E-mail address subscribed to the alarm topic (AWS sends a confirmation mail first). Required, unless
+   * `alarmTopicArn` names a topic of the team's or `alarmEmail=none` says that alarms may reach no one.
+   */
   alarmEmail?: string;
+  /** `alarmEmail=none`: the deployer chose alarms that notify a topic no one reads. */
+  alarmsUnwatched: boolean;
   /**
    * Upstream calls in one hour (all endpoints, all clients) above which the spend alarm fires; unset:
    * four fifths of searchesPerHour, so that it warns before the budget refuses.
    */
   spendAlarmCallsPerHour: number;
   /**
-   * A WAF web ACL on the stage with a per-IP rate rule, on by default: without it one address with no key
-   * can hold every client at the stage's flood guard (429). It costs $6 a month plus $0.60 per million
-   * requests (docs/deploy-and-operations.md, "Cost"); `-c waf=false` leaves it out.
+   * A WAF web ACL on the stage, on by default: bodies over 16 KiB, and per address requests without a
+   * valid-looking key (and a far higher rate of requests with one), blocked before API Gateway. It costs $8
+   * a month plus $0.60 per million requests (docs/deploy-and-operations.md, "Cost"); `-c waf=false` leaves it
+   * out.
    */
   waf: boolean;
-  /** Requests one IP address may make in any 5 minutes before WAF blocks it (with `waf`). */
+  /**
+   * Requests without a valid-looking key (lib/auth/bearer.ts) one IP address may make in any 5 minutes before
+   * WAF blocks it (with `waf`). Requests with one never count here: a NAT full of clients is never blocked by it.
+   */
   wafRequestsPer5MinutesPerIp: number;
+  /**
+   * Requests with a valid-looking key one IP address may make in any 5 minutes (with `waf`): far above what
+   * a NAT of 100 clients at their own rate sends, it stops one host flooding with made-up keys.
+   */
+  wafKeyedRequestsPer5MinutesPerIp: number;
+  /** WAF's request log, to a log group of its own (Authorization redacted); off by default. */
+  wafLogging: boolean;
   /**
    * Whether the stack sets the account's API Gateway CloudWatch Logs role, without which a stage cannot
    * write logs. It is one setting per account and region, so only the first copy should set it: the
@@ -127,8 +179,10 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   searchesPerMonth: 5_000,
   budgetFailClosed: false,
   // Generous: a team's clients never meet it; a flood from one source is WAF's job (on unless -c waf=false).
-  floodRatePerSecond: 50,
-  floodBurst: 100,
+  keyRatePerSecond: 5,
+  keyBurst: 10,
+  clients: [],
+  reservedConcurrency: 20,
   logRetentionDays: 30,
   // A request mostly waits on SerpApi, then parses its JSON (up to 21 answers for a cite search). 512 MB
   // buys about 0.29 vCPU (a full one comes at 1,769 MB), enough to keep cold starts and parsing short,
@@ -138,10 +192,15 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   sourceMaps: false,
   secretReaderArns: [],
   secretAdminArns: [],
+  warnings: [],
+  alarmsUnwatched: false,
   // Four fifths of the default hourly budget: the alarm warns before the budget starts refusing.
   spendAlarmCallsPerHour: 200,
   waf: true,
   wafRequestsPer5MinutesPerIp: 300,
+  // 1,000 requests/s from one address: 100 clients behind one NAT at the default 5/s each send half that.
+  wafKeyedRequestsPer5MinutesPerIp: 300_000,
+  wafLogging: false,
   apiGatewayCloudWatchRole: true,
   metricsNamespace: 'SearchCitationApi',
 });
@@ -162,14 +221,17 @@ type IntegerKey =
   | 'searchesPerMonth'
   | 'floodRatePerSecond'
   | 'floodBurst'
+  | 'keyRatePerSecond'
+  | 'keyBurst'
   | 'reservedConcurrency'
   | 'citeCacheTtlSeconds'
   | 'answerCacheTtlSeconds'
   | 'logRetentionDays'
   | 'memorySize'
   | 'spendAlarmCallsPerHour'
-  | 'wafRequestsPer5MinutesPerIp';
-type FlagKey = 'tracing' | 'sourceMaps' | 'waf' | 'apiGatewayCloudWatchRole' | 'budgetFailClosed';
+  | 'wafRequestsPer5MinutesPerIp'
+  | 'wafKeyedRequestsPer5MinutesPerIp';
+type FlagKey = 'tracing' | 'sourceMaps' | 'waf' | 'wafLogging' | 'apiGatewayCloudWatchRole' | 'budgetFailClosed';
 type TextKey =
   | 'stackName'
   | 'stageName'
@@ -178,11 +240,17 @@ type TextKey =
   | 'alarmTopicArn'
   | 'alarmEmail'
   | 'crossrefMailto'
-  | 'deployRoleArn';
+  | 'deployRoleArn'
+  | 'bootstrapQualifier'
+  | 'budgetTableName';
 
-/** Reads the settings from CDK context; throws one error naming every bad key. */
-export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSettings {
+/**
+ * Reads the settings from CDK context; throws one error naming every bad key. `account`: the account the
+ * CDK CLI deploys to, when it knows it (CDK_DEFAULT_ACCOUNT): admins of another account are refused.
+ */
+export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: { account?: string } = {}): StackSettings {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const read = (key: string): unknown => {
     const value: unknown = node.tryGetContext(key);
     return value === '' || value === null ? undefined : value;
@@ -190,6 +258,8 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
   const integer = (key: IntegerKey, min: number, max: number): number | undefined => {
     const raw = read(key);
     if (raw === undefined) return DEFAULT_SETTINGS[key];
+    // The one number that may be switched off by name.
+    if (key === 'reservedConcurrency' && raw === 'none') return undefined;
     const value = typeof raw === 'number' ? raw : Number(String(raw).trim());
     if (!Number.isInteger(value) || value < min || value > max) {
       problems.push(`${key}: must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`);
@@ -239,9 +309,13 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
     searchesPerHour: integer('searchesPerHour', 1, 10_000_000) ?? DEFAULT_SETTINGS.searchesPerHour,
     searchesPerMonth: integer('searchesPerMonth', 0, 1_000_000_000) ?? DEFAULT_SETTINGS.searchesPerMonth,
     budgetFailClosed: flag('budgetFailClosed'),
+    budgetTableName: text('budgetTableName', /^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name'),
     // API Gateway's account limit is 10,000 requests/s; below 1 request/s or a burst of 2 a method starves.
-    floodRatePerSecond: integer('floodRatePerSecond', 1, 10_000) ?? DEFAULT_SETTINGS.floodRatePerSecond,
-    floodBurst: integer('floodBurst', 2, 5_000) ?? DEFAULT_SETTINGS.floodBurst,
+    floodRatePerSecond: integer('floodRatePerSecond', 1, 10_000),
+    floodBurst: integer('floodBurst', 2, 5_000),
+    keyRatePerSecond: integer('keyRatePerSecond', 1, 10_000) ?? DEFAULT_SETTINGS.keyRatePerSecond,
+    keyBurst: integer('keyBurst', 1, 5_000) ?? DEFAULT_SETTINGS.keyBurst,
+    clients: [],
     reservedConcurrency: integer('reservedConcurrency', 1, 1_000),
     // The ranges lib/config.ts accepts, so that a value the functions would refuse fails the synth instead.
     citeCacheTtlSeconds: integer('citeCacheTtlSeconds', 0, 31_536_000),
@@ -255,22 +329,71 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>): StackSet
     secretReaderArns: principals('secretReaderArns'),
     secretAdminArns: principals('secretAdminArns'),
     alarmTopicArn: text('alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/, 'must be an SNS topic ARN'),
-    alarmEmail: text('alarmEmail', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
+    alarmEmail:
+      read('alarmEmail') === 'none'
+        ? undefined
+        : text('alarmEmail', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
+    alarmsUnwatched: read('alarmEmail') === 'none',
     crossrefMailto: text('crossrefMailto', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
     spendAlarmCallsPerHour: 0,
     waf: flag('waf'),
     // WAF's rate-based rules count over 5 minutes and accept a limit from 10.
     wafRequestsPer5MinutesPerIp:
       integer('wafRequestsPer5MinutesPerIp', 10, 2_000_000_000) ?? DEFAULT_SETTINGS.wafRequestsPer5MinutesPerIp,
+    wafKeyedRequestsPer5MinutesPerIp:
+      integer('wafKeyedRequestsPer5MinutesPerIp', 10, 2_000_000_000) ?? DEFAULT_SETTINGS.wafKeyedRequestsPer5MinutesPerIp,
+    wafLogging: flag('wafLogging'),
     deployRoleArn: text(
       'deployRoleArn',
       /^arn:aws[a-z-]*:iam::\d{12}:role\/(?:[\w+=,.@-]+\/)*[\w+=,.@-]+$/,
       'must be one IAM role ARN, path included (the --role-arn given to cdk deploy)',
     ),
+    // CDK's own rule for a qualifier; the default one (hnb659fds) is the shared bootstrap this setting avoids.
+    bootstrapQualifier: text(
+      'bootstrapQualifier',
+      /^(?!hnb659fds$)[a-z0-9]{1,10}$/,
+      'must be the qualifier of a bootstrap of its own: 1-10 lower-case letters and digits, not the default hnb659fds',
+    ),
+    warnings,
     apiGatewayCloudWatchRole: false,
     metricsNamespace: DEFAULT_SETTINGS.metricsNamespace,
   };
   settings.metricsNamespace = metricsNamespaceFor(settings.stackName);
+  settings.clients = clientSettings(read('clients'), problems);
+  // Alarms that reach no one are worth nothing: a flood, a spend spike or a broken counter goes unseen.
+  if (!settings.alarmEmail && !settings.alarmTopicArn && !settings.alarmsUnwatched) {
+    problems.push(
+      'alarmEmail: required, or the alarms reach no one (a flood, a spend spike or a budget counter that stopped ' +
+        'would go unseen until the bill). Give -c alarmEmail=ops@example.com (AWS mails a confirmation link first), ' +
+        '-c alarmTopicArn=<a topic of yours>, or -c alarmEmail=none to deploy alarms no one reads',
+    );
+  }
+  const accounts = new Set(
+    [...settings.secretAdminArns, ...settings.secretReaderArns]
+      .map((arn) => arn.split(':')[4])
+      .filter((a) => a && /^\d{12}$/.test(a)),
+  );
+  if (deploy.account && /^\d{12}$/.test(deploy.account)) {
+    for (const account of accounts) {
+      if (account !== deploy.account) {
+        problems.push(
+          `secretAdminArns / secretReaderArns: ${account} is not the account this deploy goes to (${deploy.account}); ` +
+            "a principal of another account never matches the secrets' policies, and an admin there could change nothing",
+        );
+      }
+    }
+  }
+  for (const key of ['secretAdminArns', 'secretReaderArns'] as const) {
+    for (const arn of settings[key]) {
+      if (/^arn:aws[a-z-]*:iam::\d{12}:role\/[^/*]+$/.test(arn) && !settings[key].includes(arn.replace(':role/', ':role/*/'))) {
+        warnings.push(
+          `${key}: ${arn} names a role without a path. If the role has one (aws iam get-role --role-name ` +
+            `${arn.split('/').pop()} --query Role.Arn), the secrets' policies will not match it: give that ARN, or the ` +
+            'role session ARN aws sts get-caller-identity prints',
+        );
+      }
+    }
+  }
   // A secret the stack creates with no admin could be written by the account root alone: the first
   // steps after a deploy (put the SerpApi key, add a client key) would fail with AccessDenied.
   if ((!settings.clientKeysSecret || !settings.upstreamKeySecret) && settings.secretAdminArns.length === 0) {
@@ -350,4 +473,64 @@ export function principalMatches(value: string): PrincipalMatch {
     };
   }
   return { matches: [value] };
+}
+
+/**
+ * The `clients` setting: client key names, comma-separated (or a JSON array in cdk.json), each alone
+ * (the default rate and burst) or with its own, as `name:rate=R:burst=B` (either part may be left out),
+ * or as objects `{"name", "rate"?, "burst"?}`. A problem per bad entry; a name given twice is one.
+ */
+export function clientSettings(raw: unknown, problems: string[]): ClientSetting[] {
+  if (raw === undefined) return [];
+  const entries: unknown[] = Array.isArray(raw) ? raw : String(raw).split(',');
+  const clients: ClientSetting[] = [];
+  for (const entry of entries) {
+    const text = typeof entry === 'string' ? entry.trim() : undefined;
+    if (text === '') continue;
+    let client: { name: unknown; rate?: unknown; burst?: unknown } | undefined;
+    if (text !== undefined) {
+      const match = /^([^:]+)((?::(?:rate|burst)=[^:]*)*)$/.exec(text);
+      if (match) {
+        const options = Object.fromEntries(
+          (match[2] ?? '')
+            .split(':')
+            .filter(Boolean)
+            .map((part) => part.split('=', 2) as [string, string]),
+        );
+        client = { name: match[1], rate: options.rate, burst: options.burst };
+      }
+    } else if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
+      client = entry as { name: unknown; rate?: unknown; burst?: unknown };
+    }
+    const shown = JSON.stringify(entry);
+    if (!client || typeof client.name !== 'string' || !KEY_NAME.test(client.name)) {
+      problems.push(
+        `clients: each entry is a key name (1-64 letters, digits, ".", "_", "-"), optionally :rate=R:burst=B (got ${shown})`,
+      );
+      continue;
+    }
+    const limit = (value: unknown, max: number) => {
+      if (value === undefined) return undefined;
+      const number = typeof value === 'number' ? value : Number(String(value));
+      return Number.isInteger(number) && number >= 1 && number <= max ? number : Number.NaN;
+    };
+    const ratePerSecond = limit(client.rate, 10_000);
+    const burst = limit(client.burst, 5_000);
+    if (Number.isNaN(ratePerSecond) || Number.isNaN(burst)) {
+      problems.push(
+        `clients: ${client.name}: rate must be a whole number from 1 to 10000 and burst from 1 to 5000 (got ${shown})`,
+      );
+      continue;
+    }
+    if (clients.some((c) => c.name === client.name)) {
+      problems.push(`clients: ${client.name} is listed twice`);
+      continue;
+    }
+    clients.push({
+      name: client.name,
+      ...(ratePerSecond === undefined ? {} : { ratePerSecond }),
+      ...(burst === undefined ? {} : { burst }),
+    });
+  }
+  return clients;
 }

@@ -1,14 +1,18 @@
 /**
  * The one stack: a regional REST API whose resources are the route table's paths (so the public URL is
  * `https://<api>/<stage>/v1/...`, or exactly `https://<domain>/v1/...` behind a custom domain mapped with
- * an empty base path), one POST method and one Lambda function per path behind one stage-wide flood guard,
- * the spending budget's counter table, the envelope on every answer the gateway makes itself, the two secrets, the
- * shared cache table, logs with retention, alarms that notify a topic, a dashboard and a WAF web ACL (on by
- * default).
+ * an empty base path), one POST method and one Lambda function per path, each holding only what its route
+ * needs; a TOKEN authorizer before every method and a usage plan rate per client key; the spending
+ * budget's counter table, the envelope on every answer the gateway makes itself, the two secrets and an
+ * alert on any change to them, the shared cache table, logs with retention, alarms that notify a topic
+ * someone reads, a dashboard and a WAF web ACL (on by default).
  */
 import {
+  Annotations,
   ArnFormat,
+  Aws,
   CfnOutput,
+  CfnRule,
   DefaultStackSynthesizer,
   Fn,
   RemovalPolicy,
@@ -18,6 +22,8 @@ import {
 } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -27,6 +33,7 @@ import type { Construct, IConstruct } from 'constructs';
 import { ROUTES } from '../lib/routes.js';
 import { ApiFunction, type ApiFunctionProps } from './api-function.js';
 import { BUDGET_TABLE_KEYS, floodGuard } from './budget.js';
+import { ClientPlans, GatewayAuthorizer } from './gateway-keys.js';
 import { addGatewayResponses, addMethodNotAllowed } from './gateway-responses.js';
 import { MCP_ROUTE, McpEndpoint } from './mcp.js';
 import { Observability } from './observability.js';
@@ -60,8 +67,10 @@ export class SearchCitationApiStack extends Stack {
   readonly api: apigw.RestApi;
   readonly functions: ReadonlyArray<ApiFunction>;
   readonly cacheTable: dynamodb.Table;
-  readonly budgetTable: dynamodb.Table;
+  readonly budgetTable: dynamodb.ITable;
   readonly alarmTopic: sns.ITopic;
+  readonly gatewayAuthorizer: GatewayAuthorizer;
+  readonly clientPlans: ClientPlans;
 
   constructor(scope: Construct, id: string, props: SearchCitationApiStackProps) {
     super(scope, id, props);
@@ -93,16 +102,34 @@ export class SearchCitationApiStack extends Stack {
       // Nothing here is the only copy of anything: a teardown may take the table with it.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    // The spending budget's counter: one item per window (hour, month, a client's day), expiring by TTL.
-    // A table of its own so that the functions' grant on it is UpdateItem alone.
-    this.budgetTable = new dynamodb.Table(this, 'BudgetTable', {
-      partitionKey: { name: BUDGET_TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: BUDGET_TABLE_KEYS.timeToLive,
-      // Counts of the current hour, month and days only: a teardown loses at most this month's count.
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    // The spending budget's counter (newBudgetTable), or the one an earlier copy of the stack kept
+    // (budgetTableName), which goes on counting where it stopped.
+    this.budgetTable = settings.budgetTableName
+      ? dynamodb.Table.fromTableName(this, 'BudgetTable', settings.budgetTableName)
+      : this.newBudgetTable();
     const flood = floodGuard(settings.floodRatePerSecond, settings.floodBurst);
+
+    const functionProps: Omit<ApiFunctionProps, 'route'> = {
+      memorySize: settings.memorySize,
+      logRetention: retention,
+      tracing: settings.tracing,
+      sourceMaps: settings.sourceMaps,
+      clientKeysSecret: clientKeys,
+      upstreamKeySecret: upstreamKey,
+      cacheTable: this.cacheTable,
+      budget: {
+        table: this.budgetTable,
+        searchesPerHour: settings.searchesPerHour,
+        searchesPerMonth: settings.searchesPerMonth,
+        failClosed: settings.budgetFailClosed,
+      },
+      reservedConcurrency: settings.reservedConcurrency,
+      citeCacheTtlSeconds: settings.citeCacheTtlSeconds,
+      answerCacheTtlSeconds: settings.answerCacheTtlSeconds,
+      crossrefMailto: settings.crossrefMailto,
+    };
+    // Before every method: a key refused here never reaches a usage plan or a function.
+    this.gatewayAuthorizer = new GatewayAuthorizer(this, 'GatewayAuthorizer', { functionProps, usageKeyScope: this.stackName });
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention, removalPolicy: RemovalPolicy.RETAIN });
     this.api = new apigw.RestApi(this, 'Api', {
@@ -113,12 +140,16 @@ export class SearchCitationApiStack extends Stack {
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
       // Kept on delete: the account's API Gateway logging role must outlive the copy that set it.
       ...(settings.apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
+      // Every method: the authorizer first, then the key's own usage plan (the API key the authorizer names).
+      defaultMethodOptions: { authorizer: this.gatewayAuthorizer.authorizer, apiKeyRequired: true },
+      apiKeySourceType: apigw.ApiKeySourceType.AUTHORIZER,
       deployOptions: {
         stageName: settings.stageName,
-        // One flood guard for the whole stage. API Gateway counts a request against it before any key is
-        // checked, so it guards against floods only; the money is the budget's, counted after auth.
-        throttlingRateLimit: flood.rateLimit,
-        throttlingBurstLimit: flood.burstLimit,
+        // No stage-wide limit unless one is asked for (settings.ts, floodRatePerSecond): AWS does not say
+        // whether it counts before the authorizer, and strangers must never take capacity from clients.
+        // Each key is limited by its usage plan; the account's limits bound the stage.
+        ...(flood.rateLimit === undefined ? {} : { throttlingRateLimit: flood.rateLimit }),
+        ...(flood.burstLimit === undefined ? {} : { throttlingBurstLimit: flood.burstLimit }),
         accessLogDestination: new apigw.LogGroupLogDestination(accessLogs),
         accessLogFormat: apigw.AccessLogFormat.custom(ACCESS_LOG_FORMAT),
         // Execution logs for errors only, and never request or response data: bodies and headers
@@ -141,34 +172,30 @@ export class SearchCitationApiStack extends Stack {
     const cfnApi = this.api.node.defaultChild as apigw.CfnRestApi;
     cfnApi.securityPolicy = API_SECURITY_POLICY;
     cfnApi.endpointAccessMode = API_ENDPOINT_ACCESS_MODE;
-    // On by default: the flood guard is stage-wide and counts before any key is checked, so without a per-IP
-    // rule one address with no key could hold every client at 429.
+    this.clientPlans = new ClientPlans(this, 'ClientPlans', {
+      api: this.api,
+      usageKeyScope: this.stackName,
+      keyRatePerSecond: settings.keyRatePerSecond,
+      keyBurst: settings.keyBurst,
+      clients: settings.clients,
+    });
+    if (settings.clients.length === 0) {
+      Annotations.of(this).addWarningV2(
+        'search-citation-api:no-clients',
+        'No client is listed in the clients setting: the gateway answers every valid key 500 SERVICE_MISCONFIGURED ' +
+          'until its name is listed (-c clients=<name>,<name>) and the stack deployed again.',
+      );
+    }
+    // On by default: bodies over the API's limit, and addresses flooding without a key (or with made-up
+    // ones), are stopped before API Gateway does anything with them.
     const waf = settings.waf
       ? new RateLimitAcl(this, 'Waf', {
           stage: this.api.deploymentStage,
           requestsPer5MinutesPerIp: settings.wafRequestsPer5MinutesPerIp,
+          keyedRequestsPer5MinutesPerIp: settings.wafKeyedRequestsPer5MinutesPerIp,
+          ...(settings.wafLogging ? { logging: { retention } } : {}),
         })
       : undefined;
-
-    const functionProps: Omit<ApiFunctionProps, 'route'> = {
-      memorySize: settings.memorySize,
-      logRetention: retention,
-      tracing: settings.tracing,
-      sourceMaps: settings.sourceMaps,
-      clientKeysSecret: clientKeys,
-      upstreamKeySecret: upstreamKey,
-      cacheTable: this.cacheTable,
-      budget: {
-        table: this.budgetTable,
-        searchesPerHour: settings.searchesPerHour,
-        searchesPerMonth: settings.searchesPerMonth,
-        failClosed: settings.budgetFailClosed,
-      },
-      reservedConcurrency: settings.reservedConcurrency,
-      citeCacheTtlSeconds: settings.citeCacheTtlSeconds,
-      answerCacheTtlSeconds: settings.answerCacheTtlSeconds,
-      crossrefMailto: settings.crossrefMailto,
-    };
     const endpoints = ROUTES.map((route) => {
       const fn = new ApiFunction(this, constructId(route.name), { route, ...functionProps });
       const resource = this.api.root.resourceForPath(route.path);
@@ -179,11 +206,20 @@ export class SearchCitationApiStack extends Stack {
     });
     // POST /mcp: every endpoint as an MCP tool, run by a function with the endpoints' own props.
     const mcp = new McpEndpoint(this, 'Mcp', { api: this.api, functionProps });
-    this.functions = [...endpoints.map(({ fn }) => fn), mcp.fn];
+    this.functions = [...endpoints.map(({ fn }) => fn), mcp.fn, this.gatewayAuthorizer.fn];
     // Each copy of the stack writes its metrics apart (settings.metricsNamespace), so that a staging copy's
     // searches never count into another copy's alarms; the default stack keeps the one namespace it had.
     for (const fn of this.functions) fn.function.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', settings.metricsNamespace);
-    this.restrictSecrets([clientKeys, upstreamKey], this.functions, settings);
+    // Each secret readable by the functions that use it: the client keys by all (the authorizer and every
+    // function's second check), the SerpApi key by the routes that need it (lib/routes.ts) alone.
+    const roles = (fns: readonly ApiFunction[]) => fns.map((fn) => fn.role.roleArn);
+    this.restrictSecrets(
+      [
+        { secret: clientKeys, readers: roles(this.functions) },
+        { secret: upstreamKey, readers: roles(this.functions.filter((fn) => fn.route.needs.upstreamKey)) },
+      ],
+      settings,
+    );
 
     // No KMS key on the topic: CloudWatch alarms cannot publish to one encrypted with the AWS-managed
     // aws/sns key, and a customer key costs a monthly fee for messages holding only alarm names, states and
@@ -215,14 +251,30 @@ export class SearchCitationApiStack extends Stack {
       );
     }
     if (settings.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
+    if (settings.alarmsUnwatched) {
+      Annotations.of(this).addWarningV2(
+        'search-citation-api:alarms-unwatched',
+        'alarmEmail=none: the alarms notify a topic no one is subscribed to. Subscribe someone before the API faces the internet.',
+      );
+    }
+    this.alertOnSecretChanges([clientKeys, upstreamKey]);
+    this.requireAdminsOfThisAccount(settings);
+    for (const warning of settings.warnings) Annotations.of(this).addWarningV2('search-citation-api:settings', warning);
 
     const observability = new Observability(this, 'Observability', {
       api: this.api,
       metricsNamespace: settings.metricsNamespace,
-      ...(waf ? { waf: { webAclName: waf.webAclName, ruleMetricName: waf.ruleMetricName } } : {}),
+      ...(waf
+        ? {
+            waf: { webAclName: waf.webAclName, ruleMetricName: waf.ruleMetricName, keyedRuleMetricName: waf.keyedRuleMetricName },
+          }
+        : {}),
       stageName: settings.stageName,
       endpoints,
-      otherFunctions: [{ route: MCP_ROUTE, fn: mcp.fn }],
+      otherFunctions: [
+        { route: MCP_ROUTE, fn: mcp.fn },
+        { route: this.gatewayAuthorizer.fn.route, fn: this.gatewayAuthorizer.fn },
+      ],
       accessLogs,
       alarmTopic: this.alarmTopic,
       spendAlarmCallsPerHour: settings.spendAlarmCallsPerHour,
@@ -243,18 +295,30 @@ export class SearchCitationApiStack extends Stack {
     });
 
     acknowledgeFindings(this, this.api, settings);
-    Validations.of(this.budgetTable).acknowledge({
-      id: 'AwsSolutions-DDB3',
-      reason:
-        'No point-in-time recovery: the table holds the current hour, month and days of search counts, nothing ' +
-        "else. Losing it would restart this month's count; SerpApi's own Account API still reports the plan's usage.",
-    });
     Validations.of(this.cacheTable).acknowledge({
       id: 'AwsSolutions-DDB3',
       reason:
         'No point-in-time recovery: the table is a cache of upstream answers that expire within days, each one ' +
         'fetched again on a miss. Restoring it would bring back nothing that is not one upstream call away, and ' +
         'continuous backups would bill per GB-month for data that is disposable by design.',
+    });
+  }
+
+  /**
+   * The spending budget's counter: one item per window (hour, month, a client's day), expiring by TTL. A
+   * table of its own so that the functions' grant on it is UpdateItem alone. The month's count is what
+   * stops the month's spend: a table lost or replaced mid-month would allow the whole monthly budget
+   * again. So it is kept on teardown and replacement, undeletable until protection is lifted, and
+   * restorable to any second of the last 35 days.
+   */
+  private newBudgetTable(): dynamodb.Table {
+    return new dynamodb.Table(this, 'BudgetTable', {
+      partitionKey: { name: BUDGET_TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: BUDGET_TABLE_KEYS.timeToLive,
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     });
   }
 
@@ -294,6 +358,69 @@ export class SearchCitationApiStack extends Stack {
   }
 
   /**
+   * An e-mail to the alarm topic on any change to either secret or its policy (a new value, a version stage
+   * moved, rotation, deletion, tags, replication, the resource policy): every action the secrets' deny keeps
+   * for the admins, so a change by an admin is seen too. It reads CloudTrail's record of the call, which
+   * EventBridge receives only where a trail logs management events in the region.
+   */
+  private alertOnSecretChanges(secrets: ServiceSecret[]): void {
+    const ids = secrets.flatMap((secret): unknown[] => {
+      // Any form a caller can name the secret by: its full ARN, its name, or its ARN without the suffix.
+      const name = secret.created ? secret.created.secretName : secretNameOf(secret.id);
+      const partialArn = this.formatArn({
+        service: 'secretsmanager',
+        resource: 'secret',
+        resourceName: name,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
+      return [...new Set([secret.id, name]), { prefix: partialArn }];
+    });
+    const rule = new events.Rule(this, 'SecretChanges', {
+      description: 'Mails the alarm topic when a service secret or its policy changes',
+      eventPattern: {
+        source: ['aws.secretsmanager'],
+        detailType: ['AWS API Call via CloudTrail'],
+        detail: {
+          eventSource: ['secretsmanager.amazonaws.com'],
+          eventName: SECRET_CHANGE_ACTIONS.map((action) => action.replace(/^secretsmanager:/, '')),
+          requestParameters: { secretId: ids },
+        },
+      },
+    });
+    rule.addTarget(
+      new targets.SnsTopic(this.alarmTopic, {
+        message: events.RuleTargetInput.fromText(
+          `${this.stackName}: ${events.EventField.fromPath('$.detail.eventName')} on secret ` +
+            `${events.EventField.fromPath('$.detail.requestParameters.secretId')} by ` +
+            `${events.EventField.fromPath('$.detail.userIdentity.arn')} at ${events.EventField.time}. ` +
+            'Expected only when an admin puts the SerpApi key, adds or removes a client key, or a deploy changes a policy.',
+        ),
+      }),
+    );
+  }
+
+  /**
+   * The secrets' admins and readers must be principals of the account the stack is deployed to: the policy
+   * compares aws:PrincipalArn, which no principal of another account can equal. Checked by CloudFormation
+   * before anything is created (a template rule), as the synth cannot know the account; settings.ts checks
+   * it at synth too when the CDK CLI says which account it deploys to.
+   */
+  private requireAdminsOfThisAccount(settings: StackSettings): void {
+    const accounts = [
+      ...new Set([...settings.secretAdminArns, ...settings.secretReaderArns].map((arn) => arn.split(':')[4] ?? '')),
+    ].filter((account) => /^\d{12}$/.test(account));
+    if (accounts.length === 0) return;
+    new CfnRule(this, 'SecretPrincipalsInThisAccount', {
+      assertions: accounts.map((account) => ({
+        assert: Fn.conditionEquals(Aws.ACCOUNT_ID, account),
+        assertDescription:
+          `secretAdminArns / secretReaderArns name account ${account}, not the one this stack is deployed to: ` +
+          "such a principal never matches the secrets' policies. Name principals of this account.",
+      })),
+    });
+  }
+
+  /**
    * Resource policies on the secrets the stack created. A Deny here wins over any identity policy in the
    * account (an over-broad `secretsmanager:*` grant included):
    * - GetSecretValue is denied to every principal but the functions' roles, the readers and admins named in
@@ -308,17 +435,20 @@ export class SearchCitationApiStack extends Stack {
    * when the stack is deleted: a kept secret never stands unguarded. Secrets given by name or ARN are the
    * team's own: their policies are left as they are.
    */
-  private restrictSecrets(secrets: ServiceSecret[], functions: readonly ApiFunction[], settings: StackSettings): void {
+  private restrictSecrets(secrets: { secret: ServiceSecret; readers: string[] }[], settings: StackSettings): void {
     const root = this.formatArn({ service: 'iam', region: '', resource: 'root', arnFormat: ArnFormat.NO_RESOURCE_NAME });
-    // The bootstrap role's ARN holds ${AWS::AccountId}-style placeholders, which only Fn::Sub fills in.
+    // The bootstrap's execution role: the default bootstrap's, shared by every CDK app in the account and
+    // region, or with bootstrapQualifier a bootstrap of this stack's own (infra/app.ts). Its ARN holds
+    // ${AWS::AccountId}-style placeholders, which only Fn::Sub fills in.
     const deployers = [
       ...(this.synthesizer instanceof DefaultStackSynthesizer ? [Fn.sub(this.synthesizer.cloudFormationExecutionRoleArn)] : []),
       ...(settings.deployRoleArn ? [settings.deployRoleArn] : []),
     ];
     const changers = [root, ...settings.secretAdminArns, ...deployers];
-    const readers = [...functions.map((fn) => fn.role.roleArn), ...changers, ...settings.secretReaderArns];
-    for (const { created } of secrets) {
+    for (const { secret, readers: functionRoles } of secrets) {
+      const { created } = secret;
       if (!created) continue;
+      const readers = [...functionRoles, ...changers, ...settings.secretReaderArns];
       created.addToResourcePolicy(
         new iam.PolicyStatement({
           sid: 'OnlyServiceAndAdminsRead',
@@ -390,6 +520,12 @@ export const SECRET_CHANGE_ACTIONS = [
   'secretsmanager:UntagResource',
 ] as const;
 
+/** A secret's name from the id a setting gave: a name as is, an ARN without its "-" and six-character suffix. */
+function secretNameOf(id: string): string {
+  const match = /^arn:[^:]+:secretsmanager:[^:]*:\d*:secret:(.+)-[A-Za-z0-9]{6}$/.exec(id);
+  return match?.[1] ?? id;
+}
+
 /** "web-search-alpha" → "WebSearchAlpha": stable construct ids, so adding a route changes nothing else. */
 function constructId(name: string): string {
   return name
@@ -438,25 +574,19 @@ function acknowledgeFindings(stack: Stack, api: apigw.RestApi, settings: StackSe
   );
   ack(
     api,
-    'AwsSolutions-APIG4',
-    'Every POST method authenticates in its function: a bearer key compared in constant time with SHA-256 digests ' +
-      'kept in Secrets Manager. A Lambda authorizer would add a second invocation per request (cost, latency) for the ' +
-      'same check. The ANY methods are mock integrations that only answer 405 and reach no backend.',
-  );
-  ack(
-    api,
     'AwsSolutions-COG4',
-    'Clients are programs holding API keys, not Cognito users; authentication is the bearer-key check in each ' +
-      'function (see AwsSolutions-APIG4).',
+    'Clients are programs holding API keys, not Cognito users: every method is guarded by a Lambda TOKEN authorizer ' +
+      '(a bearer key compared in constant time with SHA-256 digests kept in Secrets Manager, infra/gateway-keys.ts), ' +
+      'and each function checks the key again.',
   );
   if (!settings.waf) {
     ack(
       api,
       'AwsSolutions-APIG3',
       'WAF left out on purpose with -c waf=false (it is on by default): the deployer chose to save its monthly fee ' +
-        '($5 per web ACL, $1 per rule). The stage-wide flood guard still bounds the request rate and so the cost of a ' +
-        'flood, and the functions reject bodies over 16 KiB and unauthenticated requests before any paid call; one ' +
-        'address can then hold every client at 429, which the refused-flood alarm reports.',
+        '($5 per web ACL, $1 per rule). The authorizer still refuses keyless and unknown keys before any function, each ' +
+        'key keeps its own rate, and the gateway refuses bodies over 10 MB and the functions over 16 KiB; but one host ' +
+        'with made-up keys can then invoke the authorizer at will, which the refused-flood alarm reports.',
     );
   }
   if (settings.apiGatewayCloudWatchRole) {

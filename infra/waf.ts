@@ -1,43 +1,91 @@
 /**
- * The web ACL (on by default; `-c waf=false` leaves it out): one rate-based rule that blocks an IP address making more than
- * `wafRequestsPer5MinutesPerIp` requests in any 5 minutes, answered with the service's own 429 envelope.
- * Without it, unauthenticated traffic draws from the same stage-wide flood guard as real clients (each such
- * request is answered 401 by a function, with no paid call), so one address could hold every client at 429.
+ * The web ACL (on by default; `-c waf=false` leaves it out). AWS WAF runs before everything else API
+ * Gateway does with a request (resource policy, authorizer, throttling), so what it blocks costs WAF's
+ * per-request fee only. Three rules, answered in the service's own envelope:
+ *
+ * 0. A body over 16 KiB (the API's own limit, MAX_BODY_BYTES): 413. WAF sees the first 16 KiB of a body
+ *    sent to API Gateway; a larger one is "oversize" and matches.
+ * 1. Per address, requests without a valid-looking key (lib/auth/bearer.ts): more than
+ *    `wafRequestsPer5MinutesPerIp` in any 5 minutes and the address is blocked, 429. Requests that carry a
+ *    key of the right shape never count here, so clients behind one NAT are never blocked by it.
+ * 2. Per address, requests with a valid-looking key: a far higher limit, `wafKeyedRequestsPer5MinutesPerIp`,
+ *    which a NAT full of clients within their own rates stays under, and which one host flooding with
+ *    made-up keys (each a new token, so each an authorizer call) soon passes.
+ *
+ * Optional request logging (`wafLogging`) to a log group of its own, with the Authorization header redacted.
  */
-import { Stack } from 'aws-cdk-lib';
+import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { VALID_LOOKING_AUTHORIZATION } from '../lib/auth/bearer.js';
+import { MAX_BODY_BYTES } from '../lib/middleware/body.js';
 import { envelopeTemplate } from './gateway-responses.js';
 
 export interface RateLimitAclProps {
   /** The stage the web ACL guards. */
   stage: apigw.Stage;
   requestsPer5MinutesPerIp: number;
+  keyedRequestsPer5MinutesPerIp: number;
+  /** A log group `aws-waf-logs-<stack>` receiving every request's record (Authorization redacted). */
+  logging?: { retention: logs.RetentionDays };
 }
 
 /** Seconds a blocked address is told to wait: WAF re-evaluates its rate over a 5-minute window. */
 export const WAF_RETRY_AFTER_SECONDS = 300;
 
+/** The body size WAF blocks above: the API's own limit, which is also what WAF sees of a body by default. */
+export const WAF_MAX_BODY_BYTES = MAX_BODY_BYTES;
+
+/** The Authorization header as WAF reads it: the header itself, untransformed. */
+const AUTHORIZATION = { singleHeader: { Name: 'authorization' } };
+
+const VALID_LOOKING_KEY: wafv2.CfnWebACL.StatementProperty = {
+  regexMatchStatement: {
+    regexString: VALID_LOOKING_AUTHORIZATION,
+    fieldToMatch: AUTHORIZATION,
+    textTransformations: [{ priority: 0, type: 'NONE' }],
+  },
+};
+
 export class RateLimitAcl extends Construct {
   readonly acl: wafv2.CfnWebACL;
   /** The web ACL's name, also its metric name: the WebACL dimension of its AWS/WAFV2 metrics. */
   readonly webAclName: string;
-  /** The per-IP rule's name, also its metric name: the Rule dimension of its AWS/WAFV2 metrics. */
+  /** The per-IP rule for requests without a valid-looking key: its name is the Rule dimension of its metrics. */
   readonly ruleMetricName: string;
+  /** The per-IP rule for requests with a valid-looking key. */
+  readonly keyedRuleMetricName: string;
+  readonly bodyRuleMetricName: string;
+  readonly logGroup?: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: RateLimitAclProps) {
     super(scope, id);
-    const metricPrefix = Stack.of(this).stackName;
+    const stack = Stack.of(this);
+    const metricPrefix = stack.stackName;
     // Named after the stack (unique per copy) and named as its metrics, so that alarms find them by either.
     this.webAclName = `${metricPrefix}-acl`;
     this.ruleMetricName = `${metricPrefix}-per-ip-rate`;
+    this.keyedRuleMetricName = `${metricPrefix}-per-ip-keyed-rate`;
+    this.bodyRuleMetricName = `${metricPrefix}-body-size`;
+    const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, metricName, sampledRequestsEnabled: true });
+    const rateLimited: wafv2.CfnWebACL.RuleActionProperty = {
+      block: {
+        customResponse: {
+          responseCode: 429,
+          customResponseBodyKey: 'rateLimited',
+          responseHeaders: [{ name: 'Retry-After', value: String(WAF_RETRY_AFTER_SECONDS) }],
+        },
+      },
+    };
     this.acl = new wafv2.CfnWebACL(this, 'Acl', {
       name: this.webAclName,
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
-      description: 'Blocks an IP address over its request rate before it reaches the API',
-      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: this.webAclName, sampledRequestsEnabled: true },
+      description: 'Blocks bodies over the API limit, and addresses over their request rate, before the API',
+      visibilityConfig: visibility(this.webAclName),
       customResponseBodies: {
         rateLimited: {
           contentType: 'APPLICATION_JSON',
@@ -46,30 +94,92 @@ export class RateLimitAcl extends Construct {
             'Too many requests from this address; retry after the seconds in Retry-After',
           ),
         },
+        tooLarge: {
+          contentType: 'APPLICATION_JSON',
+          content: envelopeTemplate('PAYLOAD_TOO_LARGE', `body: must be at most ${WAF_MAX_BODY_BYTES} bytes`),
+        },
       },
       rules: [
         {
-          name: this.ruleMetricName,
+          name: this.bodyRuleMetricName,
           priority: 0,
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: props.requestsPer5MinutesPerIp } },
-          action: {
-            block: {
-              customResponse: {
-                responseCode: 429,
-                customResponseBodyKey: 'rateLimited',
-                responseHeaders: [{ name: 'Retry-After', value: String(WAF_RETRY_AFTER_SECONDS) }],
-              },
+          statement: {
+            sizeConstraintStatement: {
+              fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+              comparisonOperator: 'GT',
+              size: WAF_MAX_BODY_BYTES,
+              textTransformations: [{ priority: 0, type: 'NONE' }],
             },
           },
-          visibilityConfig: {
-            cloudWatchMetricsEnabled: true,
-            metricName: this.ruleMetricName,
-            sampledRequestsEnabled: true,
+          action: { block: { customResponse: { responseCode: 413, customResponseBodyKey: 'tooLarge' } } },
+          visibilityConfig: visibility(this.bodyRuleMetricName),
+        },
+        {
+          name: this.ruleMetricName,
+          priority: 1,
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: props.requestsPer5MinutesPerIp,
+              scopeDownStatement: { notStatement: { statement: VALID_LOOKING_KEY } },
+            },
           },
+          action: rateLimited,
+          visibilityConfig: visibility(this.ruleMetricName),
+        },
+        {
+          name: this.keyedRuleMetricName,
+          priority: 2,
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: props.keyedRequestsPer5MinutesPerIp,
+              scopeDownStatement: VALID_LOOKING_KEY,
+            },
+          },
+          action: rateLimited,
+          visibilityConfig: visibility(this.keyedRuleMetricName),
         },
       ],
     });
     // The stage ARN holds a reference to the stage, so CloudFormation creates the stage first.
     new wafv2.CfnWebACLAssociation(this, 'Association', { resourceArn: props.stage.stageArn, webAclArn: this.acl.attrArn });
+
+    if (props.logging) {
+      // WAF writes only to a log group whose name starts with aws-waf-logs-, given by its ARN without ":*".
+      const logGroupName = `aws-waf-logs-${metricPrefix}`;
+      const logGroupArn = stack.formatArn({
+        service: 'logs',
+        resource: 'log-group',
+        resourceName: logGroupName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
+      this.logGroup = new logs.LogGroup(this, 'Logs', {
+        logGroupName,
+        retention: props.logging.retention,
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      // The delivery policy WAF needs on the group, for this account's web ACLs only.
+      const delivery = new logs.ResourcePolicy(this, 'LogDelivery', {
+        policyStatements: [
+          new iam.PolicyStatement({
+            principals: [new iam.ServicePrincipal('delivery.logs.amazonaws.com')],
+            actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+            resources: [`${logGroupArn}:*`],
+            conditions: {
+              StringEquals: { 'aws:SourceAccount': stack.account },
+              ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'logs', resource: '*' }) },
+            },
+          }),
+        ],
+      });
+      const logging = new wafv2.CfnLoggingConfiguration(this, 'Logging', {
+        resourceArn: this.acl.attrArn,
+        logDestinationConfigs: [logGroupArn],
+        // Never the key: WAF logs every header it sees unless told otherwise.
+        redactedFields: [{ singleHeader: { Name: 'authorization' } }],
+      });
+      logging.node.addDependency(this.logGroup, delivery);
+    }
   }
 }

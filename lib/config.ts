@@ -62,6 +62,12 @@ const configSchema = z
     /** Locally, the upstream key itself; where deployed, SERPAPI_SECRET_ID names the secret that holds it. */
     SERPAPI_API_KEY: optionalText,
     SERPAPI_SECRET_ID: optionalText,
+    /**
+     * "true" in a function that makes no paid call and may not read the SerpApi key: the free routes and the
+     * gateway's authorizer, whose roles cannot read that secret (lib/routes.ts, `needs.upstreamKey`). Neither
+     * SERPAPI_API_KEY nor SERPAPI_SECRET_ID may then be set, and nothing loads the key.
+     */
+    NO_UPSTREAM_KEY: z._default(z.enum(['true', 'false']), 'false'),
     /** Locally, comma-separated plain client keys; where deployed, CLIENT_KEYS_SECRET_ID holds their digests. */
     API_KEYS: optionalText,
     CLIENT_KEYS_SECRET_ID: optionalText,
@@ -95,6 +101,11 @@ const configSchema = z
     ANSWER_CACHE_TTL_BY_ENDPOINT: z._default(ttlByEndpoint, {}),
     /** The shared cache every container sees (a DynamoDB table); unset, the caches are memory only. */
     CACHE_TABLE_NAME: optionalText,
+    /**
+     * Prefix of every key this function reads or writes in the shared table: its route's own
+     * (lib/routes.ts, cacheKeyPrefix), the only keys its role may write. Empty locally.
+     */
+    CACHE_KEY_PREFIX: z._default(z.string().check(z.regex(/^([a-z0-9-]+\/)?$/, { error: 'must be a route name and "/"' })), ''),
     /** A table read slower than this is abandoned and the upstream asked instead. */
     CACHE_READ_TIMEOUT_MS: intVar(150, 10, 5_000),
     /** Writing new answers to the table may hold a response back at most this long. */
@@ -174,6 +185,11 @@ const configSchema = z
     /** A paper's matched record never changes: kept like its citations (entries; seconds, 0 turns it off). */
     CROSSREF_CACHE_MAX: intVar(2_000, 0, 100_000),
     CROSSREF_CACHE_TTL_SECONDS: intVar(2_592_000, 0, 31_536_000),
+    /**
+     * The gateway's authorizer: the stack whose usage-plan API keys it names for each client
+     * (lib/auth/usage-key.ts). Unset everywhere else.
+     */
+    USAGE_KEY_SCOPE: optionalText,
     /** Powertools reads these itself too; here they are validated once, with this service's defaults. */
     POWERTOOLS_SERVICE_NAME: z._default(z.string().check(z.trim(), z.minLength(1)), 'search-citation-api'),
     /** Set where deployed: metrics are written only when a namespace is configured. */
@@ -181,9 +197,14 @@ const configSchema = z
     POWERTOOLS_METRICS_DISABLED: optionalText,
   })
   .check(
-    z.refine((c) => Boolean(c.SERPAPI_API_KEY ?? c.SERPAPI_SECRET_ID), {
+    z.refine((c) => c.NO_UPSTREAM_KEY === 'true' || Boolean(c.SERPAPI_API_KEY ?? c.SERPAPI_SECRET_ID), {
       error: 'set SERPAPI_API_KEY or SERPAPI_SECRET_ID',
       path: ['SERPAPI_API_KEY'],
+    }),
+    // A function without the key must not be handed one: its role cannot read the secret anyway.
+    z.refine((c) => c.NO_UPSTREAM_KEY !== 'true' || !(c.SERPAPI_API_KEY ?? c.SERPAPI_SECRET_ID), {
+      error: 'NO_UPSTREAM_KEY=true: set neither SERPAPI_API_KEY nor SERPAPI_SECRET_ID',
+      path: ['NO_UPSTREAM_KEY'],
     }),
     z.refine((c) => Boolean(c.API_KEYS ?? c.CLIENT_KEYS_SECRET_ID), {
       error: 'set API_KEYS or CLIENT_KEYS_SECRET_ID',

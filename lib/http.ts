@@ -1,12 +1,15 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { fail } from './envelope.js';
 import type { AppError } from './errors.js';
+import { VERSION_HEADERS } from './version.js';
 
-// Every response is JSON, never cached by a shared cache, and never sniffed into something else.
+// Every response is JSON, never cached by a shared cache, never sniffed into something else, and says
+// which version of the API answered.
 const BASE_HEADERS = {
   'Content-Type': 'application/json; charset=utf-8',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
+  ...VERSION_HEADERS,
 } as const;
 
 export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {

@@ -15,6 +15,8 @@ export const METRIC = {
   budgetCounterErrors: 'BudgetCounterErrors',
   /** Every 429 answer, the gateway's throttling included: counted from the API's access log, not by the functions. */
   rateLimitedAnswers: 'RateLimitedAnswers',
+  /** POST requests a function answered (not /mcp): counted from the access log, the metrics' heartbeat. */
+  answeredByFunctions: 'AnsweredByFunctions',
 } as const;
 
 /**

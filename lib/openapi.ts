@@ -5,13 +5,13 @@
  * and the error table of lib/errors.ts. zod writes the JSON Schemas (draft 2020-12, which OpenAPI 3.1
  * uses), so the document cannot say something the service does not do.
  */
-import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { MAX_BODY_BYTES } from './middleware/body.js';
 import { REQUEST_EXAMPLES } from './openapi-examples.js';
 import { ROUTES, type Route } from './routes.js';
 import { WELL_FORMED_RULE } from './schema.js';
+import { API_VERSION } from './version.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -105,10 +105,14 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
 
 type ResponseHeader = 'WWW-Authenticate' | 'Allow' | 'Retry-After';
 
-const HEADERS: Record<ResponseHeader | 'X-Request-Id', JsonObject> = {
+const HEADERS: Record<ResponseHeader | 'X-Request-Id' | 'X-Api-Version', JsonObject> = {
   'X-Request-Id': {
     description: 'This request’s id, on every response; quote it when reporting a problem.',
     schema: { type: 'string' },
+  },
+  'X-Api-Version': {
+    description: 'The version of the API that answered (semantic versioning; `info.version`), on every response.',
+    schema: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+' },
   },
   'WWW-Authenticate': { description: 'Always `Bearer`.', schema: { type: 'string', const: 'Bearer' } },
   Allow: { description: 'Always `POST`.', schema: { type: 'string', const: 'POST' } },
@@ -271,6 +275,7 @@ function errorResponses(): Record<string, JsonObject> {
       description: codes.map((code) => `\`${code}\`: ${ERROR_DOCS[code].when}`).join('\n\n'),
       headers: Object.fromEntries([
         ['X-Request-Id', ref('headers', 'X-Request-Id')],
+        ['X-Api-Version', ref('headers', 'X-Api-Version')],
         ...headerNames.map((name) => [name, ref('headers', name)]),
       ]),
       content: {
@@ -311,8 +316,9 @@ with \`Authorization: Bearer <API key>\`, and every answer, success or failure, 
 - failure: \`{"success": false, "message": "...", "data": null, "error": {"code": "...", "details": "..."}}\`
 
 Clients branch on \`error.code\`; \`details\` is written for a person and names every offending field.
-Every response carries \`X-Request-Id\`. A search that finds nothing is a success with empty arrays and the
-message "No results". Arrays in \`data\` are always present; objects are present or null.
+Every response carries \`X-Request-Id\` and \`X-Api-Version\` (this document's \`info.version\`). A search
+that finds nothing is a success with empty arrays and the message "No results". Arrays in \`data\` are always
+present; objects are present or null.
 
 Requests: unknown fields are rejected; strings are trimmed and a blank optional string counts as not given;
 text fields reject control characters and ${WELL_FORMED_RULE}; integers must be JSON integers. Every rule
@@ -380,7 +386,7 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
         responses: {
           '200': {
             description: 'Success: the envelope with this endpoint’s data.',
-            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id') },
+            headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), 'X-Api-Version': ref('headers', 'X-Api-Version') },
             content: { 'application/json': { schema: ref('schemas', `${stem}Success`) } },
           },
           ...errorResponseRefs,
@@ -394,7 +400,7 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
     openapi: '3.1.0',
     info: {
       title: 'Search and Citation API',
-      version: packageVersion(),
+      version: API_VERSION,
       description: DESCRIPTION,
     },
     servers: [
@@ -422,9 +428,4 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
       headers: HEADERS,
     },
   };
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
-  return pkg.version ?? '0.0.0';
 }

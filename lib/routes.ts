@@ -1,6 +1,9 @@
 /**
  * Every endpoint, once. The local server, the CDK stack and the OpenAPI document all loop over this
- * table, so a new endpoint is one line here plus its file in functions/.
+ * table, so a new endpoint is one line here plus its file in functions/. What a route's function needs
+ * where deployed (`needs`) is written here too, and nowhere else: its role's grants and its environment
+ * follow from it (infra/api-function.ts), and test/infra/least-privilege.test.ts compares every role of
+ * the synthesized template with it.
  */
 export interface Route {
   /** The POST path, as clients call it. */
@@ -9,41 +12,127 @@ export interface Route {
   name: string;
   summary: string;
   tag: 'Web search' | 'Alpha services' | 'Citation search' | 'Usage';
+  needs: RouteNeeds;
+}
+
+/** What a route's function uses where deployed; it is granted that and nothing more. */
+export interface RouteNeeds {
+  /** Paid SerpApi searches: each one is reserved in the spending budget first (counter updates). */
+  paidCalls: boolean;
+  /**
+   * Reads the SerpApi key from its secret: for paid searches, or for SerpApi's free Account API (the
+   * plan's numbers /v1/usage shows). A route without it never loads the key and may not read its secret.
+   */
+  upstreamKey: boolean;
+  /**
+   * The spending budget's counter table: `reserve` (paid searches: reserve, give back, settle), `read`
+   * (/v1/usage: where the budget stands), `none` (the function is given no table).
+   */
+  budget: 'reserve' | 'read' | 'none';
+  /** The shared cache table, every key under the route's own prefix ({@link cacheKeyPrefix}). */
+  sharedCache: boolean;
+}
+
+/** A route that searches SerpApi: everything a paid search needs. */
+const PAID: RouteNeeds = Object.freeze({ paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true });
+
+/**
+ * The prefix of every key a route's function reads or writes in the shared cache table (CACHE_KEY_PREFIX).
+ * Its role may write no other key (dynamodb:LeadingKeys), so one route can never put an answer in front of
+ * another's clients; the price is that two routes asking SerpApi the same question pay for it once each.
+ */
+export function cacheKeyPrefix(routeName: string): string {
+  return `${routeName}/`;
 }
 
 export const ROUTES: readonly Route[] = [
-  { path: '/v1/web-search/alpha', name: 'web-search-alpha', summary: 'Web search on engine alpha', tag: 'Web search' },
-  { path: '/v1/web-search/bravo', name: 'web-search-bravo', summary: 'Web search on engine bravo', tag: 'Web search' },
-  { path: '/v1/web-search/charlie', name: 'web-search-charlie', summary: 'Web search on engine charlie', tag: 'Web search' },
+  {
+    path: '/v1/web-search/alpha',
+    name: 'web-search-alpha',
+    summary: 'Web search on engine alpha',
+    tag: 'Web search',
+    needs: PAID,
+  },
+  {
+    path: '/v1/web-search/bravo',
+    name: 'web-search-bravo',
+    summary: 'Web search on engine bravo',
+    tag: 'Web search',
+    needs: PAID,
+  },
+  {
+    path: '/v1/web-search/charlie',
+    name: 'web-search-charlie',
+    summary: 'Web search on engine charlie',
+    tag: 'Web search',
+    needs: PAID,
+  },
   {
     path: '/v1/web-search/delta',
     name: 'web-search-delta',
     summary: 'Web search on engine delta (Chinese-language queries)',
     tag: 'Web search',
+    needs: PAID,
   },
-  { path: '/v1/cite/search', name: 'cite-search', summary: 'Papers with formatted citations', tag: 'Citation search' },
+  {
+    path: '/v1/cite/search',
+    name: 'cite-search',
+    summary: 'Papers with formatted citations',
+    tag: 'Citation search',
+    needs: PAID,
+  },
   {
     path: '/v1/cite/resolve',
     name: 'cite-resolve',
     summary: 'DOIs and free-text references, resolved and cited in any CSL style (no paid call)',
     tag: 'Citation search',
+    // Crossref only; resolved references are cached.
+    needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: true },
   },
   {
     path: '/v1/cite/styles',
     name: 'cite-styles',
     summary: 'The CSL style catalogue, searched by name or field',
     tag: 'Citation search',
+    // The catalogue is data shipped beside the code.
+    needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: false },
   },
-  { path: '/v1/alpha/scholar/profiles', name: 'scholar-profiles', summary: 'Scholar profiles by name', tag: 'Alpha services' },
-  { path: '/v1/alpha/scholar/author', name: 'scholar-author', summary: 'One scholar and their articles', tag: 'Alpha services' },
+  {
+    path: '/v1/alpha/scholar/profiles',
+    name: 'scholar-profiles',
+    summary: 'Scholar profiles by name',
+    tag: 'Alpha services',
+    needs: PAID,
+  },
+  {
+    path: '/v1/alpha/scholar/author',
+    name: 'scholar-author',
+    summary: 'One scholar and their articles',
+    tag: 'Alpha services',
+    needs: PAID,
+  },
   {
     path: '/v1/alpha/scholar/author-citation',
     name: 'scholar-author-citation',
     summary: "One article of a scholar's page with the documents citing it",
     tag: 'Alpha services',
+    needs: PAID,
   },
-  { path: '/v1/alpha/trends', name: 'alpha-trends', summary: 'Search interest over time and by region', tag: 'Alpha services' },
-  { path: '/v1/alpha/news', name: 'alpha-news', summary: 'News search', tag: 'Alpha services' },
-  { path: '/v1/alpha/images', name: 'alpha-images', summary: 'Image search', tag: 'Alpha services' },
-  { path: '/v1/usage', name: 'usage', summary: "The search budget: this hour, this month, the caller's day", tag: 'Usage' },
+  {
+    path: '/v1/alpha/trends',
+    name: 'alpha-trends',
+    summary: 'Search interest over time and by region',
+    tag: 'Alpha services',
+    needs: PAID,
+  },
+  { path: '/v1/alpha/news', name: 'alpha-news', summary: 'News search', tag: 'Alpha services', needs: PAID },
+  { path: '/v1/alpha/images', name: 'alpha-images', summary: 'Image search', tag: 'Alpha services', needs: PAID },
+  {
+    path: '/v1/usage',
+    name: 'usage',
+    summary: "The search budget: this hour, this month, the caller's day",
+    tag: 'Usage',
+    // The counter is read, and the plan's numbers come from SerpApi's free Account API, which needs the key.
+    needs: { paidCalls: false, upstreamKey: true, budget: 'read', sharedCache: false },
+  },
 ];

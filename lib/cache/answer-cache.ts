@@ -45,6 +45,7 @@ const nonEmpty = (value: unknown) => Array.isArray(value) && value.length > 0;
  */
 const HAS_RESULTS: Record<UpstreamEngine, (json: SerpApiJson) => boolean> = {
   webAlpha: (json) => nonEmpty(json.organic_results),
+  webAlphaAiOverview: (json) => isRecord(json.ai_overview) && nonEmpty(json.ai_overview.text_blocks),
   webBravo: (json) => nonEmpty(json.organic_results),
   webCharlie: (json) => nonEmpty(json.organic_results),
   webDelta: (json) => nonEmpty(json.organic_results),

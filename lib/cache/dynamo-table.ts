@@ -64,6 +64,11 @@ export interface CacheTableOptions {
   preload?: boolean;
   /** The longest `prepare()` waits for the first connection (TABLE_PREPARE_TIMEOUT_MS). */
   prepareTimeoutMs?: number;
+  /**
+   * Put before every key this table reads or writes (CACHE_KEY_PREFIX: the route's own, the only keys its
+   * role may write); callers never see it. Default: none.
+   */
+  keyPrefix?: string;
   now?: () => number;
 }
 
@@ -93,6 +98,7 @@ export function fromItem(item: Record<string, { S?: string; B?: Uint8Array; N?: 
 
 export function createCacheTable(options: CacheTableOptions): CacheTable {
   const now = options.now ?? Date.now;
+  const prefix = options.keyPrefix ?? '';
   let sdk: Promise<{ client: DynamoDBClient; commands: Sdk }> | undefined;
   let failuresInARow = 0;
   let restingUntil = 0;
@@ -171,7 +177,7 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
       try {
         const { client, commands } = await connect();
         await client.send(
-          new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: 'prepare#connection' } } }),
+          new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: `${prefix}prepare#connection` } } }),
           {
             abortSignal: AbortSignal.timeout(options.prepareTimeoutMs ?? 2_000),
           },
@@ -193,14 +199,14 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
           const items = await attempt('read', options.readTimeoutMs, context, async ({ client, commands }, abortSignal) => {
             if (batch.length === 1) {
               const answer = await client.send(
-                new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: batch[0] as string } } }),
+                new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: `${prefix}${batch[0]}` } } }),
                 { abortSignal },
               );
               return { items: answer.Item ? [answer.Item] : [], unprocessed: 0 };
             }
             const answer = await client.send(
               new commands.BatchGetItemCommand({
-                RequestItems: { [options.tableName]: { Keys: batch.map((key) => ({ pk: { S: key } })) } },
+                RequestItems: { [options.tableName]: { Keys: batch.map((key) => ({ pk: { S: `${prefix}${key}` } })) } },
               }),
               { abortSignal },
             );
@@ -216,7 +222,9 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
               const value = fromItem(item as Parameters<typeof fromItem>[0], now());
               // fromItem has checked expires_at: a value it returns has a finite one.
               const expiresAtMs = Number(item.expires_at?.N) * 1000;
-              if (value !== undefined && item.pk?.S) found.set(item.pk.S, { value, expiresAtMs });
+              if (value !== undefined && item.pk?.S?.startsWith(prefix)) {
+                found.set(item.pk.S.slice(prefix.length), { value, expiresAtMs });
+              }
             } catch (error) {
               logger.warn('cache item unreadable; treated as a miss', {
                 requestId: context.requestId,
@@ -233,7 +241,7 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
     async putMany(entries, context) {
       const items = new Map<string, NonNullable<ReturnType<typeof toItem>>>();
       for (const entry of entries) {
-        const item = toItem(entry, now());
+        const item = toItem({ ...entry, key: `${prefix}${entry.key}` }, now());
         if (item) items.set(entry.key, item);
         else logger.info('cache item over the size limit; not stored', { requestId: context.requestId, key: entry.key });
       }
@@ -275,6 +283,7 @@ export function sharedCacheTable(): CacheTable | null {
         cooldownMs: config.CACHE_TABLE_COOLDOWN_MS,
         preload: true,
         prepareTimeoutMs: config.TABLE_PREPARE_TIMEOUT_MS,
+        keyPrefix: config.CACHE_KEY_PREFIX,
       })
     : null;
   return shared;

@@ -1,6 +1,16 @@
 /** POST /v1/web-search/alpha: the `data` of a success (functions/web-search-alpha.ts builds it). */
 import * as z from 'zod/mini';
-import { described, nullableText, paging, relatedSearch, webResultWithDisplayedLink } from './web.js';
+import {
+  aiOverview,
+  aiOverviewContent,
+  answerBox,
+  described,
+  knowledgeGraph,
+  nullableText,
+  paging,
+  relatedSearch,
+  webResultWithDisplayedLink,
+} from './web.js';
 
 export const responseSchema = z.object({
   search_information: described(
@@ -24,18 +34,39 @@ export const responseSchema = z.object({
     z.array(
       z.object({
         question: described(z.string(), 'The related question'),
-        snippet: nullableText('Excerpt of the answer'),
+        snippet: nullableText(
+          'Excerpt of the answer (for an AI overview answer, its first text block; for a list answer, often null: see `list`)',
+        ),
         title: nullableText('Title of the page the answer comes from'),
         link: nullableText('URL of the page the answer comes from'),
         displayed_link: nullableText('That URL as the engine displays it'),
+        type: z.optional(described(z.string().check(z.minLength(1)), 'Google’s kind of answer: featured_snippet, ai_overview…')),
+        date: z.optional(described(z.string().check(z.minLength(1)), 'The answer’s date as Google shows it')),
+        list: z.optional(
+          described(z.array(z.string()).check(z.minLength(1)), 'A list answer’s items, in order (its heading is `title`)'),
+        ),
+        table: z.optional(described(z.array(z.array(z.string())).check(z.minLength(1)), 'A table answer’s rows')),
+        ai_overview: z.optional(
+          described(aiOverviewContent, 'An AI overview answer (`type` ai_overview): its text blocks and the pages it cites'),
+        ),
       }),
     ),
-    'Related questions with the source of their answers',
+    'Related questions with the source of their answers, and the answer itself whatever its type',
   ),
   relatedSearches: described(z.array(relatedSearch), 'Related search terms with links (camelCase, as the contract names it)'),
   pagination: z.extend(paging, {
     page_size: described(z.int().check(z.gte(1), z.lte(100)), 'Results per page: the request’s `num`'),
   }),
+  answer_box: z.optional(described(answerBox, 'Google’s direct answer above the results; absent when the page has none')),
+  knowledge_graph: z.optional(
+    described(knowledgeGraph, 'The knowledge panel beside the results, summarised; absent when the page has none'),
+  ),
+  ai_overview: z.optional(
+    described(
+      aiOverview,
+      'Google’s AI overview at the top of the page; absent when the page has none. When Google holds it back for a second request, it is fetched only if the request says `fetch_ai_overview: true` (one more paid search)',
+    ),
+  ),
 });
 
 export type WebSearchAlphaData = z.output<typeof responseSchema>;

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.js';
+import { SECRET_KEY_SHAPE } from './key-shape.js';
 import { jsonKind, readSecret, SecretShapeError } from './secrets.js';
 
 export interface ClientKey {
@@ -45,12 +46,8 @@ export function localKeyOf(entry: string): string {
 
 const localKeys: ClientKey[] | undefined = config.API_KEYS === undefined ? undefined : parseLocalKeys(config.API_KEYS);
 
-/**
- * What a key kept in the client key secret looks like: 16 to 512 characters of the bearer token alphabet
- * (RFC 6750 b64token). Keys made by infra/create-client-key.ts are 47 of them. A presented token of any
- * other shape cannot match, so it is refused without reading the secret.
- */
-export const SECRET_KEY_SHAPE = /^[A-Za-z0-9\-._~+/]{16,512}=*$/;
+// The key's shape is shared with the gateway's checks, which must not load this module's configuration.
+export { SECRET_KEY_SHAPE };
 
 /**
  * Parses the secret's JSON; anything off is a deployment mistake, not the caller's. The error says what
@@ -140,4 +137,17 @@ export async function findClientKey(presentedKey: string, deadline?: number): Pr
   }
   if (!localKeys) lastReadKeys = keys;
   return matchOf(digest, keys);
+}
+
+/**
+ * The client key this token is, or undefined, for a caller whose refusal is remembered: the gateway's
+ * authorizer, whose Deny API Gateway caches for the token. A client key secret that cannot be read
+ * throws (SERVICE_MISCONFIGURED) whatever the token, so that no valid key is ever refused because of an
+ * outage; a token not shaped like a stored key is refused without reading the secret.
+ */
+export async function identifyClientKey(presentedKey: string, deadline?: number): Promise<ClientKey | undefined> {
+  if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
+  const keys = await clientKeys(deadline);
+  if (!localKeys) lastReadKeys = keys;
+  return matchOf(sha256(presentedKey), keys);
 }

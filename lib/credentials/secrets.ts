@@ -192,7 +192,12 @@ export function logCredentialSources(): void {
   sourcesLogged = true;
   logger.info('credential sources', {
     clientKeys: config.CLIENT_KEYS_SECRET_ID ? `secret ${config.CLIENT_KEYS_SECRET_ID}` : 'API_KEYS',
-    upstreamKey: config.SERPAPI_SECRET_ID ? `secret ${config.SERPAPI_SECRET_ID}` : 'SERPAPI_API_KEY',
+    upstreamKey:
+      config.NO_UPSTREAM_KEY === 'true'
+        ? 'none: this function makes no paid call'
+        : config.SERPAPI_SECRET_ID
+          ? `secret ${config.SERPAPI_SECRET_ID}`
+          : 'SERPAPI_API_KEY',
     upstream: isRealSerpApi(config.SERPAPI_BASE_URL)
       ? `${config.SERPAPI_BASE_URL}: the real SerpApi, every search is paid for by the key's account`
       : config.SERPAPI_BASE_URL,

@@ -1,5 +1,15 @@
 import { config } from '../config.js';
+import { credentialsUnreadable } from '../errors.js';
 import { invalidateSecret, jsonKind, readSecret, SecretShapeError } from './secrets.js';
+
+/**
+ * Whether this function holds the SerpApi key at all. Not where NO_UPSTREAM_KEY is set: the free routes
+ * (lib/routes.ts, `needs.upstreamKey`) and the authorizer, whose roles may not read its secret, never load
+ * it, not even for SerpApi's free Account API (lib/middleware/index.ts asks this first).
+ */
+export function holdsUpstreamKey(): boolean {
+  return config.NO_UPSTREAM_KEY !== 'true';
+}
 
 /**
  * The SerpApi key out of its secret's JSON, `{"serpapi_api_key": "..."}`; the error says what is off
@@ -23,6 +33,8 @@ export function parseUpstreamKeySecret(value: unknown): string {
  * (epoch ms): the secret read, when one is needed, does not outlast it.
  */
 export async function serpApiKey(deadline?: number): Promise<string> {
+  // A bug, never a caller's doing: a free route asked for the key. Refused before any secret is read.
+  if (!holdsUpstreamKey()) throw credentialsUnreadable(new Error('this function holds no upstream key (NO_UPSTREAM_KEY=true)'));
   if (config.SERPAPI_API_KEY) return config.SERPAPI_API_KEY;
   return readSecret(config.SERPAPI_SECRET_ID as string, parseUpstreamKeySecret, deadline);
 }

@@ -3,8 +3,8 @@
  * few recordings, most of them for other terms ("coffee"), and has no recording of a later page: without
  * a word, a newcomer takes the answer for a bug. So, in the demo only, the local server (server.ts) adds
  * to every answer built from a recording the header `X-Demo-Recording` naming the query each recording
- * answers, and says the same at the end of the envelope's `message`; of a page it holds no recording of,
- * it says that too. The handlers know nothing of it: they run as in Lambda.
+ * answers, and says the same at the end of the envelope's `message` (over MCP, at the head of the tool
+ * result's text and in its `_meta`); of a page it holds no recording of, it says that too. The handlers know nothing of it: they run as in Lambda.
  *
  * How the local server learns which recordings its request was answered from: both run in this process
  * (`npm start`). The request's handler runs inside an AsyncLocalStorage context holding the request's
@@ -96,6 +96,20 @@ export function demoNote(replayed: readonly Replayed[]): string {
   return `(${words.join('; ')})`;
 }
 
+/**
+ * An MCP tool result (POST /mcp, `tools/call`) says it too, where an agent reads: the note leads its text,
+ * and `_meta.demo_recordings` names the recordings for clients that branch on it.
+ */
+function markToolResult(message: Record<string, unknown>, replayed: readonly Replayed[]): boolean {
+  const result = message.result as { content?: unknown; _meta?: unknown } | undefined;
+  if (message.jsonrpc !== '2.0' || typeof result !== 'object' || result === null || !Array.isArray(result.content)) return false;
+  const first = result.content.find((part: { type?: unknown }) => part?.type === 'text') as { text?: unknown } | undefined;
+  if (first && typeof first.text === 'string') first.text = `${demoNote(replayed)}\n${first.text}`;
+  const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
+  result._meta = { ...meta, demo_recordings: [...new Set(replayed.map((item) => item.recording))] };
+  return true;
+}
+
 /** The answer with the header and the message's note, when it was built from recordings. */
 function marked(result: APIGatewayProxyResult, replayed: readonly Replayed[]): APIGatewayProxyResult {
   if (replayed.length === 0) return result;
@@ -107,6 +121,8 @@ function marked(result: APIGatewayProxyResult, replayed: readonly Replayed[]): A
       const envelope = JSON.parse(body) as Record<string, unknown>;
       if (typeof envelope.success === 'boolean' && typeof envelope.message === 'string') {
         envelope.message = `${envelope.message} ${demoNote(replayed)}`;
+        body = JSON.stringify(envelope);
+      } else if (markToolResult(envelope, replayed)) {
         body = JSON.stringify(envelope);
       }
     } catch {

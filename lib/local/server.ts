@@ -13,6 +13,7 @@ import { errorResponse, jsonResponse } from '../http.js';
 import { MAX_BODY_BYTES } from '../middleware/body.js';
 import type { LambdaHandler } from '../middleware/index.js';
 import { ROUTES } from '../routes.js';
+import { VERSION_HEADERS } from '../version.js';
 import { lambdaContext, toApiGatewayEvent } from './apigw-event.js';
 import { answerMarked } from './demo-recording.js';
 
@@ -102,7 +103,8 @@ export async function startLocalServer(
       const path = new URL(req.url ?? '/', 'http://local').pathname;
       const page = pages[path];
       if (page && (req.method === 'GET' || req.method === 'HEAD')) {
-        res.writeHead(200, { 'Content-Type': page.contentType, 'X-Request-Id': requestId });
+        // The answers in JSON carry the version from lib/http.ts; these pages are the server's own.
+        res.writeHead(200, { 'Content-Type': page.contentType, 'X-Request-Id': requestId, ...VERSION_HEADERS });
         res.end(req.method === 'HEAD' ? undefined : page.body);
         return;
       }

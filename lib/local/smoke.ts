@@ -8,17 +8,20 @@
  * not run (no `--live`, a bad argument). Without `--live` it calls nothing: each run spends real searches.
  * With `--upstream` instead of a deployment, it starts this repository's service in its own process with
  * the team's SerpApi key and makes the same calls to it: SerpApi's answers of today against the document.
+ * Then SerpApi's answers pass through a recorder on loopback on their way to the service, and the run also
+ * lists every field of them that the endpoint does not carry (lib/reshape/carried.ts), so that a block
+ * the upstream starts sending, or one it renames, shows up.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { PAID_CALLS_PER_REQUEST } from '../../infra/budget.js';
+import { CARRIED, notCarried } from '../reshape/carried.js';
 import { ROUTES } from '../routes.js';
-
-/** The most paid searches one smoke run may spend; the bodies below are chosen to stay under it. */
-export const SMOKE_SEARCH_LIMIT = 15;
 
 /**
  * One body per route, the cheapest a person would send: a citation search of one paper, cited from its
@@ -44,20 +47,25 @@ export const SMOKE_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
 
 /**
  * The most paid searches this body can cost, from the cost table (infra/budget.ts). The table gives each
- * route's worst case; two routes' costs depend on the body: a citation search is its one scholarly search
- * plus one per paper only with `citation_source: "index"` (the table's 1 + 20), and scholar profiles cost
- * the search plus one per profile filled (`enrich`, default 5).
+ * route's worst case; three routes' costs depend on the body: a citation search is its one scholarly search
+ * plus one per paper only with `citation_source: "index"` (the table's 1 + 20), scholar profiles cost
+ * the search plus one per profile filled (`enrich`, default 5), and web search alpha costs a second search
+ * only with `fetch_ai_overview: true` (Google's AI overview fetched with its token).
  */
 export function paidCalls(name: string, body: Record<string, unknown>): number {
   const table = PAID_CALLS_PER_REQUEST[name];
   if (table === undefined) throw new Error(`${name} has no entry in the cost table (infra/budget.ts)`);
+  if (name === 'web-search-alpha') return body.fetch_ai_overview === true ? table : 1;
   if (name === 'cite-search') {
     const perPaper = body.citation_source === 'index' ? Number(body.results ?? 10) : 0;
     return Math.min(table, 1 + perPaper);
   }
-  if (name === 'scholar-profiles') return table + Number(body.enrich ?? 5);
+  if (name === 'scholar-profiles') return Math.min(table, 1 + Number(body.enrich ?? 5));
   return table;
 }
+
+/** The most paid searches one smoke run spends: what its bodies cost, from the cost table (the help's total). */
+export const SMOKE_SEARCH_LIMIT = ROUTES.reduce((sum, route) => sum + paidCalls(route.name, SMOKE_BODIES[route.name] ?? {}), 0);
 
 export const HELP = `Usage: npm run smoke -- --live --url <stage URL> --key <client key> [--spec <openapi.json>]
        npm run smoke -- --live --upstream [--spec <openapi.json>]
@@ -74,9 +82,14 @@ data}), with a JSON Schema 2020-12 validator (ajv). Prints one row per endpoint:
   new       fields present in the answer that the schema does not name
   other     any other disagreement (a wrong type, a value out of range), detailed under the table
 
+With --upstream, a second list follows: for each endpoint, the fields of SerpApi's answers that the
+endpoint does not carry (lib/reshape/carried.ts lists those it does), a whole block where none of it is
+carried. It does not change the exit code: it shows what the upstream sends that the service leaves out,
+so that a new or renamed block shows up.
+
 It SPENDS REAL SEARCHES: at most ${SMOKE_SEARCH_LIMIT} a run. Cost per call:
 ${ROUTES.map((route) => `  ${route.name.padEnd(24)} ${String(paidCalls(route.name, SMOKE_BODIES[route.name] ?? {})).padStart(2)}  ${JSON.stringify(SMOKE_BODIES[route.name])}`).join('\n')}
-  total                    ${String(ROUTES.reduce((sum, route) => sum + paidCalls(route.name, SMOKE_BODIES[route.name] ?? {}), 0)).padStart(2)}
+  total                    ${String(SMOKE_SEARCH_LIMIT).padStart(2)}
 
 Options:
   --live           required: without it the smoke run calls nothing and prints this help
@@ -247,11 +260,6 @@ export async function main(argv: readonly string[], io: SmokeIo = {}): Promise<n
     if (!body) throw new Error(`${route.name} has no smoke body: add one to SMOKE_BODIES`);
     return { route, body, paid: paidCalls(route.name, body) };
   });
-  const total = planned.reduce((sum, call) => sum + call.paid, 0);
-  if (total > SMOKE_SEARCH_LIMIT) {
-    err(`The smoke bodies would cost ${total} paid searches, over the limit of ${SMOKE_SEARCH_LIMIT}: nothing was called.`);
-    return 2;
-  }
 
   const specFile = options.spec ?? fileURLToPath(new URL('../../openapi.json', import.meta.url));
   const document: Json = JSON.parse(readFileSync(specFile, 'utf8'));
@@ -272,9 +280,13 @@ export async function main(argv: readonly string[], io: SmokeIo = {}): Promise<n
     return validate;
   };
 
+  // With --upstream, SerpApi's answers reach the service through a recorder: the endpoint each answered,
+  // its engine and its JSON.
+  const seen: Seen[] = [];
+  let current = '';
   if (options.upstream) {
     try {
-      local = await startUpstreamService(env);
+      local = await startUpstreamService(env, (engine, json) => seen.push({ endpoint: current, engine, json }));
     } catch (error) {
       // lib/config.ts names every bad variable (never a key's value): say that, not a stack.
       if (error instanceof Error && error.message.startsWith('Invalid configuration: ')) {
@@ -285,7 +297,7 @@ export async function main(argv: readonly string[], io: SmokeIo = {}): Promise<n
     }
   }
   try {
-    return await callEveryRoute(
+    const code = await callEveryRoute(
       planned,
       document,
       compile,
@@ -293,24 +305,117 @@ export async function main(argv: readonly string[], io: SmokeIo = {}): Promise<n
       local?.key ?? options.key ?? env.API_KEY ?? '',
       out,
       doFetch,
+      (endpoint) => {
+        current = endpoint;
+      },
     );
+    out(
+      options.upstream
+        ? `\n${renderNotCarried(seen)}`
+        : "\nUpstream fields not carried: listed with --upstream only (this run cannot see a deployment's answers from SerpApi).",
+    );
+    return code;
   } finally {
     await local?.close();
   }
 }
 
+/** One answer of SerpApi's that the run's own service received: for which endpoint, from which engine. */
+export interface Seen {
+  endpoint: string;
+  engine: string;
+  json: Record<string, unknown>;
+}
+
+/**
+ * The fields of SerpApi's answers each endpoint does not carry (lib/reshape/carried.ts), one line per
+ * endpoint and engine: every answer of that engine the endpoint received, taken together.
+ */
+export function renderNotCarried(seen: readonly Seen[]): string {
+  const byEndpoint = new Map<string, Map<string, Set<string>>>();
+  for (const { endpoint, engine, json } of seen) {
+    const engines = byEndpoint.get(endpoint) ?? new Map<string, Set<string>>();
+    byEndpoint.set(endpoint, engines);
+    const fields = engines.get(engine) ?? new Set<string>();
+    engines.set(engine, fields);
+    for (const field of notCarried(CARRIED[endpoint]?.[engine] ?? [], json)) fields.add(field);
+  }
+  const lines = [
+    'Upstream fields not carried (each endpoint, each SerpApi engine it called; lib/reshape/carried.ts lists what is):',
+  ];
+  for (const route of ROUTES) {
+    for (const [engine, fields] of byEndpoint.get(route.name) ?? []) {
+      const known = CARRIED[route.name]?.[engine] ? '' : ' (no list for this engine: every block)';
+      lines.push(`  ${route.name} ${engine}${known}: ${fields.size === 0 ? '-' : [...fields].sort().join(', ')}`);
+    }
+  }
+  if (lines.length === 1) lines.push('  (no answer from SerpApi was received)');
+  return lines.join('\n');
+}
+
+/**
+ * A recorder on loopback in front of SerpApi: each search is passed on as it came (the key included, never
+ * printed), its answer passed back with its status, and every JSON answer handed to `onAnswer` with the
+ * engine asked. Lives as long as the run.
+ */
+async function startRecorder(
+  upstream: string,
+  onAnswer: (engine: string, json: Record<string, unknown>) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const base = upstream.replace(/\/+$/, '');
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    const engine = new URL(path, 'http://recorder').searchParams.get('engine') ?? '';
+    fetch(`${base}${path}`, { signal: AbortSignal.timeout(60_000) })
+      .then(async (answer) => {
+        const text = await answer.text();
+        const retryAfter = answer.headers.get('retry-after');
+        res.writeHead(answer.status, {
+          'Content-Type': answer.headers.get('content-type') ?? 'application/json',
+          ...(retryAfter ? { 'Retry-After': retryAfter } : {}),
+        });
+        res.end(text);
+        if (answer.status !== 200) return;
+        try {
+          const json: unknown = JSON.parse(text);
+          if (json && typeof json === 'object' && !Array.isArray(json)) onAnswer(engine, json as Record<string, unknown>);
+        } catch {
+          // Not JSON: the service reports it; nothing to list.
+        }
+      })
+      .catch(() => {
+        res.writeHead(502, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: 'The smoke run could not reach the search provider' }));
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /**
  * The service of this repository in this process, with the team's SerpApi key and a client key made up
- * for the run. Config is read once, when the handlers load: the environment is settled first.
+ * for the run, its SerpApi calls going through the recorder. Config is read once, when the handlers load:
+ * the environment is settled first.
  */
 async function startUpstreamService(
   env: Record<string, string | undefined>,
+  onAnswer: (engine: string, json: Record<string, unknown>) => void,
 ): Promise<{ url: string; key: string; close(): Promise<void> }> {
   const key = `smoke-${randomBytes(16).toString('hex')}`;
+  const upstream = env.SERPAPI_BASE_URL ?? 'https://serpapi.com';
+  const recorder = await startRecorder(upstream, onAnswer);
   Object.assign(process.env, {
     API_KEYS: key,
-    // The run's own cap: the budget refuses the 16th search. Counted in this process's memory, never in
-    // a deployment's table.
+    // The run's own cap: the budget refuses any search beyond the table's total. Counted in this process's
+    // memory, never in a deployment's table.
     SEARCHES_PER_HOUR: String(SMOKE_SEARCH_LIMIT),
     SEARCHES_PER_MONTH: '0',
     POWERTOOLS_LOG_LEVEL: env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
@@ -318,12 +423,29 @@ async function startUpstreamService(
   for (const name of ['CLIENT_KEYS_SECRET_ID', 'BUDGET_TABLE_NAME', 'CACHE_TABLE_NAME', 'POWERTOOLS_METRICS_NAMESPACE']) {
     delete process.env[name];
   }
-  for (const name of ['SERPAPI_API_KEY', 'SERPAPI_SECRET_ID', 'SERPAPI_BASE_URL']) {
+  for (const name of ['SERPAPI_API_KEY', 'SERPAPI_SECRET_ID']) {
     if (env[name] !== undefined) process.env[name] = env[name];
   }
-  const { startLocalServer } = await import('./server.js');
-  const server = await startLocalServer({ port: 0, host: '127.0.0.1' });
-  return { url: server.url, key, close: () => server.close() };
+  try {
+    // The service reads its config once, on import: the recorder's address must be set before. The
+    // settings are then checked as meant for SerpApi itself (the key's form), not for the recorder.
+    process.env.SERPAPI_BASE_URL = recorder.url;
+    const { loadConfig } = await import('../config.js');
+    loadConfig({ ...process.env, SERPAPI_BASE_URL: upstream });
+    const { startLocalServer } = await import('./server.js');
+    const server = await startLocalServer({ port: 0, host: '127.0.0.1' });
+    return {
+      url: server.url,
+      key,
+      close: async () => {
+        await server.close();
+        await recorder.close();
+      },
+    };
+  } catch (error) {
+    await recorder.close();
+    throw error;
+  }
 }
 
 async function callEveryRoute(
@@ -334,6 +456,7 @@ async function callEveryRoute(
   key: string,
   out: (text: string) => void,
   doFetch: typeof fetch,
+  onRoute: (endpoint: string) => void,
 ): Promise<number> {
   const total = planned.reduce((sum, call) => sum + call.paid, 0);
   const validateFailure = compile({ $ref: '#/components/schemas/Failure' });
@@ -343,6 +466,7 @@ async function callEveryRoute(
   for (const { route, body, paid } of planned) {
     const row: SmokeRow = { endpoint: route.name, path: route.path, status: 0, paid, missing: [], new: [], other: [] };
     rows.push(row);
+    onRoute(route.name);
     let text: string;
     try {
       const response = await doFetch(`${base}${route.path}`, {

@@ -9,7 +9,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { FailureEnvelope, SuccessEnvelope } from '../envelope.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { renderError, renderSuccess } from './render.js';
-import type { RouteTool } from './tools.js';
+import type { RouteTool } from './route-handler.js';
 
 /** The event API Gateway would have sent had the caller POSTed `args` to the route itself. */
 export function routeEvent(mcpEvent: APIGatewayProxyEvent, path: string, args: unknown): APIGatewayProxyEvent {

@@ -14,11 +14,18 @@
 import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { ROUTES } from '../routes.js';
+import { API_VERSION } from '../version.js';
 import { callRouteTool } from './call.js';
-import { toolName } from './descriptions.js';
-import { type RouteTool, routeTools } from './tools.js';
+import { SERVER_INSTRUCTIONS, toolName } from './descriptions.js';
+import { classify, isObject, META, MODERN_PROTOCOL_VERSION, MODERN_VERSIONS, RPC_ERRORS } from './modern.js';
+import { type RouteTool, routeHandler } from './route-handler.js';
+// Built ahead by `npm run mcp:tools` from the routes table and the request schemas (tools.ts; a test holds
+// the file to what tools.ts builds), and compiled into the function by esbuild: listing the tools loads no
+// endpoint's module.
+import TOOL_LIST from './tool-list.json' with { type: 'json' };
 
-export const SERVER_INFO = { name: 'search-citation-api', version: '0.1.0' } as const;
+/** Who answers: the API's name and version (package.json's, as every answer's `X-Api-Version`). */
+export const SERVER_INFO = { name: 'search-citation-api', version: API_VERSION } as const;
 
 /** The latest 2025 revision: what `initialize` answers a client asking for a version it does not know. */
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
@@ -33,37 +40,34 @@ export const PROTOCOL_VERSIONS: readonly string[] = [
 ];
 
 /**
- * The stateless revision: no `initialize`; each request names its version in the `MCP-Protocol-Version`
- * header (and `params._meta`), a client may ask `server/discover` first, and the `Mcp-Method` and `Mcp-Name`
- * headers repeat the body's method and tool for intermediaries. Served here around the 1.x SDK.
+ * The stateless revision: no `initialize`; each request carries its version in `params._meta` (the
+ * per-request envelope, with the client's capabilities) and repeats it in the `MCP-Protocol-Version`
+ * header, and the `Mcp-Method` and `Mcp-Name` headers repeat the body's method and tool for
+ * intermediaries. Served here exactly as the reference SDK (`@modelcontextprotocol/server` 2.x) reads it:
+ * the body decides the era, and the headers must agree with it (modern.ts).
  */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+export { MODERN_PROTOCOL_VERSION };
 
-/** What `server/discover` lists: the stateless revision, then every version `initialize` negotiates. */
-export const DISCOVER_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...PROTOCOL_VERSIONS];
+/**
+ * What `server/discover` lists: the stateless revisions only, as the reference SDK answers; a 2025 client
+ * negotiates one of PROTOCOL_VERSIONS through `initialize` instead.
+ */
+export const DISCOVER_VERSIONS: readonly string[] = MODERN_VERSIONS;
 
-/** JSON-RPC's own codes, and the 2026-07-28 revision's for headers that contradict the body. */
-export const RPC_ERRORS = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  /** A transport-level refusal (content type, protocol version), as the SDK answers them. */
-  SERVER_ERROR: -32000,
-  HEADER_MISMATCH: -32020,
-} as const;
+export { RPC_ERRORS };
+
+/**
+ * How long a client may keep the tool list and the discovery answer (2026-07-28's `ttlMs`): they change
+ * only when a new version is deployed. `private`: the answer is behind the caller's key, so no shared
+ * cache between clients should hold it.
+ */
+export const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'private' } as const;
 
 /**
  * An MCP request is a JSON-RPC message wrapping a tool's arguments, which the endpoint limits to 16 KiB;
  * 64 KiB leaves room for the wrapper and refuses anything an honest client would not send.
  */
 export const MAX_MCP_BODY_BYTES = 64 * 1024;
-
-const INSTRUCTIONS =
-  'Search the web (four engines), news, images, Google Trends and Google Scholar, and find papers with formatted citations. ' +
-  'Most calls cost paid searches from a shared budget (each tool says how many); answers from the cache are free. ' +
-  'Prefer web_search_alpha for general web questions, cite_search for papers and citations, cite_resolve to cite DOIs or a reference list (free), and call usage to see the budget. ' +
-  'A tool error says what to do; after BUDGET_EXHAUSTED do not retry before the time it gives.';
 
 const CAPABILITIES = { tools: { listChanged: false } };
 
@@ -75,11 +79,11 @@ const JSON_HEADERS = {
 
 type JsonRpcId = string | number | null;
 
-function rpcError(status: number, id: JsonRpcId, code: number, message: string): APIGatewayProxyResult {
+function rpcError(status: number, id: JsonRpcId, code: number, message: string, data?: unknown): APIGatewayProxyResult {
   return {
     statusCode: status,
     headers: { ...JSON_HEADERS },
-    body: JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }),
   };
 }
 
@@ -94,19 +98,10 @@ function headerOf(event: APIGatewayProxyEvent, name: string): string | undefined
   return undefined;
 }
 
-/** A standard header's value: a name outside printable ASCII comes as `=?base64?…?=` (2026-07-28). */
-function decodedHeader(value: string): string {
-  const encoded = value.trim().match(/^=\?base64\?(.*)\?=$/i)?.[1];
-  return encoded === undefined ? value.trim() : Buffer.from(encoded, 'base64').toString('utf8');
-}
-
 function bodyText(event: APIGatewayProxyEvent): string {
   if (event.body == null) return '';
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 type ParamCheck = (params: Record<string, unknown>) => string[];
 
@@ -150,7 +145,8 @@ type Preflight =
  * What the SDK's transport accepts too loosely, refused here before any tool runs: a batch (one HTTP
  * request must be one message, so that the gateway's flood guard and WAF count every call), a message
  * that is not JSON-RPC 2.0 (-32600), params that fail the method's schema (-32602 naming the field), and
- * the 2026-07-28 headers that contradict the body. Notifications and responses are accepted (202).
+ * a 2026-07-28 request whose envelope or headers the reference SDK would refuse (modern.ts).
+ * Notifications and responses are accepted (202).
  */
 function preflight(event: APIGatewayProxyEvent): Preflight {
   const contentType = headerOf(event, 'content-type') ?? '';
@@ -202,71 +198,47 @@ function preflight(event: APIGatewayProxyEvent): Preflight {
   if ('params' in message && message.params !== undefined && !isObject(message.params)) {
     return { reply: rpcError(400, id, RPC_ERRORS.INVALID_REQUEST, 'Invalid Request: params must be an object') };
   }
-  const method = typeof message.method === 'string' ? message.method : undefined;
+  // A response to a request this server never sends: nothing to answer.
+  if (isResponse) return { reply: { statusCode: 202, headers: { ...JSON_HEADERS }, body: '' } };
+  const method = message.method as string;
   const params = isObject(message.params) ? message.params : {};
 
-  // The 2026-07-28 standard headers, checked against the body when sent.
-  const methodHeader = headerOf(event, 'mcp-method');
-  if (methodHeader !== undefined && decodedHeader(methodHeader) !== method) {
-    return {
-      reply: rpcError(
-        400,
-        id,
-        RPC_ERRORS.HEADER_MISMATCH,
-        `Header mismatch: Mcp-Method is not the body's method (${method ?? 'none'})`,
-      ),
-    };
-  }
-  const nameHeader = headerOf(event, 'mcp-name');
-  if (nameHeader !== undefined && method === 'tools/call' && decodedHeader(nameHeader) !== params.name) {
-    return { reply: rpcError(400, id, RPC_ERRORS.HEADER_MISMATCH, "Header mismatch: Mcp-Name is not the body's params.name") };
-  }
-  const versionHeader = headerOf(event, 'mcp-protocol-version')?.trim();
-  const meta = isObject(params._meta) ? params._meta : {};
-  const metaVersion = meta['io.modelcontextprotocol/protocolVersion'];
-  if (versionHeader !== undefined && typeof metaVersion === 'string' && metaVersion !== versionHeader) {
-    return {
-      reply: rpcError(
-        400,
-        id,
-        RPC_ERRORS.HEADER_MISMATCH,
-        "Header mismatch: MCP-Protocol-Version is not the body's _meta protocol version",
-      ),
-    };
-  }
-  if (versionHeader !== undefined && !DISCOVER_VERSIONS.includes(versionHeader)) {
-    const supported = DISCOVER_VERSIONS.join(', ');
-    const message = `Bad Request: Unsupported protocol version: ${versionHeader.slice(0, 32)} (supported versions: ${supported})`;
-    return { reply: rpcError(400, id, RPC_ERRORS.SERVER_ERROR, message) };
-  }
-  const modern = versionHeader === MODERN_PROTOCOL_VERSION || metaVersion === MODERN_PROTOCOL_VERSION;
-  // A notification, or a response to a request this server never sends: nothing to answer.
-  if (method === undefined || !hasId) return { reply: { statusCode: 202, headers: { ...JSON_HEADERS }, body: '' } };
+  const era = classify(
+    { method, params, isRequest: hasId },
+    {
+      protocolVersion: headerOf(event, 'mcp-protocol-version'),
+      method: headerOf(event, 'mcp-method'),
+      name: headerOf(event, 'mcp-name'),
+    },
+    PROTOCOL_VERSIONS,
+  );
+  if (era.kind === 'refuse') return { reply: rpcError(era.status, hasId ? id : null, era.code, era.message, era.data) };
+  // A notification: nothing to answer.
+  if (!hasId) return { reply: { statusCode: 202, headers: { ...JSON_HEADERS }, body: '' } };
   const problems = paramProblems(method, params);
   if (problems) return { reply: rpcError(200, id, RPC_ERRORS.INVALID_PARAMS, problems) };
-  return { id, method, params, modern };
+  return { id, method, params, modern: era.kind === 'modern' };
 }
 
-// Tools by name, each built on its first call from its own route's modules only: a container that is
+// Tools by name, each loaded on its first call from its own route's module only: a container that is
 // asked for one tool never loads the other endpoints' handlers.
 const ROUTE_BY_TOOL = new Map(ROUTES.map((route) => [toolName(route.name), route]));
-const oneTool = new Map<string, Promise<RouteTool | undefined>>();
+const oneTool = new Map<string, Promise<RouteTool>>();
 
 async function toolNamed(name: string): Promise<RouteTool | undefined> {
   const route = ROUTE_BY_TOOL.get(name);
   if (!route) return undefined;
   let tool = oneTool.get(name);
   if (!tool) {
-    tool = routeTools([route]).then((tools) => tools.get(name));
+    tool = routeHandler(route).then((handler) => ({ route, handler }));
     tool.catch(() => oneTool.delete(name));
     oneTool.set(name, tool);
   }
   return tool;
 }
 
-async function toolList(): Promise<Tool[]> {
-  return [...(await routeTools()).values()].map((tool) => tool.definition);
-}
+/** The tools as tools/list answers them. */
+const TOOLS = TOOL_LIST as unknown as Tool[];
 
 class RpcError extends Error {
   constructor(
@@ -290,21 +262,16 @@ async function answer(
         protocolVersion: PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION,
         capabilities: CAPABILITIES,
         serverInfo: SERVER_INFO,
-        instructions: INSTRUCTIONS,
+        instructions: SERVER_INSTRUCTIONS,
       };
       return result;
     }
     case 'server/discover':
-      return {
-        supportedVersions: DISCOVER_VERSIONS,
-        capabilities: CAPABILITIES,
-        serverInfo: SERVER_INFO,
-        instructions: INSTRUCTIONS,
-      };
+      return { supportedVersions: DISCOVER_VERSIONS, capabilities: CAPABILITIES, instructions: SERVER_INSTRUCTIONS };
     case 'ping':
       return {};
     case 'tools/list':
-      return { tools: await toolList() };
+      return { tools: TOOLS };
     case 'tools/call': {
       const name = params.name as string;
       const tool = await toolNamed(name);
@@ -319,18 +286,42 @@ async function answer(
 
 /**
  * Answers one MCP HTTP request (POST): initialize, ping, tools/list, tools/call, server/discover and
- * notifications. Loads a tool's endpoint only when it is listed or called.
+ * notifications. Loads a tool's endpoint only when it is called; the list is built ahead (tool-list.json).
  */
 export async function handleMcpRequest(event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> {
   const checked = preflight(event);
   if ('reply' in checked) return checked.reply;
   const { id, method, params, modern } = checked;
+  // The 2026-07-28 revision has neither `initialize` nor `ping`; a method it does not have is refused as
+  // the reference SDK refuses it, with HTTP 404.
+  if (modern && !MODERN_METHODS.has(method))
+    return rpcError(404, id, RPC_ERRORS.METHOD_NOT_FOUND, `Method not found: ${method.slice(0, 64)}`);
   try {
     const result = await answer(method, params, event, context);
-    // Every 2026-07-28 result (server/discover's always) says how the server answered: here always in full.
-    return rpcResult(id, modern || method === 'server/discover' ? { resultType: 'complete', ...result } : result);
+    return rpcResult(id, modern ? modernResult(method, result) : result);
   } catch (error) {
     if (error instanceof RpcError) return rpcError(200, id, error.code, error.message);
     throw error;
   }
+}
+
+/** The methods this server answers in the 2026-07-28 revision. */
+const MODERN_METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
+
+/** The methods whose 2026-07-28 results a client may cache, and so carry `ttlMs` and `cacheScope`. */
+const CACHEABLE_METHODS = new Set(['tools/list', 'server/discover']);
+
+/**
+ * A result as the 2026-07-28 revision requires it: `resultType` (always `complete` here), the cache fields
+ * where the method's result is cacheable, and the server's identity in `_meta`, as the reference SDK
+ * stamps every result.
+ */
+function modernResult(method: string, result: Record<string, unknown>): Record<string, unknown> {
+  const meta = isObject(result._meta) ? result._meta : {};
+  return {
+    resultType: 'complete',
+    ...result,
+    ...(CACHEABLE_METHODS.has(method) ? LIST_CACHE : {}),
+    _meta: { ...meta, [META.serverInfo]: SERVER_INFO },
+  };
 }

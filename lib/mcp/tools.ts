@@ -3,44 +3,35 @@
  * the endpoint's validation runs (functions/<name>.ts `requestSchema`), written by zod as the OpenAPI
  * document's is, then made compact for a model's context (compactSchema): long patterns and long code
  * lists are said in words, since the endpoint's own validation still enforces them and its error names
- * the field. Output schemas are given only where a client gains from them (OUTPUT_SCHEMA_ROUTES), in
- * portable JSON Schema. A call runs the endpoint's own Lambda handler, so a new route is a new tool with
- * no code here.
+ * the field; what the server's instructions say of every tool (paging, the cache, text fields) is not said
+ * again per field. No output schemas: the text says what the data holds, and they cost a model's context
+ * more than any client gained from them. A call runs the endpoint's own Lambda handler, so a new route
+ * is a new tool with no code here.
+ *
+ * Building the list loads every endpoint's module (the request schemas live there), the citation pipeline
+ * included: far more than a container should load to answer `tools/list`. So the list is built ahead, by
+ * `npm run mcp:tools`, into tool-list.json, which the server answers from (lib/mcp/server.ts) and esbuild
+ * compiles into the function; a test fails while the file differs from what this module builds.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod/mini';
-import type { LambdaHandler } from '../middleware/index.js';
 // The very function that writes the OpenAPI document's schemas, so the tools' schemas cannot drift from it.
 import { toSchema } from '../openapi.js';
 import { ROUTES, type Route } from '../routes.js';
-import {
-  CLOSED_WORLD_ROUTES,
-  FIELD_NOTES,
-  FREE_ROUTES,
-  OUTPUT_SCHEMA_ROUTES,
-  TEXT_RULE,
-  toolDescription,
-  toolName,
-  toolTitle,
-} from './descriptions.js';
+import { CLOSED_WORLD_ROUTES, FIELD_NOTES, toolDescription, toolName, toolTitle } from './descriptions.js';
 
-export interface RouteTool {
-  route: Route;
-  handler: LambdaHandler;
-  definition: Tool;
+/** Where the built list is kept: lib/mcp/tool-list.json, committed, read by the server. */
+export const TOOL_LIST_FILE = new URL('./tool-list.json', import.meta.url);
+
+/** The list as tool-list.json holds it: the tools in the routes table's order, as indented JSON. */
+export function renderToolList(tools: readonly Tool[]): string {
+  return `${JSON.stringify(tools, null, 2)}\n`;
 }
 
-// Template-literal imports: Node resolves them at run time, and esbuild bundles every file the pattern can
-// match (functions/*.ts, lib/contract/*.ts), so the Lambda bundle holds every route without a list here.
-async function routeModules(route: Route) {
-  const [fn, contract] = await Promise.all([
-    import(`../../functions/${route.name}.ts`) as Promise<{ handler?: LambdaHandler; requestSchema?: z.ZodMiniType }>,
-    import(`../contract/${route.name}.ts`) as Promise<{ responseSchema?: z.ZodMiniType }>,
-  ]);
-  if (typeof fn.handler !== 'function' || !fn.requestSchema || !contract.responseSchema) {
-    throw new Error(`${route.path}: functions/${route.name}.ts or lib/contract/${route.name}.ts lacks its exports`);
-  }
-  return { handler: fn.handler, requestSchema: fn.requestSchema, responseSchema: contract.responseSchema };
+async function requestSchemaOf(route: Route): Promise<z.ZodMiniType> {
+  const fn = (await import(`../../functions/${route.name}.ts`)) as { requestSchema?: z.ZodMiniType };
+  if (!fn.requestSchema) throw new Error(`${route.path}: functions/${route.name}.ts exports no requestSchema`);
+  return fn.requestSchema;
 }
 
 /** MCP requires object schemas at the top; every request body and every data object is one. */
@@ -56,7 +47,7 @@ export const MAX_PATTERN_CHARS = 200;
 export const MAX_ENUM_VALUES = 30;
 /**
  * The start of every free-text field's pattern (lib/schema.ts): optional surrounding white space around
- * text without control characters. Said once in the tool's description (TEXT_RULE) rather than per field.
+ * text without control characters. Said once, in the server's instructions, rather than per field.
  */
 const TEXT_PATTERN_START = '^[\\t\\n\\x0b\\x0c\\r \\xa0';
 
@@ -90,17 +81,22 @@ export function compactSchema(
         continue;
       }
       if (key === 'type' && Array.isArray(value)) continue;
+      // An array's items are described by the field itself.
+      if (key === 'items' && isSchema(value)) {
+        const { description: _said, ...items } = value;
+        out.items = walk(items, undefined);
+        continue;
+      }
       if (key === 'properties' && isSchema(value)) {
         out.properties = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, walk(inner, name)]));
         continue;
       }
-      if (key === 'description' && field !== undefined && notes[field] !== undefined) {
-        out.description = notes[field];
-        continue;
-      }
+      if (key === 'description' && field !== undefined && notes[field] !== undefined) continue;
+      // A default a model would assume anyway (off, none, the first page) is not worth its tokens.
+      if (key === 'default' && (value === false || (Array.isArray(value) && value.length === 0) || field === 'page')) continue;
       out[key] = isSchema(value) && Object.keys(value).length === 0 ? { description: 'Any JSON value' } : walk(value, undefined);
     }
-    if (field !== undefined && notes[field] !== undefined) out.description = notes[field];
+    if (field !== undefined && notes[field]) out.description = notes[field];
     const types = Array.isArray(node.type) ? (node.type as string[]) : undefined;
     if (types) {
       // anyOf of one schema per type: what `type: [X, "null"]` says, in the form every client reads.
@@ -117,72 +113,26 @@ export function compactSchema(
   return { schema: walk(schema, undefined) as JsonSchema, text };
 }
 
-/** An output schema as a client checks it: types and shape only; the tool's text explains the fields. */
-function withoutDescriptions(schema: unknown): Tool['outputSchema'] {
-  const walk = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(walk);
-    if (!isSchema(node)) return node;
-    return Object.fromEntries(
-      Object.entries(node)
-        .filter(([key, value]) => !(key === 'description' && typeof value === 'string'))
-        .map(([key, value]) => [
-          key,
-          key === 'properties' && isSchema(value)
-            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
-            : walk(value),
-        ]),
-    );
-  };
-  return walk(schema) as Tool['outputSchema'];
-}
-
-async function routeTool(route: Route): Promise<RouteTool> {
-  const { handler, requestSchema, responseSchema } = await routeModules(route);
+/** One route's tool definition, as tools/list answers it. */
+export async function toolDefinition(route: Route): Promise<Tool> {
   const where = `${route.path} (MCP tool)`;
-  const free = FREE_ROUTES.has(route.name);
-  const input = compactSchema(objectSchema(requestSchema, 'input', where), {
+  const input = compactSchema(objectSchema(await requestSchemaOf(route), 'input', where), {
     ...FIELD_NOTES['*'],
     ...FIELD_NOTES[route.name],
   });
-  const title = toolTitle(route);
   return {
-    route,
-    handler,
-    definition: {
-      name: toolName(route.name),
-      title,
-      description: input.text ? `${toolDescription(route)} ${TEXT_RULE}` : toolDescription(route),
-      inputSchema: input.schema as Tool['inputSchema'],
-      ...(OUTPUT_SCHEMA_ROUTES.has(route.name)
-        ? { outputSchema: withoutDescriptions(compactSchema(objectSchema(responseSchema, 'output', where)).schema) }
-        : {}),
-      annotations: {
-        title,
-        readOnlyHint: true,
-        destructiveHint: false,
-        // A repeated call may be answered from the cache, but a fresh one is another paid search.
-        idempotentHint: free,
-        // Every search reaches the open web through the upstream, and citation resolving through Crossref;
-        // the budget and the style catalogue are the service's own.
-        openWorldHint: !CLOSED_WORLD_ROUTES.has(route.name),
-      },
-    },
+    name: toolName(route.name),
+    title: toolTitle(route),
+    description: toolDescription(route),
+    inputSchema: input.schema as Tool['inputSchema'],
+    // Only the hints that mean something for a tool that changes nothing (the others are read only when
+    // readOnlyHint is false): every search reaches the open web through the upstream, and citation
+    // resolving through Crossref; the budget and the style catalogue are the service's own.
+    annotations: { readOnlyHint: true, openWorldHint: !CLOSED_WORLD_ROUTES.has(route.name) },
   };
 }
 
-let loaded: Promise<Map<string, RouteTool>> | undefined;
-
-/** Every route's tool by tool name, built once per container. */
-export function routeTools(routes: readonly Route[] = ROUTES): Promise<Map<string, RouteTool>> {
-  if (routes !== ROUTES) return build(routes);
-  loaded ??= build(routes).catch((error) => {
-    loaded = undefined;
-    throw error;
-  });
-  return loaded;
-}
-
-async function build(routes: readonly Route[]): Promise<Map<string, RouteTool>> {
-  const tools = await Promise.all(routes.map(routeTool));
-  return new Map(tools.map((tool) => [tool.definition.name, tool]));
+/** Every route's tool definition, in the routes table's order: what tool-list.json holds. */
+export function toolDefinitions(routes: readonly Route[] = ROUTES): Promise<Tool[]> {
+  return Promise.all(routes.map(toolDefinition));
 }

@@ -13,6 +13,7 @@ import { prepareBudgetCounter } from '../budget/budget.js';
 import { withAnswerCache } from '../cache/answer-cache.js';
 import { sharedCacheTable } from '../cache/dynamo-table.js';
 import { type CacheScope, cacheScope, settleCacheWrites } from '../cache/shared.js';
+import { holdsUpstreamKey } from '../credentials/upstream-key.js';
 import type { HandlerResult } from '../envelope.js';
 import type { ApiContext } from '../request-state.js';
 import { type Upstream, upstreamFor } from '../upstream/serpapi.js';
@@ -40,9 +41,11 @@ export interface HandlerInput<Body> {
 /**
  * At cold start, outside every request's budget: the shared tables' SDK client is made and its first
  * connection opened (a fresh container's first table read would otherwise pay for both and miss the
- * cache's 150 ms read budget), and the plan's numbers are asked for in the background.
+ * cache's 150 ms read budget), and the plan's numbers are asked for in the background, by the functions
+ * that hold the SerpApi key: a free route never loads it (lib/routes.ts, `needs.upstreamKey`).
  */
-refreshPlanNumbers();
+const readsPlanNumbers = holdsUpstreamKey();
+if (readsPlanNumbers) refreshPlanNumbers();
 await Promise.all([sharedCacheTable()?.prepare?.(), prepareBudgetCounter()]);
 
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -57,7 +60,7 @@ export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
         const client = { name: state.client ?? 'unknown', dailySearches: state.clientDailySearches };
         const result = await main({ body: state.body as z.output<Schema>, upstream, requestId: state.requestId, cache, client });
         // The plan's numbers, read in the background when stale; never awaited by a request.
-        refreshPlanNumbers();
+        if (readsPlanNumbers) refreshPlanNumbers();
         // A Lambda container freezes once it answers: new answers reach the shared table first (bounded).
         await settleCacheWrites(state);
         return result;

@@ -4,6 +4,8 @@
  */
 export const SERPAPI_ENGINES = {
   webAlpha: 'google',
+  // Google's AI overview when the search answer holds only a token for it (functions/web-search-alpha.ts).
+  webAlphaAiOverview: 'google_ai_overview',
   webBravo: 'duckduckgo',
   webCharlie: 'bing',
   webDelta: 'baidu',

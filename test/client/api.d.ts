@@ -324,7 +324,7 @@ export interface components {
     WebSearchAlphaRequest: {
       /** @description Search terms; at most 4096 bytes once URL-encoded (a Chinese character takes 9) */
       q: string;
-      /** @description Geographic location for localized results, e.g. "Austin, Texas" */
+      /** @description Where the search comes from, e.g. "Austin, Texas" */
       location?: string;
       /** @description Result language: one of Google's codes, such as en or zh-cn (any letter case) */
       language?: string;
@@ -334,10 +334,15 @@ export interface components {
        */
       page?: number;
       /**
-       * @description Results per page, 1 to 10 (Google serves at most 10)
+       * @description Results per page (Google serves at most 10)
        * @default 10
        */
       num?: number;
+      /**
+       * @description Fetch Google's AI overview when held back: 1 more paid search
+       * @default false
+       */
+      fetch_ai_overview?: boolean;
       /**
        * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
        * @default false
@@ -366,16 +371,31 @@ export interface components {
         link: string;
         /** @description Text excerpt ("" when the upstream gave none) */
         snippet: string;
+        /** @description The result’s date as the engine shows it ("Apr 3, 2023", "2 days ago", "2023年3月16日"); absent when it shows none */
+        date?: string;
+        /** @description The same date in the engine’s machine form ("2023-07-19T01:51:00.0000000"; DuckDuckGo) */
+        date_raw?: string;
+        /** @description The site or publisher the engine names for the result ("Wikipedia") */
+        source?: string;
+        /** @description The site’s icon */
+        favicon?: string;
+        /** @description Links to other pages of the same site, as the engine shows them under the result (at most 6) */
+        sitelinks?: {
+          /** @description The sitelink’s text ("" when the engine shows none) */
+          title: string;
+          /** @description Its URL */
+          link: string;
+        }[];
         /** @description The link as the engine displays it, e.g. "en.wikipedia.org › wiki › Coffee" */
         displayed_link: string | null;
         /** @description Equal to rank (the name the upstream sample uses) */
         position: number;
       }[];
-      /** @description Related questions with the source of their answers */
+      /** @description Related questions with the source of their answers, and the answer itself whatever its type */
       people_also_ask: {
         /** @description The related question */
         question: string;
-        /** @description Excerpt of the answer */
+        /** @description Excerpt of the answer (for an AI overview answer, its first text block; for a list answer, often null: see `list`) */
         snippet: string | null;
         /** @description Title of the page the answer comes from */
         title: string | null;
@@ -383,6 +403,39 @@ export interface components {
         link: string | null;
         /** @description That URL as the engine displays it */
         displayed_link: string | null;
+        /** @description Google’s kind of answer: featured_snippet, ai_overview… */
+        type?: string;
+        /** @description The answer’s date as Google shows it */
+        date?: string;
+        /** @description A list answer’s items, in order (its heading is `title`) */
+        list?: string[];
+        /** @description A table answer’s rows */
+        table?: string[][];
+        /** @description An AI overview answer (`type` ai_overview): its text blocks and the pages it cites */
+        ai_overview?: {
+          /** @description The overview, block by block, in plain text */
+          text_blocks: {
+            /** @description The block’s kind as Google names it: paragraph, heading, list, table, expandable, comparison, top_stories… */
+            type: string;
+            /** @description The block as plain text: a list’s items one a line, each starting "- " (nested items indented by two spaces); a table’s rows one a line, cells separated by " | " */
+            text: string;
+            /** @description The `index` of each reference the block cites, ascending; empty when it cites none */
+            reference_indexes: number[];
+          }[];
+          /** @description The pages the overview cites, in Google’s order */
+          references: {
+            /** @description The number the text blocks cite it by (`reference_indexes`) */
+            index: number | null;
+            /** @description The page’s title */
+            title: string | null;
+            /** @description The page’s URL */
+            link: string | null;
+            /** @description The site or publisher ("Mayo Clinic") */
+            source: string | null;
+            /** @description The passage Google shows for it (at times only a date) */
+            snippet: string | null;
+          }[];
+        };
       }[];
       /** @description Related search terms with links (camelCase, as the contract names it) */
       relatedSearches: {
@@ -401,6 +454,104 @@ export interface components {
         /** @description Results per page: the request’s `num` */
         page_size: number;
       };
+      /** @description Google’s direct answer above the results; absent when the page has none */
+      answer_box?: {
+        /** @description The kind of answer box, as SerpApi names it: organic_result, calculator_result, weather_result… */
+        type: string | null;
+        /** @description Its title */
+        title: string | null;
+        /** @description The answer itself, where the box states one (a name, a number, a converted amount) */
+        answer: string | null;
+        /** @description The passage it quotes */
+        snippet: string | null;
+        /** @description A list answer’s items; empty otherwise */
+        list: string[];
+        /** @description The page the answer comes from */
+        link: string | null;
+        /** @description That link as Google displays it */
+        displayed_link: string | null;
+        /** @description The site or publisher it names */
+        source: string | null;
+        /** @description The date it shows */
+        date: string | null;
+      };
+      /** @description The knowledge panel beside the results, summarised; absent when the page has none */
+      knowledge_graph?: {
+        /** @description What the panel is about ("Coffee", "Apple Inc.") */
+        title: string | null;
+        /** @description What kind of thing it is ("Beverages", "Technology company") */
+        type: string | null;
+        /** @description Its description */
+        description: string | null;
+        /** @description Where the description comes from ("Wikipedia") */
+        source: string | null;
+        /** @description The source’s page */
+        link: string | null;
+        /** @description Facts the panel lists, in its order, at most 20 */
+        facts: {
+          /** @description The fact’s name as the upstream keys it, underscores as spaces ("founded", "key people") */
+          label: string;
+          /** @description Its value as shown */
+          value: string;
+        }[];
+      };
+      /** @description Google’s AI overview at the top of the page; absent when the page has none. When Google holds it back for a second request, it is fetched only if the request says `fetch_ai_overview: true` (one more paid search) */
+      ai_overview?: {
+        /** @description The overview, block by block, in plain text */
+        text_blocks: {
+          /** @description The block’s kind as Google names it: paragraph, heading, list, table, expandable, comparison, top_stories… */
+          type: string;
+          /** @description The block as plain text: a list’s items one a line, each starting "- " (nested items indented by two spaces); a table’s rows one a line, cells separated by " | " */
+          text: string;
+          /** @description The `index` of each reference the block cites, ascending; empty when it cites none */
+          reference_indexes: number[];
+        }[];
+        /** @description The pages the overview cites, in Google’s order */
+        references: {
+          /** @description The number the text blocks cite it by (`reference_indexes`) */
+          index: number | null;
+          /** @description The page’s title */
+          title: string | null;
+          /** @description The page’s URL */
+          link: string | null;
+          /** @description The site or publisher ("Mayo Clinic") */
+          source: string | null;
+          /** @description The passage Google shows for it (at times only a date) */
+          snippet: string | null;
+        }[];
+        /**
+         * @description inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with, and `fetch_ai_overview` was not asked (text_blocks empty). failed: it was asked for and could not be had, or Google made none this time (see `error`)
+         * @enum {string}
+         */
+        state: 'inline' | 'fetched' | 'not_fetched' | 'failed';
+        /** @description Why there is no text, and what to do; null when there is text */
+        note: string | null;
+        /** @description For `failed`: what went wrong; null otherwise */
+        error: {
+          /**
+           * @description The error code the failed part would have answered on its own
+           * @enum {string}
+           */
+          code:
+            | 'MALFORMED_JSON'
+            | 'INVALID_REQUEST'
+            | 'UNAUTHORIZED'
+            | 'NOT_FOUND'
+            | 'METHOD_NOT_ALLOWED'
+            | 'PAYLOAD_TOO_LARGE'
+            | 'UNSUPPORTED_MEDIA_TYPE'
+            | 'RATE_LIMITED'
+            | 'BUDGET_EXHAUSTED'
+            | 'BUDGET_UNAVAILABLE'
+            | 'UPSTREAM_QUOTA_EXCEEDED'
+            | 'UPSTREAM_ERROR'
+            | 'UPSTREAM_ENGINE_RETIRED'
+            | 'UPSTREAM_TIMEOUT'
+            | 'SERVICE_MISCONFIGURED'
+            | 'INTERNAL_ERROR';
+          details: string;
+        } | null;
+      };
     };
     WebSearchAlphaSuccess: {
       /** @constant */
@@ -412,7 +563,7 @@ export interface components {
     WebSearchBravoRequest: {
       /** @description Search terms, at most 500 characters; at most 4096 bytes once URL-encoded (a Chinese character takes 9) */
       q: string;
-      /** @description Region: one of DuckDuckGo's codes, such as us-en, uk-en, de-de or wt-wt (no region); any letter case */
+      /** @description One of DuckDuckGo's region codes, such as us-en, de-de or wt-wt (none); any letter case */
       region?: string;
       /**
        * @description Only results from the past day, week, month or year (any letter case)
@@ -446,6 +597,21 @@ export interface components {
         link: string;
         /** @description Text excerpt ("" when the upstream gave none) */
         snippet: string;
+        /** @description The result’s date as the engine shows it ("Apr 3, 2023", "2 days ago", "2023年3月16日"); absent when it shows none */
+        date?: string;
+        /** @description The same date in the engine’s machine form ("2023-07-19T01:51:00.0000000"; DuckDuckGo) */
+        date_raw?: string;
+        /** @description The site or publisher the engine names for the result ("Wikipedia") */
+        source?: string;
+        /** @description The site’s icon */
+        favicon?: string;
+        /** @description Links to other pages of the same site, as the engine shows them under the result (at most 6) */
+        sitelinks?: {
+          /** @description The sitelink’s text ("" when the engine shows none) */
+          title: string;
+          /** @description Its URL */
+          link: string;
+        }[];
       }[];
       /** @description Related search suggestions; empty when the upstream provides none */
       related_searches: {
@@ -462,6 +628,39 @@ export interface components {
         /** @description Whether the upstream reports a next page */
         has_more: boolean;
       };
+      /** @description The knowledge panel beside the results, summarised; absent when the page has none */
+      knowledge_graph?: {
+        /** @description What the panel is about ("Coffee", "Apple Inc.") */
+        title: string | null;
+        /** @description What kind of thing it is ("Beverages", "Technology company") */
+        type: string | null;
+        /** @description Its description */
+        description: string | null;
+        /** @description Where the description comes from ("Wikipedia") */
+        source: string | null;
+        /** @description The source’s page */
+        link: string | null;
+        /** @description Facts the panel lists, in its order, at most 20 */
+        facts: {
+          /** @description The fact’s name as the upstream keys it, underscores as spaces ("founded", "key people") */
+          label: string;
+          /** @description Its value as shown */
+          value: string;
+        }[];
+      };
+      /** @description News stories DuckDuckGo shows beside the results, in its order; absent when it shows none */
+      news_results?: {
+        /** @description Headline ("" when the upstream gave none) */
+        title: string;
+        /** @description The story’s URL */
+        link: string;
+        /** @description Summary ("" when the upstream gave none) */
+        snippet: string;
+        /** @description The result’s date as the engine shows it ("Apr 3, 2023", "2 days ago", "2023年3月16日"); absent when it shows none */
+        date?: string;
+        /** @description The site or publisher the engine names for the result ("Wikipedia") */
+        source?: string;
+      }[];
     };
     WebSearchBravoSuccess: {
       /** @constant */
@@ -473,9 +672,9 @@ export interface components {
     WebSearchCharlieRequest: {
       /** @description Search terms; at most 4096 bytes once URL-encoded (a Chinese character takes 9) */
       q: string;
-      /** @description Market: one of Bing's codes, such as en-US, en-GB or de-DE (any letter case). Not together with cc */
+      /** @description One of Bing's markets, such as en-US or de-DE (any letter case). Not together with cc */
       market?: string;
-      /** @description Country: one of Bing's two-letter codes, such as us, gb or de (any letter case). Not together with market */
+      /** @description One of Bing's countries, such as us, gb or de (any letter case). Not together with market */
       cc?: string;
       /**
        * @description Safe search level (any letter case)
@@ -504,6 +703,21 @@ export interface components {
         link: string;
         /** @description Text excerpt ("" when the upstream gave none) */
         snippet: string;
+        /** @description The result’s date as the engine shows it ("Apr 3, 2023", "2 days ago", "2023年3月16日"); absent when it shows none */
+        date?: string;
+        /** @description The same date in the engine’s machine form ("2023-07-19T01:51:00.0000000"; DuckDuckGo) */
+        date_raw?: string;
+        /** @description The site or publisher the engine names for the result ("Wikipedia") */
+        source?: string;
+        /** @description The site’s icon */
+        favicon?: string;
+        /** @description Links to other pages of the same site, as the engine shows them under the result (at most 6) */
+        sitelinks?: {
+          /** @description The sitelink’s text ("" when the engine shows none) */
+          title: string;
+          /** @description Its URL */
+          link: string;
+        }[];
         /** @description The link as the engine displays it, e.g. "en.wikipedia.org › wiki › Coffee" */
         displayed_link: string | null;
       }[];
@@ -568,6 +782,21 @@ export interface components {
         link: string;
         /** @description Text excerpt ("" when the upstream gave none) */
         snippet: string;
+        /** @description The result’s date as the engine shows it ("Apr 3, 2023", "2 days ago", "2023年3月16日"); absent when it shows none */
+        date?: string;
+        /** @description The same date in the engine’s machine form ("2023-07-19T01:51:00.0000000"; DuckDuckGo) */
+        date_raw?: string;
+        /** @description The site or publisher the engine names for the result ("Wikipedia") */
+        source?: string;
+        /** @description The site’s icon */
+        favicon?: string;
+        /** @description Links to other pages of the same site, as the engine shows them under the result (at most 6) */
+        sitelinks?: {
+          /** @description The sitelink’s text ("" when the engine shows none) */
+          title: string;
+          /** @description Its URL */
+          link: string;
+        }[];
       }[];
       /** @description Related search suggestions; empty when the upstream provides none */
       related_searches: {
@@ -2625,6 +2854,7 @@ export interface components {
     Error400: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2647,6 +2877,7 @@ export interface components {
     Error401: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'WWW-Authenticate': components['headers']['WWW-Authenticate'];
         [name: string]: unknown;
       };
@@ -2670,6 +2901,7 @@ export interface components {
     Error404: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2692,6 +2924,7 @@ export interface components {
     Error405: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         Allow: components['headers']['Allow'];
         [name: string]: unknown;
       };
@@ -2715,6 +2948,7 @@ export interface components {
     Error413: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2737,6 +2971,7 @@ export interface components {
     Error415: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2763,6 +2998,7 @@ export interface components {
     Error429: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
@@ -2790,6 +3026,7 @@ export interface components {
     Error500: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2816,6 +3053,7 @@ export interface components {
     Error502: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2842,6 +3080,7 @@ export interface components {
     Error503: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
@@ -2865,6 +3104,7 @@ export interface components {
     Error504: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
         [name: string]: unknown;
       };
       content: {
@@ -2889,6 +3129,8 @@ export interface components {
   headers: {
     /** @description This request’s id, on every response; quote it when reporting a problem. */
     'X-Request-Id': string;
+    /** @description The version of the API that answered (semantic versioning; `info.version`), on every response. */
+    'X-Api-Version': string;
     /** @description Always `Bearer`. */
     'WWW-Authenticate': 'Bearer';
     /** @description Always `POST`. */
@@ -2918,6 +3160,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -2954,6 +3197,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -2990,6 +3234,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3026,6 +3271,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3062,6 +3308,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3098,6 +3345,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3134,6 +3382,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3170,6 +3419,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3206,6 +3456,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3242,6 +3493,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3278,6 +3530,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3314,6 +3567,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3350,6 +3604,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {
@@ -3386,6 +3641,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
           [name: string]: unknown;
         };
         content: {

@@ -12,7 +12,8 @@ const api = createClient<paths>({
   headers: { Authorization: `Bearer ${process.env.API_KEY}` },
 });
 
-// Paths, fields and answers are typed from the document: a misspelt field is a compile error.
+// Typed from the document: a wrong path, a missing or mistyped field, an answer field that does not exist
+// are compile errors (an extra body field is not: the API refuses it with a 400 naming it).
 const { data, error, response } = await api.POST('/v1/cite/search', {
   body: { query: 'bananas', results: 5, format: 'APA' },
 });

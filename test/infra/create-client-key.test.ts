@@ -68,6 +68,8 @@ describe('npx tsx infra/create-client-key.ts', () => {
     expect(key).toBeDefined();
     expect(entry).toEqual({ name: 'team-c', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(JSON.stringify(entry)).not.toContain(key);
+    // The gateway knows clients by name: the next step is said, or the key would meet a 500 there.
+    expect(stdout).toContain(`The gateway serves it once "team-c" is in the stack's clients setting`);
   });
 
   it('with --merge, writes the new secret value to stdout and the key to stderr only', async () => {

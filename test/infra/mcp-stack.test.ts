@@ -35,7 +35,9 @@ vi.setConfig({ testTimeout: 300_000 });
 
 beforeAll(() => {
   // As the README's deploy does: the synth refuses to create the secrets with no admin to write them.
-  const built = createApp({ context: { ...CDK_CONTEXT, secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer' } });
+  const built = createApp({
+    context: { ...CDK_CONTEXT, secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer', alarmEmail: 'ops@example.com' },
+  });
   stack = built.stack;
   assembly = built.app.synth();
   resources = Template.fromStack(stack).toJSON().Resources;
@@ -78,19 +80,21 @@ describe('the MCP endpoint in the stack', () => {
     expect(methods).toHaveLength(2);
   });
 
-  it('builds and configures the function exactly as an endpoint’s: settings, environment, grants', () => {
+  it('builds and configures the function as a paid endpoint’s: settings, environment, grants, its own cache keys', () => {
     const [, mcp] = functionFor(MCP_ROUTE.path);
     const [, endpoint] = functionFor('/v1/web-search/alpha');
     for (const key of ['Runtime', 'Architectures', 'MemorySize', 'Timeout', 'ReservedConcurrentExecutions', 'TracingConfig']) {
       expect(mcp.Properties[key], key).toEqual(endpoint.Properties[key]);
     }
-    expect(mcp.Properties.Environment).toEqual(endpoint.Properties.Environment);
-    expect(mcp.Properties.Handler).toBe('index.handler');
-    // Same grants: secrets, cache table, budget counter; nothing more.
-    const mcpStatements = roleStatements(mcp.Properties.Role['Fn::GetAtt'][0]);
-    expect(mcpStatements.map((s) => s.Sid)).toEqual(
-      expect.arrayContaining(['ReadServiceSecrets', 'UseCacheTable', 'CountSearches']),
+    // The same, but for the cache keys: its own prefix, so no tool call can write an endpoint's answers.
+    expect(mcp.Properties.Environment.Variables.CACHE_KEY_PREFIX).toBe('mcp/');
+    expect({ ...mcp.Properties.Environment.Variables, CACHE_KEY_PREFIX: 'web-search-alpha/' }).toEqual(
+      endpoint.Properties.Environment.Variables,
     );
+    expect(mcp.Properties.Handler).toBe('index.handler');
+    // Same grants: both secrets, its own cache keys, the budget counter; nothing more.
+    const mcpStatements = roleStatements(mcp.Properties.Role['Fn::GetAtt'][0]);
+    expect(mcpStatements.map((s) => s.Sid)).toEqual(['ReadClientKeys', 'ReadUpstreamKey', 'ReserveSearches', 'UseOwnCacheKeys']);
     expect(mcpStatements).toEqual(roleStatements(endpoint.Properties.Role['Fn::GetAtt'][0]));
   });
 
@@ -140,12 +144,15 @@ describe("every function's bundle", () => {
       // (The longest line, not the average: the SDK's classic zod in the MCP bundle keeps multi-line templates.)
       expect(Math.max(...code.split('\n').map((line) => line.length))).toBeGreaterThan(10_000);
       // The CSL style pack beside the bundle of exactly the functions that read it.
-      const route = [...ROUTES, MCP_ROUTE].find((r) => String(fn.Properties.Description).endsWith(`(POST ${r.path})`));
+      const route = [...ROUTES, MCP_ROUTE].find((r) => String(fn.Properties.Description).endsWith(`(POST ${r.path})`)) ?? {
+        name: 'authorizer',
+      };
       expect(existsSync(join(dir, STYLE_PACK_IN_BUNDLE, 'catalogue.json.br')), route?.name).toBe(
         STYLE_PACK_ROUTES.has(route?.name ?? ''),
       );
       return code;
     });
-    expect(new Set(bundles).size).toBe(ROUTES.length + 1);
+    // Each endpoint's, the MCP server's and the authorizer's.
+    expect(new Set(bundles).size).toBe(ROUTES.length + 2);
   });
 });

@@ -12,7 +12,7 @@
  * be JSON, and the MCP Inspector command must name its version.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -41,6 +41,12 @@ const NOT_RUN: readonly { file: string; command: string; reason: string }[] = [
   { file: 'README.md', command: 'npm ci', reason: 'installs from the npm registry' },
   { file: 'docs/deploy-and-operations.md', command: 'npm ci', reason: 'installs from the npm registry' },
   { file: 'README.md', command: 'npm test', reason: 'the whole suite, this test among it' },
+  { file: 'docs/testing.md', command: 'npm test', reason: 'the whole suite, this test among it' },
+  {
+    file: 'docs/testing.md',
+    command: 'npm run test:quick',
+    reason: 'the unit and contract tests, which the suite runs itself (test/unit/suite/quick-suite.test.ts checks the script)',
+  },
   // Deploying: an AWS account and its credentials.
   ...['README.md', 'docs/deploy-and-operations.md'].flatMap((file) => [
     { file, command: 'npx cdk bootstrap', reason: 'bootstraps an AWS account' },
@@ -49,6 +55,7 @@ const NOT_RUN: readonly { file: string; command: string; reason: string }[] = [
     { file, command: 'out()', reason: 'defines a shell function reading a deployed stack’s outputs with the aws CLI' },
     { file, command: 'aws ', reason: 'the aws CLI against an AWS account' },
     { file, command: 'read -rs SERPAPI_KEY', reason: 'reads a real SerpApi key from the terminal' },
+    { file, command: 'read -rs CLIENT_KEY', reason: 'reads a client key of a deployment from the terminal' },
     {
       file,
       command: 'npm run --silent create-key',
@@ -112,6 +119,12 @@ const isBudgetStart = (command: ShellCommand) =>
   /^SEARCHES_PER_HOUR=\d+ npm start$/.test(command.argv.join(' ')) && !command.expands;
 const isOpenapiTypescript = (command: ShellCommand) =>
   command.argv[0] === 'npx' && command.argv[1] === 'openapi-typescript' && command.argv[2] === `${DOC_ORIGIN}/openapi.json`;
+/** The typed client's new project, its typecheck and its run (README, "Calling it from TypeScript"). */
+const isNpmInit = (command: ShellCommand) => command.argv.join(' ') === 'npm init -y';
+const isRecipeCompile = (command: ShellCommand) =>
+  command.argv[0] === 'npx' && command.argv[1] === 'tsc' && /\.mts$/.test(command.argv.at(-1) ?? '') && !command.expands;
+const isRecipeRun = (command: ShellCommand) =>
+  /^(\w+=\S+ )*npx tsx [\w-]+\.mts$/.test(command.argv.join(' ')) && !command.expands;
 /** The entry that lists a command: the most specific one, when a longer start matches too. */
 const notRun = (command: { file: string; source: string }) =>
   NOT_RUN.filter((entry) => entry.file === command.file && command.source.startsWith(entry.command)).sort(
@@ -188,6 +201,9 @@ describe('the command blocks of the README and the guides', () => {
         !isNpmStart(command) &&
         !isBudgetStart(command) &&
         !isOpenapiTypescript(command) &&
+        !isNpmInit(command) &&
+        !isRecipeCompile(command) &&
+        !isRecipeRun(command) &&
         !notRun(command),
     );
     expect(neither.map(where), 'commands no test runs: run them here, or list them in NOT_RUN with the reason').toEqual([]);
@@ -278,46 +294,89 @@ describe('the budget’s example (`SEARCHES_PER_HOUR=N npm start`)', () => {
 });
 
 describe('the README’s typed client', () => {
+  const recipe = () => blocks.filter((block) => block.file === 'README.md' && block.lang === 'ts');
+  /** The README's commands of the recipe, by what they do. */
+  const init = () => commands.filter((command) => command.file === 'README.md' && isNpmInit(command));
+  const compile = () => commands.filter((command) => command.file === 'README.md' && isRecipeCompile(command));
+  const runRecipe = () => commands.filter((command) => command.file === 'README.md' && isRecipeRun(command));
+  /** A reader's new project: `npm init -y` as the README runs it, the types it generates, the recipe in the file it names. */
+  let project = '';
+  let recipeFile = '';
+  const tsc = join(PROJECT_ROOT, 'node_modules/.bin/tsc');
+  const compiles = (args: string[]) =>
+    run(tsc, args, { cwd: project }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+
+  beforeAll(async () => {
+    project = join(workDir, 'reader-project');
+    mkdirSync(project);
+    const [initCommand] = init();
+    if (!initCommand) throw new Error('README.md shows no `npm init -y` for the typed client');
+    await run('npm', initCommand.argv.slice(1), { cwd: project, env: { ...process.env, npm_config_yes: 'true' } });
+    // The packages the README installs are this project's own: linked, not downloaded.
+    symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(project, 'node_modules'));
+    const [generate] = commands.filter(isOpenapiTypescript);
+    const argv = (generate?.argv ?? []).slice(1).map((word) => word.replaceAll(DOC_ORIGIN, origin));
+    await run(join(PROJECT_ROOT, 'node_modules/.bin/openapi-typescript'), argv.slice(1), { cwd: project });
+    recipeFile = compile()[0]?.argv.at(-1) ?? '';
+    writeFileSync(join(project, recipeFile), recipe()[0]?.text ?? '');
+  }, 120_000);
+
   it('is the code of test/client/example.ts, which `npm run typecheck` compiles', () => {
-    const recipe = blocks.filter((block) => block.file === 'README.md' && block.lang === 'ts');
-    expect(recipe).toHaveLength(1);
+    expect(recipe()).toHaveLength(1);
     const example = readFileSync(join(PROJECT_ROOT, 'test/client/example.ts'), 'utf8');
     const marked = /\/\/ README example: start\n([\s\S]*?)\/\/ README example: end\n/.exec(example)?.[1];
-    expect(`${recipe[0]?.text}\n`).toBe(marked);
+    expect(`${recipe()[0]?.text}\n`).toBe(marked);
     const tsconfig = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tsconfig.json'), 'utf8'));
     expect(tsconfig.include).toContain('test');
   });
 
-  it('compiles with tsc against the types the README’s `npx openapi-typescript` writes from the server’s document', async () => {
-    const generate = commands.filter(isOpenapiTypescript);
-    expect(generate.map(where)).toHaveLength(1);
-    const [command] = generate;
-    // As a reader's project: the recipe beside the generated api.d.ts, the packages the README installs.
-    const argv = (command?.argv ?? []).slice(1).map((word) => word.replaceAll(DOC_ORIGIN, origin));
-    expect(argv.slice(-2)).toEqual(['-o', 'api.d.ts']);
-    await run(join(PROJECT_ROOT, 'node_modules/.bin/openapi-typescript'), argv.slice(1), { cwd: workDir });
-    const recipe = blocks.find((block) => block.file === 'README.md' && block.lang === 'ts');
-    writeFileSync(join(workDir, 'example.ts'), recipe?.text ?? '');
-    writeFileSync(join(workDir, 'package.json'), JSON.stringify({ type: 'module' }));
-    symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(workDir, 'node_modules'));
-    const compilerOptions = {
-      target: 'ES2022',
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      types: ['node'],
-    };
-    writeFileSync(join(workDir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['example.ts'] }));
-    const tsc = join(PROJECT_ROOT, 'node_modules/.bin/tsc');
-    const compiled = await run(tsc, ['-p', '.'], { cwd: workDir }).catch((error: { stdout?: string }) => ({
-      stdout: error.stdout ?? String(error),
-    }));
-    expect(compiled.stdout).toBe('');
+  it('is set up as in a new project: `npm init -y` (no "type": "module"), the types the README’s `npx openapi-typescript` writes', () => {
+    expect(init().map((command) => command.source)).toEqual(['npm init -y']);
+    const written = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type?: string };
+    expect(written.type).not.toBe('module');
+    expect(commands.filter(isOpenapiTypescript).map(where)).toHaveLength(1);
+    expect(readFileSync(join(project, 'api.d.ts'), 'utf8')).toContain('"/v1/cite/search"');
+  });
+
+  it('compiles with the README’s own tsc command, as written', async () => {
+    expect(compile().map((command) => command.source)).toHaveLength(1);
+    expect(recipeFile).toMatch(/\.mts$/);
+    expect(await compiles(compile()[0]?.argv.slice(2) ?? [])).toBe('');
   }, 120_000);
 
-  it('runs against the demo server as the README says to run it, printing the reference list', async () => {
+  it('fails that command when a path, a field’s type or an answer’s field is wrong: the types do check', async () => {
+    const text = recipe()[0]?.text ?? '';
+    const broken = {
+      'wrong-path.mts': text.replace("'/v1/cite/search'", "'/v1/cite/serch'"),
+      'wrong-type.mts': text.replace("query: 'bananas'", 'query: 42'),
+      'wrong-answer.mts': text.replace('data.data.reference_list', 'data.data.references'),
+    };
+    for (const [file, source] of Object.entries(broken)) {
+      expect(source, file).not.toBe(text);
+      writeFileSync(join(project, file), source);
+    }
+    const args = (compile()[0]?.argv.slice(2) ?? []).filter((word) => word !== recipeFile);
+    const output = await compiles([...args, ...Object.keys(broken)]);
+    for (const file of Object.keys(broken))
+      expect(output, file).toMatch(new RegExp(`^${file.replace('.', '\\.')}\\(\\d+,\\d+\\): error TS`, 'm'));
+  }, 120_000);
+
+  it('runs in that project against the demo server as the README says, printing the reference list', async () => {
+    const [command] = runRecipe();
+    expect(command?.source).toBe(`API_URL=http://127.0.0.1:3000 API_KEY=demo-key npx tsx ${recipeFile}`);
+    const env = Object.fromEntries((command?.argv ?? []).filter((word) => /^\w+=/.test(word)).map((word) => word.split('=', 2)));
+    const { stdout, stderr } = await run('npx', ['--no-install', 'tsx', recipeFile], {
+      cwd: project,
+      env: { ...process.env, ...env, API_URL: origin },
+    });
+    expect(stderr).not.toMatch(/^\d{3} /m);
+    expect(stdout).toMatch(/\(\d{4}\)/);
+  }, 60_000);
+
+  it('runs from this repository against the demo server as the README says to run it, printing the reference list', async () => {
     const line = /`(API_URL=http:\/\/127\.0\.0\.1:3000 API_KEY=demo-key npx tsx test\/client\/example\.ts)`/.exec(
       readDocument('README.md'),
     );
@@ -334,6 +393,33 @@ describe('the README’s typed client', () => {
     expect(stdout.trim().split('\n').length).toBeGreaterThanOrEqual(1);
     expect(stdout).toMatch(/\(\d{4}\)/);
   }, 60_000);
+});
+
+describe('`npm run synth` without an admin for the secrets or anyone for the alarms', () => {
+  it('exits 1 with one line naming each setting and how to give it, and no stack trace', async () => {
+    // As on a fresh clone: none of the service's own configuration, no context but cdk.json's.
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const name of ['API_KEYS', 'SERPAPI_API_KEY', 'CLIENT_KEYS_SECRET_ID', 'SERPAPI_SECRET_ID']) delete env[name];
+    const outcome = await run('npm', ['run', '--silent', 'synth'], { cwd: PROJECT_ROOT, env }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: error.code,
+        stdout: error.stdout ?? '',
+        stderr: error.stderr ?? '',
+      }),
+    );
+    expect(outcome.code).toBe(1);
+    expect(`${outcome.stdout}${outcome.stderr}`).not.toMatch(/^\s+at /m);
+    const lines = outcome.stderr.trim().split('\n');
+    // The app's one line, then the CDK CLI's own word that the app exited with an error.
+    expect(lines).toHaveLength(2);
+    // Every setting a fresh clone lacks, each with how to give it: who hears the alarms, who puts the keys.
+    expect(lines[0]).toMatch(
+      /^Invalid CDK context: alarmEmail: required\b.* -c alarmEmail=.*; secretAdminArns: required\b.* -c secretAdminArns=/,
+    );
+    expect(lines[1]).toMatch(/Subprocess exited with error 1$/);
+    expect(outcome.stdout.trim()).toBe('');
+  }, 120_000);
 });
 
 describe('the MCP Inspector command (docs/mcp.md)', () => {

@@ -57,10 +57,11 @@ const MODERN_META = {
 };
 
 describe('MCP protocol', () => {
-  it('negotiates the 2025 versions the SDK knows, and lists 2026-07-28 beside them', () => {
+  it('negotiates the 2025 versions the SDK knows through initialize, and discovers only 2026-07-28', () => {
     expect(PROTOCOL_VERSIONS).toEqual(SUPPORTED_PROTOCOL_VERSIONS);
     expect(OUR_LATEST).toBe(LATEST_PROTOCOL_VERSION);
-    expect(DISCOVER_VERSIONS).toEqual([MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS]);
+    // As the reference SDK answers server/discover: the stateless revisions only.
+    expect(DISCOVER_VERSIONS).toEqual([MODERN_PROTOCOL_VERSION]);
   });
 
   it('refuses a batch with -32600 before anything runs: no paid call', async () => {
@@ -115,16 +116,19 @@ describe('MCP protocol', () => {
     }
   });
 
-  it('answers server/discover with its versions, capabilities and identity (2026-07-28), with no initialize', async () => {
+  it('answers server/discover with its version, capabilities and identity (2026-07-28), with no initialize', async () => {
     const { status, reply } = await post(
       { jsonrpc: '2.0', id: 'discover-1', method: 'server/discover', params: { _meta: MODERN_META } },
       { 'MCP-Protocol-Version': MODERN_PROTOCOL_VERSION, 'Mcp-Method': 'server/discover' },
     );
     expect(status).toBe(200);
     expect(reply.id).toBe('discover-1');
-    expect(reply.result).toMatchObject({ resultType: 'complete', serverInfo: SERVER_INFO, capabilities: { tools: {} } });
-    expect(reply.result?.supportedVersions).toEqual(DISCOVER_VERSIONS);
-    expect(reply.result?.supportedVersions).toEqual(expect.arrayContaining(['2026-07-28', '2025-11-25', '2025-06-18']));
+    expect(reply.result).toMatchObject({
+      resultType: 'complete',
+      capabilities: { tools: {} },
+      _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
+    });
+    expect(reply.result?.supportedVersions).toEqual(['2026-07-28']);
     // As a 2025 client probing first would send it: no version header, no _meta.
     const probe = await post({ jsonrpc: '2.0', id: 2, method: 'server/discover' });
     expect(probe.status).toBe(200);
@@ -149,7 +153,7 @@ describe('MCP protocol', () => {
     expect(used.reply.result?.isError).toBeFalsy();
     // A name outside ASCII would come Base64-encoded; an ASCII one may too.
     const encoded = await post(
-      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'usage', arguments: {} } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'usage', arguments: {}, _meta: MODERN_META } },
       { ...headers, 'Mcp-Method': 'tools/call', 'Mcp-Name': `=?base64?${Buffer.from('usage').toString('base64')}?=` },
     );
     expect(encoded.status).toBe(200);

@@ -2,9 +2,15 @@
  * The MCP tools as an agent meets them, over real HTTP with the SDK client: a compact tools/list with
  * portable schemas and annotations, and text results that carry what the structured result holds.
  */
+
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { getEncoding } from 'js-tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVER_INSTRUCTIONS, TOOL_GUIDES, toolName } from '../../lib/mcp/descriptions.js';
+import { loadRouteSchemas, toSchema } from '../../lib/openapi.js';
+import { ROUTES } from '../../lib/routes.js';
 import { startFakeCrossref } from '../support/fake-crossref.js';
 import { TEST_CLIENT_KEY, useService } from '../support/service.js';
 
@@ -64,6 +70,27 @@ describe('MCP tool definitions', () => {
     await client.close();
   });
 
+  it('cost a model at most 250 tokens a tool (cl100k), with no sentence said twice', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const tokens = getEncoding('cl100k_base').encode(JSON.stringify({ tools })).length;
+    expect(tokens / tools.length).toBeLessThanOrEqual(250);
+    // What every tool shares is said once, in the server's instructions, not in each description.
+    const sentences = tools.flatMap((tool) => (tool.description ?? '').split(/(?<=\.)\s+/).filter((s) => s.length > 20));
+    const repeated = sentences.filter((sentence, i) => sentences.indexOf(sentence) !== i);
+    expect(repeated).toEqual([]);
+    for (const tool of tools) {
+      expect(tool.description, tool.name).not.toMatch(/daily budget|control characters|\(API: POST/);
+      // Each description says what a call costs, in the words the instructions define.
+      expect(tool.description, tool.name).toMatch(/Cost \d|Free/);
+    }
+    expect(SERVER_INSTRUCTIONS).toMatch(/hourly, monthly and per-key daily budget/);
+    expect(SERVER_INSTRUCTIONS).toMatch(/no_cache/);
+    expect(SERVER_INSTRUCTIONS).toMatch(/control characters/);
+    expect(Object.keys(TOOL_GUIDES).length).toBe(tools.length);
+    await client.close();
+  });
+
   it('are portable: no type arrays and no bare {} in any input or output schema', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
@@ -85,7 +112,9 @@ describe('MCP tool definitions', () => {
     for (const tool of tools) {
       expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean');
       expect(typeof tool.annotations?.openWorldHint, tool.name).toBe('boolean');
-      expect(typeof tool.annotations?.idempotentHint, tool.name).toBe('boolean');
+      // The spec reads destructiveHint and idempotentHint only when readOnlyHint is false: not worth their tokens.
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.annotations?.destructiveHint, tool.name).toBeUndefined();
     }
     const titles = Object.fromEntries(tools.map((tool) => [tool.name, tool.title ?? '']));
     expect(titles.web_search_alpha).toMatch(/Google/);
@@ -181,9 +210,49 @@ describe('MCP tool results as text', () => {
     const text = textOf(result);
     expect(text).toContain(data.author.name);
     expect(text).toContain(data.author.affiliations);
-    expect(text).toContain(`citations: all ${data.cited_by.citations.all}`);
-    expect(text).toContain(`h_index: all ${data.cited_by.h_index.all}`);
-    expect(text).toContain(`i10_index: all ${data.cited_by.i10_index.all}`);
+    expect(text).toContain(`citations: {all: ${data.cited_by.citations.all}`);
+    expect(text).toContain(`h_index: {all: ${data.cited_by.h_index.all}`);
+    expect(text).toContain(`i10_index: {all: ${data.cited_by.i10_index.all}`);
     await client.close();
+  });
+});
+
+describe('the MCP guide (docs/mcp.md)', () => {
+  const guide = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
+
+  it('lists the server’s tools, each with its endpoint and the cost its description gives', async () => {
+    const table = guide.slice(guide.indexOf('<!-- mcp-tools:start'), guide.indexOf('<!-- mcp-tools:end'));
+    const rows = [...table.matchAll(/^\| `(\w+)` +\| `(\/[^`]+)`[^|]*\| ([^|]+)\|$/gm)].map(([, tool, path, cost]) => ({
+      tool,
+      path,
+      cost: (cost ?? '').trim(),
+    }));
+    const client = await connect();
+    const { tools } = await client.listTools();
+    await client.close();
+    expect(rows.map((row) => row.tool).sort()).toEqual(tools.map((tool) => tool.name).sort());
+    for (const route of ROUTES) {
+      const row = rows.find((r) => r.tool === toolName(route.name));
+      expect(row?.path, route.name).toBe(route.path);
+      const description = tools.find((tool) => tool.name === toolName(route.name))?.description ?? '';
+      const cost = /\bCost (\d+)/.exec(description)?.[1] ?? (/\bFree\b/.test(description) ? '0' : undefined);
+      expect(row?.cost.split(' ')[0], route.name).toBe(cost);
+    }
+    // The default the table gives for profiles' enrich is the request schema's.
+    const profiles = ROUTES.find((route) => route.name === 'scholar-profiles');
+    if (profiles) {
+      const schema = toSchema((await loadRouteSchemas(profiles)).requestSchema, 'input', profiles.path) as {
+        properties: { enrich: { default: number } };
+      };
+      expect(rows.find((row) => row.tool === 'scholar_profiles')?.cost).toContain(`default ${schema.properties.enrich.default}`);
+    }
+  });
+
+  it('gives the tool list’s tokens a tool as measured', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    await client.close();
+    const perTool = Math.round(getEncoding('cl100k_base').encode(JSON.stringify({ tools })).length / tools.length);
+    expect(guide.replace(/\s+/g, ' ')).toContain(`about ${perTool} cl100k tokens a tool`);
   });
 });

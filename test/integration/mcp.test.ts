@@ -49,17 +49,14 @@ describe('MCP endpoint', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(ROUTES.map((route) => toolName(route.name)).sort());
     for (const route of ROUTES) {
       const tool = tools.find((t) => t.name === toolName(route.name));
-      const { requestSchema, responseSchema } = await loadRouteSchemas(route);
-      expect(tool?.description, route.path).toContain(`POST ${route.path}`);
-      expect((tool?.description ?? '').length, route.path).toBeGreaterThan(80);
+      const { requestSchema } = await loadRouteSchemas(route);
+      expect((tool?.description ?? '').length, route.path).toBeGreaterThan(40);
       // The OpenAPI document's request fields (made compact for a model by lib/mcp/tools.ts, whose own test
-      // checks how), and the response's data fields where an output schema is given.
+      // checks how); no output schemas: the text says what the data holds.
       const fields = (schema: unknown) => Object.keys((schema as { properties?: object } | undefined)?.properties ?? {}).sort();
       expect(tool?.inputSchema.type, route.path).toBe('object');
       expect(fields(tool?.inputSchema), route.path).toEqual(fields(toSchema(requestSchema, 'input', route.path)));
-      if (tool?.outputSchema) {
-        expect(fields(tool.outputSchema), route.path).toEqual(fields(toSchema(responseSchema, 'output', route.path)));
-      }
+      expect(tool?.outputSchema, route.path).toBeUndefined();
     }
     // The usage route was added to the table with no MCP code; it is a tool like the others.
     expect(tools.map((tool) => tool.name)).toContain('usage');

@@ -17,6 +17,8 @@ const harness = useService();
 const COSTLIEST: Readonly<Record<string, Record<string, unknown>>> = {
   'cite-search': { query: 'machine learning', results: 20, citation_source: 'index' },
   'alpha-trends': { queries: ['coffee', 'tea', 'cocoa', 'mate', 'chai'] },
+  'web-search-alpha': { q: 'coffee', fetch_ai_overview: true },
+  'scholar-profiles': { query: 'mike', num: 20, enrich: 10 },
 };
 
 describe('cite-search by default', () => {

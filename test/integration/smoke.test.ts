@@ -7,7 +7,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HELP, main, SMOKE_SEARCH_LIMIT, type SmokeIo } from '../../lib/local/smoke.js';
+import { sample } from '../../lib/local/samples.js';
+import { HELP, main, paidCalls, SMOKE_SEARCH_LIMIT, type SmokeIo } from '../../lib/local/smoke.js';
 import { ROUTES } from '../../lib/routes.js';
 import { TEST_CLIENT_KEY, TEST_UPSTREAM_KEY, useService } from '../support/service.js';
 
@@ -79,15 +80,19 @@ describe('npm run smoke --live against the local service', () => {
       expect(row?.other, `${route.name}: ${run.out}`).toBe('0');
     }
     expect(run.calls.map((call) => new URL(call.url).pathname).sort()).toEqual(ROUTES.map((route) => route.path).sort());
+    // A deployment's answers from SerpApi are out of the run's sight: it says so rather than list nothing.
+    expect(run.out).toContain('Upstream fields not carried: listed with --upstream only');
   });
 
-  it('spends at most 15 paid searches, and no call more than its row states', async () => {
+  it('spends at most the searches the help states, its table’s total, and no call more than its row states', async () => {
     const run = await smoke(live());
     const table = rows(run.out);
     const stated = [...table.values()].reduce((sum, row) => sum + row.paid, 0);
     expect(stated).toBeLessThanOrEqual(SMOKE_SEARCH_LIMIT);
-    expect(SMOKE_SEARCH_LIMIT).toBe(15);
-    expect(run.out).toContain(`paid searches at most ${stated} (limit 15)`);
+    expect(SMOKE_SEARCH_LIMIT).toBe(stated);
+    expect(HELP).toContain(`at most ${stated} a run`);
+    expect(HELP).toMatch(new RegExp(`^  total +${stated}$`, 'm'));
+    expect(run.out).toContain(`paid searches at most ${stated} (limit ${stated})`);
     expect(harness.upstream.calls()).toBeLessThanOrEqual(stated);
     for (const route of ROUTES) {
       const call = run.calls.find((c) => new URL(c.url).pathname === route.path);
@@ -114,6 +119,14 @@ describe('npm run smoke --live against the local service', () => {
     expect(table.get('cite-search')?.missing).toBe('data.papers (null)');
     expect(table.get('web-search-bravo')?.new).toBe('-');
     expect(run.out).toContain('4 failing');
+  });
+});
+
+describe('the cost of a smoke body', () => {
+  it('counts web search alpha as 2 paid searches only with fetch_ai_overview', () => {
+    expect(paidCalls('web-search-alpha', { q: 'coffee' })).toBe(1);
+    expect(paidCalls('web-search-alpha', { q: 'coffee', fetch_ai_overview: false })).toBe(1);
+    expect(paidCalls('web-search-alpha', { q: 'coffee', fetch_ai_overview: true })).toBe(2);
   });
 });
 
@@ -176,7 +189,7 @@ describe('npm run smoke --live --upstream', () => {
     });
   }
 
-  it("starts the service with the team's key, calls every route once through it, within 15 searches", async () => {
+  it("starts the service with the team's key, calls every route once through it, within the table's total", async () => {
     const run = await command(['--live', '--upstream'], {
       SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
       SERPAPI_BASE_URL: harness.upstream.url,
@@ -198,4 +211,37 @@ describe('npm run smoke --live --upstream', () => {
     expect(run.err).toMatch(/SERPAPI_API_KEY/);
     expect(harness.upstream.calls()).toBe(0);
   }, 30_000);
+
+  it('lists the fields of SerpApi’s answers an endpoint does not carry: an unknown block, an unknown result field', async () => {
+    harness.upstream.respond((query) => {
+      if (query.get('engine') !== 'google' || query.get('tbm')) return undefined;
+      const answer = sample('google');
+      const organic = answer.organic_results as Record<string, unknown>[];
+      organic[0] = { ...organic[0], shiny_new_field: 'x' };
+      return { json: { ...answer, brand_new_block: [{ title: 'Something Google started to show' }] } };
+    });
+    const run = await command(['--live', '--upstream'], {
+      SERPAPI_API_KEY: TEST_UPSTREAM_KEY,
+      SERPAPI_BASE_URL: harness.upstream.url,
+      CROSSREF_BASE_URL: 'http://127.0.0.1:9',
+    });
+    // Still a pass: every answer validates; the list shows what the upstream sends that the service leaves out.
+    expect(run.code, run.out + run.err).toBe(0);
+    const listed = run.out.slice(run.out.indexOf('Upstream fields not carried'));
+    const line = (endpoint: string, engine: string) =>
+      listed.split('\n').find((text) => text.startsWith(`  ${endpoint} ${engine}: `)) ?? '';
+    const alpha = line('web-search-alpha', 'google').split(': ')[1]?.split(', ') ?? [];
+    expect(alpha).toContain('brand_new_block[]');
+    expect(alpha).toContain('organic_results[].shiny_new_field');
+    // What the recording holds and the service leaves out, by design (lib/reshape/carried.ts).
+    expect(alpha).toEqual(expect.arrayContaining(['inline_videos[]', 'recipes_results[]', 'organic_results[].thumbnail']));
+    expect(alpha).not.toContain('organic_results[].title');
+    expect(alpha).not.toContain('related_questions[].question');
+    // Every endpoint that made a search has its line, each engine it called.
+    expect(line('web-search-bravo', 'duckduckgo')).not.toBe('');
+    expect(line('alpha-news', 'google')).not.toBe('');
+    expect(line('alpha-trends', 'google_trends')).not.toBe('');
+    expect(line('web-search-bravo', 'duckduckgo')).not.toContain('shiny_new_field');
+    expect(run.out + run.err).not.toContain(TEST_UPSTREAM_KEY);
+  }, 60_000);
 });

@@ -14,6 +14,7 @@ const harness = useService();
 
 const ENGINE_FILES = [
   'google',
+  'google_ai_overview',
   'google_images',
   'duckduckgo',
   'bing',
@@ -238,3 +239,32 @@ describe.each(SEARCHING_ROUTES.map((route) => [route.path, route] as const))(
     });
   },
 );
+
+describe('POST /v1/web-search/alpha with fetch_ai_overview', () => {
+  it('fetches the overview as SerpApi documents google_ai_overview: the page_token it required, nothing else', async () => {
+    for (const noCache of [false, true]) {
+      harness.upstream.reset();
+      harness.upstream.respond((query) =>
+        query.get('engine') === 'google_ai_overview'
+          ? { json: { ai_overview: { text_blocks: [{ type: 'paragraph', snippet: 'Yes.' }], references: [] } } }
+          : {
+              json: {
+                organic_results: [{ title: 'Coffee', link: 'https://coffee.example' }],
+                ai_overview: { page_token: 'T0K' },
+              },
+            },
+      );
+      const reply = await harness.service.post('/v1/web-search/alpha', {
+        q: 'coffee',
+        fetch_ai_overview: true,
+        no_cache: noCache,
+      });
+      expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+      expect(harness.upstream.requests.map((query) => query.get('engine'))).toEqual(['google', 'google_ai_overview']);
+      expect(harness.upstream.requests.flatMap(breaches)).toEqual([]);
+    }
+    expect(breaches(new URLSearchParams({ engine: 'google_ai_overview' }))).toEqual([
+      'google_ai_overview: the required page_token is missing',
+    ]);
+  });
+});

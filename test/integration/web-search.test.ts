@@ -95,6 +95,7 @@ describe('POST /v1/web-search/bravo', () => {
       title: 'Coffee - Wikipedia',
       link: 'https://en.wikipedia.org/wiki/Coffee',
       snippet: expect.any(String),
+      favicon: 'https://external-content.duckduckgo.com/ip3/en.wikipedia.org.ico',
     });
     expect(reply.json.data.related_searches[0]).toEqual({ query: 'coffee near me', link: expect.any(String) });
   });

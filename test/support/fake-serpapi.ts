@@ -96,7 +96,10 @@ export function realPageSizes(query: URLSearchParams): Fault | undefined {
               ...next,
             },
           }
-        : { json: { organic_results: items(int('start', 0), 10, web), ...next } };
+        : // Google holds its AI overview back for a second request, as it often does (a token, no text).
+          { json: { organic_results: items(int('start', 0), 10, web), ai_overview: { page_token: 'token-1' }, ...next } };
+    case 'google_ai_overview':
+      return { json: { ai_overview: { text_blocks: [{ type: 'paragraph', snippet: 'An overview.' }], references: [] } } };
     case 'duckduckgo': {
       const start = int('start', 0);
       const pageMax = start > 0 ? 50 : 35;
@@ -120,7 +123,15 @@ export function realPageSizes(query: URLSearchParams): Fault | undefined {
     case 'google_scholar':
       return {
         json: {
-          organic_results: items(int('start', 0), int('num', 10), (n) => ({ ...web(n), result_id: `paper${n}` })),
+          organic_results: items(int('start', 0), int('num', 10), (n) => ({
+            ...web(n),
+            result_id: `paper${n}`,
+            // Each paper by an author of their own with a profile, as scholar profiles discover them.
+            publication_info: {
+              summary: `A Author${n} - Journal, 2020`,
+              authors: [{ name: `A Author${n}`, author_id: `AUTHOR${n}` }],
+            },
+          })),
           ...next,
         },
       };

@@ -33,7 +33,12 @@ describe('the alarms the stack creates', () => {
     // The deploy the README describes (cdk.json's context, an admin named), functions not bundled.
     const context = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context;
     const { stack } = createApp({
-      context: { ...context, secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer', 'aws:cdk:bundling-stacks': [] },
+      context: {
+        ...context,
+        secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
+        alarmEmail: 'ops@example.com',
+        'aws:cdk:bundling-stacks': [],
+      },
     });
     alarms = stack.node.findAll().filter((construct): construct is CfnAlarm => construct instanceof CfnAlarm);
   }, 120_000);
@@ -105,6 +110,21 @@ describe('the upstream contract (docs/testing.md)', () => {
   });
 });
 
+describe('the MCP function’s cold start in docs/mcp.md', () => {
+  it('gives the last full run’s figures as bench/results.json holds them', () => {
+    const { mcp } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'bench/results.json'), 'utf8'));
+    const said = figures(/`initialize` \+ `tools\/list` ([\d.]+) ms\s+against the web search's ([\d.]+) ms,\s+([\d.]+)×/g);
+    expect(said.length).toBeGreaterThanOrEqual(1);
+    for (const { where, match } of said) {
+      expect(match.slice(1, 4).map(Number), where).toEqual([
+        mcp.cold_start.initialize_then_tools_list.median_ms,
+        mcp.cold_start['endpoint_web-search-alpha'].median_ms,
+        mcp.initialize_tools_list_vs_endpoint,
+      ]);
+    }
+  });
+});
+
 describe('the benchmark tables in docs/performance.md', () => {
   const results = JSON.parse(readFileSync(join(PROJECT_ROOT, 'bench/results.json'), 'utf8'));
   const performance = readDocument('docs/performance.md');
@@ -139,7 +159,7 @@ describe('the benchmark tables in docs/performance.md', () => {
 
   it('show the overhead run as bench/results.json holds it', () => {
     const rows = table('web-search/alpha');
-    const columns = ['direct', 'bare_proxy', 'service'] as const;
+    const columns = ['direct', 'bare_proxy', 'floor', 'service'] as const;
     const fields: Record<string, [string, string, (value: number) => string]> = {
       'c=1 p50 ms': ['c1', 'p50_ms', String],
       'c=1 p99 ms': ['c1', 'p99_ms', String],
@@ -157,6 +177,31 @@ describe('the benchmark tables in docs/performance.md', () => {
         return value === null ? '–' : shown(value);
       });
       expect(cells, label).toEqual(expected);
+    }
+  });
+
+  it('show every function’s deployed bytes and cold start, with its verdict against twice the empty handler’s, as bench/results.json holds them', () => {
+    const rows = table('function');
+    const shown = (value: unknown) => (value === null || value === undefined ? '–' : String(value));
+    expect(rows.map((row) => row[0])).toEqual(Object.keys(results.bundles).map((name) => `\`${name}\``));
+    for (const [cell, ...cells] of rows) {
+      const name = (cell ?? '').replace(/`/g, '');
+      const bundle = results.bundles[name];
+      const env = results.cold_start.env_keys[name];
+      const secrets = results.cold_start.secrets_manager[name];
+      const verdict = env.within_2x_empty === null ? '–' : env.within_2x_empty ? 'pass' : '**miss**';
+      expect(cells, name).toEqual([
+        shown(bundle.kib),
+        shown(bundle.beside_kib),
+        shown(bundle.zip_kib),
+        shown(env.median_ms),
+        shown(env.vs_empty),
+        verdict,
+        shown(env.load_ms),
+        shown(env.first_invoke_ms),
+        shown(secrets.median_ms),
+        shown(secrets.rss_mib),
+      ]);
     }
   });
 });

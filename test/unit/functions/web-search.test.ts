@@ -19,7 +19,7 @@ describe('alpha (google)', () => {
   const request = alpha.requestSchema.parse({ q: 'coffee' });
 
   it('defaults page to 0 and num to 10, and maps start = page × num, sending no num (Google has none)', () => {
-    expect(request).toEqual({ q: 'coffee', page: 0, num: 10, no_cache: false });
+    expect(request).toEqual({ q: 'coffee', page: 0, num: 10, fetch_ai_overview: false, no_cache: false });
     expect(alpha.toSerpApiParams({ ...request, page: 3, num: 7, language: 'de' })).toEqual({
       q: 'coffee',
       location: undefined,
@@ -111,6 +111,7 @@ describe('bravo (duckduckgo)', () => {
       title: 'Coffee - Wikipedia',
       link: 'https://en.wikipedia.org/wiki/Coffee',
       snippet: expect.any(String),
+      favicon: 'https://external-content.duckduckgo.com/ip3/en.wikipedia.org.ico',
     });
     expect(data.related_searches[0]).toEqual({ query: 'coffee near me', link: expect.any(String) });
   });
@@ -176,7 +177,21 @@ describe('delta (baidu)', () => {
       title: expect.any(String),
       link: expect.stringMatching(/^https:/),
       snippet: expect.any(String),
+      date: '2022年11月21日',
     });
+    // Baidu gives a date to 6 of the recording's 10 results; the others carry none.
+    expect(data.Delta_data.map((result) => result.date ?? null)).toEqual([
+      '2022年11月21日',
+      '2023年3月16日',
+      '2022年6月24日',
+      null,
+      null,
+      null,
+      null,
+      '2023年5月30日',
+      '2023年5月6日',
+      '2023年6月28日',
+    ]);
     expect(data.related_searches[0]).toEqual({ query: '申请OSPP', link: expect.stringMatching(/^https:\/\/www\.baidu\.com/) });
   });
 

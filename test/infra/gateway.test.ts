@@ -1,0 +1,352 @@
+/**
+ * The stack on the open internet, read off the synthesized template: strangers refused at the gateway (a
+ * TOKEN authorizer with its identity validation expression on every method), each client key throttled by
+ * a usage plan of its own, WAF's per-address rule for requests without a valid-looking key only, bodies
+ * over the API's limit refused at the edge, alarms that reach someone and notice missing metrics, an alert
+ * on any change to the secrets, and the secrets' boundary narrowed on request.
+ */
+import { readFileSync } from 'node:fs';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../infra/app.js';
+import { AUTHORIZER_CACHE_TTL } from '../../infra/gateway-keys.js';
+import { METRICS_STOPPED_MIN_ANSWERS } from '../../infra/observability.js';
+import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
+import { SECRET_CHANGE_ACTIONS, type SearchCitationApiStack } from '../../infra/stack.js';
+import { WAF_MAX_BODY_BYTES } from '../../infra/waf.js';
+import { VALID_LOOKING_AUTHORIZATION } from '../../lib/auth/bearer.js';
+import { usageKeyValue } from '../../lib/auth/usage-key.js';
+import { MAX_BODY_BYTES } from '../../lib/middleware/body.js';
+
+const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<
+  string,
+  unknown
+>;
+const ADMIN = 'arn:aws:iam::123456789012:role/Deployer';
+const BASE_CONTEXT = {
+  ...CDK_CONTEXT,
+  secretAdminArns: ADMIN,
+  alarmEmail: 'ops@example.com',
+  // One client on the defaults, one with limits of its own.
+  clients: 'team-a,bulk:rate=20:burst=40',
+  'aws:cdk:bundling-stacks': [],
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: a synthesized template is arbitrary JSON, read by path
+type Json = any;
+type Resource = { Type: string; Properties: Record<string, Json>; DependsOn?: string[] };
+
+let stack: SearchCitationApiStack;
+let template: Template;
+let resources: Record<string, Resource>;
+
+vi.setConfig({ testTimeout: 300_000 });
+
+const build = (context: Record<string, unknown> = {}, deploy: { account?: string } = {}) =>
+  createApp({ context: { ...BASE_CONTEXT, ...context } }, deploy);
+
+beforeAll(() => {
+  stack = build().stack;
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+}, 600_000);
+
+const ofType = (type: string, from = resources) => Object.entries(from).filter(([, r]) => r.Type === type);
+const only = (type: string, from = resources) => {
+  const all = ofType(type, from);
+  expect(all, type).toHaveLength(1);
+  return all[0] as [string, Resource];
+};
+
+describe('strangers refused at the gateway', () => {
+  it('has a TOKEN authorizer reading the Authorization header, refusing ill-formed ones by its validation expression', () => {
+    const [, authorizer] = only('AWS::ApiGateway::Authorizer');
+    expect(authorizer.Properties).toMatchObject({
+      Type: 'TOKEN',
+      IdentitySource: 'method.request.header.Authorization',
+      IdentityValidationExpression: VALID_LOOKING_AUTHORIZATION,
+      // Its answer for a token is kept: an unknown key repeated costs one invocation per five minutes.
+      AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL.toSeconds(),
+    });
+    expect(AUTHORIZER_CACHE_TTL.toSeconds()).toBeGreaterThan(0);
+    const fnId = authorizer.Properties.AuthorizerUri['Fn::Join'][1].find((part: Json) => part['Fn::GetAtt'])['Fn::GetAtt'][0];
+    expect(resources[fnId]?.Properties.Description).toMatch(/^Checks the client key/);
+  });
+
+  it('attaches it to every method, POST and the 405 mocks alike, with the key’s usage plan required', () => {
+    const [authorizerId] = only('AWS::ApiGateway::Authorizer');
+    const methods = ofType('AWS::ApiGateway::Method');
+    // 14 endpoints and /mcp, a POST and an ANY each.
+    expect(methods).toHaveLength(30);
+    for (const [id, method] of methods) {
+      expect(method.Properties, id).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: authorizerId },
+        ApiKeyRequired: true,
+      });
+    }
+    // The API takes its keys from the authorizer alone: an X-API-Key header picks no plan.
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
+  });
+
+  it('lets API Gateway invoke the authorizer from this authorizer only', () => {
+    const [authorizerId] = only('AWS::ApiGateway::Authorizer');
+    const permissions = ofType('AWS::Lambda::Permission').filter(([, p]) =>
+      JSON.stringify(p.Properties.SourceArn ?? '').includes('/authorizers/'),
+    );
+    expect(permissions).toHaveLength(1);
+    const [, permission] = permissions[0] as [string, Resource];
+    expect(permission.Properties.Principal).toBe('apigateway.amazonaws.com');
+    expect(JSON.stringify(permission.Properties.SourceArn)).toContain(`{"Ref":"${authorizerId}"}`);
+  });
+
+  it('runs the authorizer with the client keys alone, capped, and without Lambda’s own line per call', () => {
+    const [, fn] = ofType('AWS::Lambda::Function').find(([, f]) =>
+      String(f.Properties.Description).startsWith('Checks the client key'),
+    ) as [string, Resource];
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      USAGE_KEY_SCOPE: DEFAULT_SETTINGS.stackName,
+      NO_UPSTREAM_KEY: 'true',
+      CLIENT_KEYS_SECRET_ID: { Ref: expect.stringMatching(/^ClientKeys/) },
+    });
+    expect(fn.Properties.ReservedConcurrentExecutions).toBe(DEFAULT_SETTINGS.reservedConcurrency);
+    expect(fn.Properties.LoggingConfig).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN' });
+  });
+});
+
+describe('each key throttled on its own', () => {
+  const plans = () => ofType('AWS::ApiGateway::UsagePlan').map(([id, plan]) => ({ id, plan }));
+  /** The plan an API key of this client belongs to. */
+  const planOf = (client: string) => {
+    const [keyId, key] = ofType('AWS::ApiGateway::ApiKey').find(
+      ([, k]) => k.Properties.Name === `${stack.stackName}-${client}`,
+    ) as [string, Resource];
+    const [, link] = ofType('AWS::ApiGateway::UsagePlanKey').find(([, l]) => l.Properties.KeyId.Ref === keyId) as [
+      string,
+      Resource,
+    ];
+    return { key, plan: resources[link.Properties.UsagePlanId.Ref] as Resource };
+  };
+
+  it('puts every listed client’s API key, named by the authorizer’s value, in a plan with a rate and burst per key', () => {
+    const stageId = only('AWS::ApiGateway::Stage')[0];
+    for (const { plan } of plans()) {
+      expect(plan.Properties.ApiStages).toEqual([expect.objectContaining({ Stage: { Ref: stageId } })]);
+      // No quota: money is the spending budget's, after authentication.
+      expect(plan.Properties.Quota).toBeUndefined();
+    }
+    const teamA = planOf('team-a');
+    expect(teamA.key.Properties).toMatchObject({ Enabled: true, Value: usageKeyValue(stack.stackName, 'team-a') });
+    expect(teamA.plan.Properties.Throttle).toEqual({
+      RateLimit: DEFAULT_SETTINGS.keyRatePerSecond,
+      BurstLimit: DEFAULT_SETTINGS.keyBurst,
+    });
+    const bulk = planOf('bulk');
+    expect(bulk.key.Properties.Value).toBe(usageKeyValue(stack.stackName, 'bulk'));
+    expect(bulk.plan.Properties.Throttle).toEqual({ RateLimit: 20, BurstLimit: 40 });
+    expect(plans()).toHaveLength(2);
+  });
+
+  it('takes the per-key defaults and the clients from context, refusing a bad entry by name', () => {
+    const custom = Template.fromStack(
+      build({ keyRatePerSecond: '2', keyBurst: '3', clients: ['x', { name: 'y', rate: 9 }] }).stack,
+    );
+    custom.hasResourceProperties('AWS::ApiGateway::UsagePlan', { Throttle: { RateLimit: 2, BurstLimit: 3 } });
+    custom.hasResourceProperties('AWS::ApiGateway::UsagePlan', { Throttle: { RateLimit: 9, BurstLimit: 3 } });
+    custom.resourceCountIs('AWS::ApiGateway::ApiKey', 2);
+    const settings = (clients: unknown) =>
+      settingsFromContext({
+        tryGetContext: (k: string) => ({ alarmEmail: 'ops@example.com', secretAdminArns: ADMIN, clients })[k],
+      });
+    expect(() => settings('team-a,team-a')).toThrow(/clients: team-a is listed twice/);
+    expect(() => settings('team a')).toThrow(/clients: each entry is a key name/);
+    expect(() => settings('bulk:rate=0')).toThrow(/clients: bulk: rate must be a whole number from 1/);
+    expect(settings('a:burst=4, b').clients).toEqual([{ name: 'a', burst: 4 }, { name: 'b' }]);
+  });
+
+  it('says at synth, without failing it, that no client is listed', () => {
+    const bare = build({ clients: undefined }).stack;
+    Annotations.fromStack(bare).hasWarning('*', Match.stringLikeRegexp('No client is listed in the clients setting'));
+    Template.fromStack(bare).resourceCountIs('AWS::ApiGateway::ApiKey', 0);
+  });
+});
+
+describe('WAF at the edge', () => {
+  const rules = () => only('AWS::WAFv2::WebACL')[1].Properties.Rules as Array<Record<string, Json>>;
+  const rule = (suffix: string) => rules().find((r) => String(r.Name).endsWith(suffix)) as Record<string, Json>;
+  const keyLooksValid = {
+    RegexMatchStatement: {
+      RegexString: VALID_LOOKING_AUTHORIZATION,
+      FieldToMatch: { SingleHeader: { Name: 'authorization' } },
+      TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+    },
+  };
+
+  it('refuses a body over the API’s own 16 KiB first, 413 in the envelope, a larger one unseen counting as over', () => {
+    expect(WAF_MAX_BODY_BYTES).toBe(MAX_BODY_BYTES);
+    const body = rule('-body-size');
+    expect(body.Priority).toBe(0);
+    expect(body.Statement).toEqual({
+      SizeConstraintStatement: {
+        FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+        ComparisonOperator: 'GT',
+        Size: 16_384,
+        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+      },
+    });
+    expect(body.Action.Block.CustomResponse).toMatchObject({ ResponseCode: 413, CustomResponseBodyKey: 'tooLarge' });
+    const [, acl] = only('AWS::WAFv2::WebACL');
+    expect(JSON.parse(acl.Properties.CustomResponseBodies.tooLarge.Content).error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('counts per address only requests without a valid-looking key, so clients behind one NAT are never blocked by it', () => {
+    const keyless = rule('-per-ip-rate');
+    expect(keyless.Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: DEFAULT_SETTINGS.wafRequestsPer5MinutesPerIp,
+      ScopeDownStatement: { NotStatement: { Statement: keyLooksValid } },
+    });
+    expect(keyless.Action.Block.CustomResponse.ResponseCode).toBe(429);
+  });
+
+  it('counts keyed requests per address under a limit far above a NAT of 100 clients at their own rate', () => {
+    const keyed = rule('-per-ip-keyed-rate');
+    expect(keyed.Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: 'IP',
+      Limit: DEFAULT_SETTINGS.wafKeyedRequestsPer5MinutesPerIp,
+      ScopeDownStatement: keyLooksValid,
+    });
+    // 100 clients at the default rate for 5 minutes send half of it.
+    expect(DEFAULT_SETTINGS.wafKeyedRequestsPer5MinutesPerIp).toBeGreaterThanOrEqual(
+      2 * 100 * DEFAULT_SETTINGS.keyRatePerSecond * 300,
+    );
+    expect(rules()).toHaveLength(3);
+  });
+
+  it('logs requests when asked, to aws-waf-logs-<stack>, the Authorization header redacted; not by default', () => {
+    template.resourceCountIs('AWS::WAFv2::LoggingConfiguration', 0);
+    const logged = Template.fromStack(build({ wafLogging: 'true' }).stack);
+    const [, logging] = only('AWS::WAFv2::LoggingConfiguration', logged.toJSON().Resources);
+    expect(logging.Properties.RedactedFields).toEqual([{ SingleHeader: { Name: 'authorization' } }]);
+    expect(JSON.stringify(logging.Properties.LogDestinationConfigs)).toContain(
+      `:log-group:aws-waf-logs-${DEFAULT_SETTINGS.stackName}`,
+    );
+    expect(JSON.stringify(logging.Properties.LogDestinationConfigs)).not.toContain(':*');
+    logged.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: `aws-waf-logs-${DEFAULT_SETTINGS.stackName}`,
+      RetentionInDays: DEFAULT_SETTINGS.logRetentionDays,
+    });
+    const [, delivery] = only('AWS::Logs::ResourcePolicy', logged.toJSON().Resources);
+    expect(JSON.stringify(delivery.Properties.PolicyDocument)).toContain('delivery.logs.amazonaws.com');
+  });
+});
+
+describe('alarms that reach someone', () => {
+  it('refuses to synthesize without alarmEmail, saying what that costs, unless a topic is given or none is asked for', () => {
+    const context = (values: Record<string, unknown>) => ({
+      tryGetContext: (k: string) => ({ secretAdminArns: ADMIN, ...values })[k],
+    });
+    expect(() => settingsFromContext(context({}))).toThrow(
+      /alarmEmail: required, or the alarms reach no one \(a flood, a spend spike/,
+    );
+    expect(() => build({ alarmEmail: undefined })).toThrow(/alarmEmail: required/);
+    expect(settingsFromContext(context({ alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops' })).alarmEmail).toBeUndefined();
+    const unwatched = build({ alarmEmail: 'none' }).stack;
+    Template.fromStack(unwatched).resourceCountIs('AWS::SNS::Subscription', 0);
+    Annotations.fromStack(unwatched).hasWarning('*', Match.stringLikeRegexp('alarmEmail=none: the alarms notify a topic no one'));
+  });
+
+  it('alarms when functions answer requests but their metrics stop arriving (the spend and counter alarms’ heartbeat)', () => {
+    const [, alarm] = ofType('AWS::CloudWatch::Alarm').find(([, a]) =>
+      JSON.stringify(a.Properties.Metrics ?? []).includes('AnsweredByFunctions'),
+    ) as [string, Resource];
+    const metrics = alarm.Properties.Metrics as Array<Record<string, Json>>;
+    expect(metrics.find((m) => m.Expression)?.Expression).toBe(
+      `IF(FILL(answered, 0) >= ${METRICS_STOPPED_MIN_ANSWERS} AND FILL(reported, 0) == 0, 1, 0)`,
+    );
+    const reported = metrics.find((m) => m.Id === 'reported')?.MetricStat.Metric;
+    expect(reported).toEqual({
+      Namespace: 'SearchCitationApi',
+      MetricName: 'Requests',
+      Dimensions: [{ Name: 'service', Value: 'search-citation-api' }],
+    });
+    expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    const [, filter] = ofType('AWS::Logs::MetricFilter').find(([, f]) =>
+      JSON.stringify(f.Properties.MetricTransformations).includes('AnsweredByFunctions'),
+    ) as [string, Resource];
+    expect(filter.Properties.FilterPattern).toBe(
+      '{ ($.httpMethod = "POST") && ($.integrationStatus = "200") && ($.resourcePath != "/mcp") }',
+    );
+    expect(JSON.stringify(filter.Properties.LogGroupName)).toContain('AccessLogs');
+  });
+});
+
+describe('the secrets', () => {
+  it('mails the alarm topic on any change to either secret or its policy, named in any form', () => {
+    const [, rule] = only('AWS::Events::Rule');
+    const pattern = rule.Properties.EventPattern;
+    expect(pattern).toMatchObject({
+      source: ['aws.secretsmanager'],
+      'detail-type': ['AWS API Call via CloudTrail'],
+      detail: { eventSource: ['secretsmanager.amazonaws.com'] },
+    });
+    expect([...pattern.detail.eventName].sort()).toEqual(
+      SECRET_CHANGE_ACTIONS.map((a) => a.replace('secretsmanager:', '')).sort(),
+    );
+    expect(pattern.detail.eventName).toEqual(
+      expect.arrayContaining(['PutSecretValue', 'PutResourcePolicy', 'DeleteResourcePolicy']),
+    );
+    const ids = JSON.stringify(pattern.detail.requestParameters.secretId);
+    for (const secret of ['ClientKeys', 'UpstreamKey']) {
+      // By ARN, by name, and by the ARN without its suffix.
+      expect(ids).toMatch(new RegExp(`"Ref":"${secret}[0-9A-F]{8}"`));
+      expect(ids.match(new RegExp(`${secret}[0-9A-F]{8}`, 'g'))?.length).toBeGreaterThanOrEqual(3);
+    }
+    expect(ids).toContain('"prefix"');
+    const topicId = only('AWS::SNS::Topic')[0];
+    expect(rule.Properties.Targets).toEqual([expect.objectContaining({ Arn: { Ref: topicId } })]);
+    const [, policy] = only('AWS::SNS::TopicPolicy');
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'events.amazonaws.com' }, Action: 'sns:Publish' }),
+    );
+  });
+
+  it('requires the admins and readers to be of the deploying account: a template rule, and a synth check when the CLI knows it', () => {
+    const rules = template.toJSON().Rules;
+    expect(rules.SecretPrincipalsInThisAccount.Assertions).toEqual([
+      expect.objectContaining({ Assert: { 'Fn::Equals': [{ Ref: 'AWS::AccountId' }, '123456789012'] } }),
+    ]);
+    expect(() => build({}, { account: '210987654321' })).toThrow(
+      /secretAdminArns \/ secretReaderArns: 123456789012 is not the account this deploy goes to \(210987654321\)/,
+    );
+    expect(build({}, { account: '123456789012' }).stack.stackName).toBe(DEFAULT_SETTINGS.stackName);
+  });
+
+  it('warns when a role ARN has no path, which an admin’s real role may have; not for a session ARN, which matches any', () => {
+    Annotations.fromStack(stack).hasWarning(
+      '*',
+      Match.stringLikeRegexp('secretAdminArns: .*role/Deployer names a role without a path'),
+    );
+    const session = build({ secretAdminArns: 'arn:aws:sts::123456789012:assumed-role/Deployer/alice' }).stack;
+    expect(Annotations.fromStack(session).findWarning('*', Match.stringLikeRegexp('without a path'))).toEqual([]);
+  });
+
+  it('exempts a bootstrap of its own, not the account’s shared one, with bootstrapQualifier', () => {
+    const exempt = (built: SearchCitationApiStack) =>
+      (Object.values(Template.fromStack(built).findResources('AWS::SecretsManager::ResourcePolicy')) as Resource[]).map((p) =>
+        JSON.stringify(p.Properties.ResourcePolicy.Statement),
+      );
+    for (const policy of exempt(stack)) expect(policy).toContain('cdk-hnb659fds-cfn-exec-role');
+    const own = build({ bootstrapQualifier: 'scapi01' }).stack;
+    for (const policy of exempt(own)) {
+      expect(policy).toContain('cdk-scapi01-cfn-exec-role');
+      expect(policy).not.toContain('hnb659fds');
+    }
+    const settings = (q: string) =>
+      settingsFromContext({
+        tryGetContext: (k: string) => ({ alarmEmail: 'ops@example.com', secretAdminArns: ADMIN, bootstrapQualifier: q })[k],
+      });
+    expect(() => settings('hnb659fds')).toThrow(/bootstrapQualifier: must be the qualifier of a bootstrap of its own/);
+    expect(() => settings('Too-Long-Qualifier')).toThrow(/bootstrapQualifier/);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The table grants a route's role gets (infra/api-function.ts, from lib/routes.ts) held to what the code
+ * really sends: the service runs in processes of its own against DynamoDB-protocol tables on loopback
+ * (dynalite), configured as the stack configures a function, and every operation and every key it uses
+ * must be one its role allows. A grant too narrow would fail in AWS only; here it fails first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_TABLE_ACTIONS, cacheKeyCondition } from '../../infra/api-function.js';
+import { BUDGET_READ_ACTIONS, BUDGET_TABLE_ACTIONS } from '../../infra/budget.js';
+import { cacheKeyPrefix } from '../../lib/routes.js';
+import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
+import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
+
+/** IAM's StringLike: `*` any run of characters, `?` one; everything else literal. */
+function stringLike(pattern: string, value: string): boolean {
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('*', '.*')
+    .replaceAll('?', '.');
+  return new RegExp(`^${source}$`, 's').test(value);
+}
+
+const asActions = (operations: readonly string[]) => [...new Set(operations.map((op) => `dynamodb:${op}`))].sort();
+
+let upstream: FakeSerpApi;
+const started: { stop(): Promise<void> }[] = [];
+const tables: CacheTableServer[] = [];
+
+beforeAll(async () => {
+  upstream = await startFakeSerpApi();
+});
+afterAll(async () => {
+  await Promise.all(started.map((s) => s.stop()));
+  await Promise.all(tables.map((t) => t.close()));
+  await upstream.close();
+});
+
+async function container(env: Record<string, string>): Promise<ServiceProcess> {
+  const service = await startServiceProcess({ SERPAPI_BASE_URL: upstream.url, ...env });
+  started.push(service);
+  return service;
+}
+
+describe('the cache grant: its actions, on the route’s own keys', () => {
+  let table: CacheTableServer;
+  beforeAll(async () => {
+    table = await startCacheTable('search-citation-iam-cache');
+    tables.push(table);
+  });
+
+  it('is all a paid route’s function uses: every call an allowed action, every key under its prefix', async () => {
+    const route = 'web-search-alpha';
+    const service = await container({ ...table.env, CACHE_KEY_PREFIX: cacheKeyPrefix(route), ANSWER_CACHE_TTL_SECONDS: '3600' });
+    expect((await service.post('/v1/web-search/alpha', { q: 'iam matches code' })).status).toBe(200);
+    const items = await table.items();
+    expect(items.length).toBeGreaterThan(0);
+    const [pattern] = cacheKeyCondition(route)['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+    for (const item of items) expect(stringLike(pattern as string, item.pk), item.pk).toBe(true);
+    const used = asActions(table.operations);
+    expect(used).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem']));
+    for (const action of used) expect(CACHE_TABLE_ACTIONS as readonly string[]).toContain(action);
+  });
+
+  it('keeps one route’s answers from another: the same question asked elsewhere is never read from them', async () => {
+    const before = upstream.calls();
+    const other = await container({ ...table.env, CACHE_KEY_PREFIX: cacheKeyPrefix('mcp'), ANSWER_CACHE_TTL_SECONDS: '3600' });
+    expect((await other.post('/v1/web-search/alpha', { q: 'iam matches code' })).status).toBe(200);
+    // Not the first container's answer: a search of its own, stored under its own prefix.
+    expect(upstream.calls()).toBe(before + 1);
+    const keys = (await table.items()).map((item) => item.pk);
+    expect(keys.filter((key) => key.startsWith('mcp/'))).toHaveLength(1);
+    expect(keys.every((key) => key.startsWith('web-search-alpha/') || key.startsWith('mcp/'))).toBe(true);
+  });
+});
+
+describe('the budget grants: reserving and reading', () => {
+  let table: CacheTableServer;
+  let service: ServiceProcess;
+  beforeAll(async () => {
+    table = await startCacheTable('search-citation-iam-budget');
+    tables.push(table);
+    const { CACHE_TABLE_NAME: _cache, ...env } = table.env;
+    service = await container({ ...env, BUDGET_TABLE_NAME: table.tableName, BUDGET_TIMEOUT_MS: '5000' });
+  });
+
+  it('reads where the budget stands with exactly the actions /v1/usage is granted (BUDGET_READ_ACTIONS)', async () => {
+    table.resetLog();
+    expect((await service.post('/v1/usage', {})).status).toBe(200);
+    expect(asActions(table.operations)).toEqual([...BUDGET_READ_ACTIONS].sort());
+  });
+
+  it('reserves a paid search with the actions a paid route is granted (BUDGET_TABLE_ACTIONS) alone', async () => {
+    table.resetLog();
+    expect((await service.post('/v1/web-search/alpha', { q: 'reserve me' })).status).toBe(200);
+    const used = asActions(table.operations);
+    expect(used).toContain('dynamodb:UpdateItem');
+    for (const action of used) expect(BUDGET_TABLE_ACTIONS as readonly string[]).toContain(action);
+  });
+});
