@@ -110,7 +110,8 @@ function risText(entry: RisEntry): string {
   const lines = [`TY  - ${entry.TY}`];
   for (const [tag, values] of Object.entries(entry)) {
     if (tag === 'TY') continue;
-    for (const value of [values].flat()) lines.push(`${tag}  - ${String(value).replace(/\s*[\r\n\v\f\u0085\u2028\u2029]\s*/g, ' ')}`);
+    for (const value of [values].flat())
+      lines.push(`${tag}  - ${String(value).replace(/\s*[\r\n\v\f\u0085\u2028\u2029]\s*/g, ' ')}`);
   }
   lines.push('ER  - ');
   return lines.join('\n');
