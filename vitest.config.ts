@@ -11,8 +11,9 @@ export default defineConfig({
       API_KEYS: 'unit-test-client-key',
       SERPAPI_API_KEY: 'unit-test-upstream-key',
       SERPAPI_BASE_URL: 'http://127.0.0.1:9',
-      // No test may reach the real Crossref: a test that wants it starts the fake one and says so.
+      // No test may reach the real Crossref or DataCite: a test that wants one starts its fake and says so.
       CROSSREF_BASE_URL: 'http://127.0.0.1:9',
+      DATACITE_BASE_URL: 'http://127.0.0.1:9',
       // On Node 20 the AWS SDK warns, once per process, that its releases after early 2027 need Node 22
       // (the deployed functions run on 22). The SDK's documented switch, for the tests and the servers
       // they start; a run of the service itself keeps the warning (aws/aws-sdk-js-v3#7983).

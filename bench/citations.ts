@@ -1,5 +1,5 @@
 /**
- * Citation search with locally rendered citations (lib/citations/render.ts): `npm run bench -- --only citations`,
+ * Citation search with locally rendered citations (lib/citations/render/render.ts): `npm run bench -- --only citations`,
  * or alone with `npx tsx bench/citations.ts [--quick]`.
  *
  *   build          each style's citeproc engine built once, in a fresh process (what the first request pays)
@@ -25,7 +25,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { copyStylePack, DEPLOYED_ESBUILD_OPTIONS } from '../infra/bundling.js';
-import { bestMatch, type CrossrefWork, parseScholarSummary } from '../lib/citations/match.js';
+import { bestMatch } from '../lib/citations/match/match.js';
+import { parseScholarSummary } from '../lib/citations/model/scholar.js';
+import type { CrossrefWork } from '../lib/citations/model/work.js';
 import { crossrefRecording, startReplayCrossref } from '../lib/local/replay-crossref.js';
 import { startFakeSerpApi } from '../test/support/fake-serpapi.js';
 import { type IndexPaper, scholarPage } from '../test/support/index-papers.js';
@@ -85,9 +87,8 @@ async function bundleCiteSearch(): Promise<string> {
 /** Times, in a fresh process, each engine's build and then a warm render of 20 new papers × 5 styles. */
 function renderTimes(): Promise<Record<string, unknown>> {
   const script = `
-    import { citationRenderer } from './lib/citations/render.ts';
-    import { cslFromCrossref } from './lib/citations/csl.ts';
-    import { citableItem } from './lib/citations/records.ts';
+    import { citationRenderer } from './lib/citations/render/render.ts';
+    import { citableItem, cslFromCrossref } from './lib/citations/model/csl.ts';
     import { crossrefRecording } from './lib/local/replay-crossref.ts';
     const works = JSON.parse(crossrefRecording('boettiger')).message.items;
     const items = (round) => works.map((w) => ({ ...citableItem(cslFromCrossref(w)), title: (w.title?.[0] ?? '') + ' ' + round }));
@@ -146,11 +147,10 @@ export const NEW_STYLES = [
  */
 function newStyleTimes(): Promise<Record<string, unknown>> {
   const script = `
-    import { loadCatalogue } from './lib/citations/style-catalogue.ts';
-    import { renderStyles, keptStyleEngines, STYLE_ENGINES_MAX } from './lib/citations/style-engines.ts';
-    import { prepareCitationRenderer } from './lib/citations/render.ts';
-    import { cslFromCrossref } from './lib/citations/csl.ts';
-    import { citableItem } from './lib/citations/records.ts';
+    import { loadCatalogue } from './lib/citations/render/style-catalogue.ts';
+    import { renderStyles, keptStyleEngines, STYLE_ENGINES_MAX } from './lib/citations/render/style-engines.ts';
+    import { prepareCitationRenderer } from './lib/citations/render/render.ts';
+    import { citableItem, cslFromCrossref } from './lib/citations/model/csl.ts';
     import { crossrefRecording } from './lib/local/replay-crossref.ts';
     const works = JSON.parse(crossrefRecording('boettiger')).message.items;
     const item = (i) => citableItem(cslFromCrossref(works[i % works.length]));
@@ -243,6 +243,9 @@ export async function citationsBench(options: { quick: boolean }): Promise<Recor
     SERPAPI_API_KEY: UPSTREAM_KEY,
     SERPAPI_BASE_URL: upstream.url,
     CROSSREF_BASE_URL: crossref.url,
+    // As deployed (docs/citations.md, Pace): a contact address, so Crossref's pace is 10 lookups a second
+    // and a page of 10 starts its lookups without waiting for the pace.
+    CROSSREF_MAILTO: 'bench@example.org',
     POWERTOOLS_SERVICE_NAME: 'search-citation-api',
     POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
   };

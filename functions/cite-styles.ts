@@ -4,7 +4,8 @@
  * find the id `styles` and `format` take. No upstream call; the catalogue is read on first use.
  */
 import * as z from 'zod/mini';
-import { loadCatalogue, searchStyles } from '../lib/citations/style-catalogue.js';
+import { loadCatalogue, searchStyles } from '../lib/citations/render/style-catalogue.js';
+import { config } from '../lib/config.js';
 import type { CiteStylesData } from '../lib/contract/cite-styles.js';
 import { api } from '../lib/middleware/index.js';
 import { body, integer as intField, optionalText, page } from '../lib/schema.js';
@@ -55,5 +56,8 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
     has_more: offset + found.styles.length < found.total,
     source: `citation-style-language/styles@${catalogue.source.styles_commit.slice(0, 12)} (${catalogue.source.styles_date}), CC BY-SA 3.0`,
   };
-  return { data, message: `${found.total} of ${catalogue.total} styles match` };
+  // The demo (`npm start` without a key) says what it is on every path: this one replays nothing.
+  const demo =
+    config.DEMO_REPLAY === 'true' ? ' (demo: the style catalogue ships with the service; nothing here is a recording)' : '';
+  return { data, message: `${found.total} of ${catalogue.total} styles match${demo}` };
 });

@@ -210,7 +210,7 @@ export class ApiFunction extends Construct {
         ...(props.answerCacheTtlSeconds === undefined ? {} : { ANSWER_CACHE_TTL_SECONDS: String(props.answerCacheTtlSeconds) }),
         ...(props.crossrefMailto ? { CROSSREF_MAILTO: props.crossrefMailto } : {}),
         // Built at start-up, with the start-up's CPU, in the two functions that render citations on every
-        // request (lib/citations/render.ts); the MCP function serves every tool and builds them on demand.
+        // request (lib/citations/render/render.ts); the MCP function serves every tool and builds them on demand.
         ...(route.name === 'cite-search' || route.name === 'cite-resolve' ? { CITATION_STYLES_AT_INIT: 'true' } : {}),
         ...(budget
           ? {

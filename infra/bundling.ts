@@ -21,12 +21,12 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
 
 /**
  * The functions that render citations or search the style catalogue, and so read the CSL style pack at
- * run time (lib/citations/style-catalogue.ts): it is data, ~10 MB of compressed styles and locales, copied
+ * run time (lib/citations/render/style-catalogue.ts): it is data, ~10 MB of compressed styles and locales, copied
  * beside their bundle rather than compiled into it, and read one style at a time on first use.
  */
 export const STYLE_PACK_ROUTES: ReadonlySet<string> = new Set(['cite-search', 'cite-resolve', 'cite-styles', 'mcp']);
 /** The pack in the project, relative to its root, and where it goes in a bundle's folder. */
-export const STYLE_PACK_SOURCE = 'lib/citations/styles/pack';
+export const STYLE_PACK_SOURCE = 'lib/citations/render/styles/pack';
 export const STYLE_PACK_IN_BUNDLE = 'styles/pack';
 
 /** Copies the style pack beside a bundle built into `outdir` (the tests' and the benchmark's bundles). */

@@ -15,6 +15,14 @@ function intVar(fallback: number, min: number, max: number) {
 
 const optionalText = z.optional(z.string().check(z.trim(), z.minLength(1)));
 
+/** A rate in requests per second, from an environment string: a number above 0 and at most 1,000. */
+function rateVar() {
+  return z.pipe(
+    z.string().check(z.regex(/^\d+(?:\.\d+)?$/, { error: 'must be a number of requests per second, such as 5 or 1.5' })),
+    z.transform(Number).check(z.gt(0, { error: 'must be above 0' }), z.lte(1_000)),
+  );
+}
+
 const ENDPOINT_NAMES = new Set(ROUTES.map((route) => route.name));
 
 /** "alpha-news=600,alpha-trends=0" → { 'alpha-news': 600, 'alpha-trends': 0 }; names must be routes. */
@@ -142,7 +150,7 @@ const configSchema = z
     BUDGET_RETRY_MS: intVar(2_000, 10, 600_000),
     /**
      * "true": the citation styles are built while the container starts, not on its first citation search
-     * (lib/citations/render.ts says why). The stack sets it for the cite-search function alone.
+     * (lib/citations/render/render.ts says why). The stack sets it for the cite-search function alone.
      */
     CITATION_STYLES_AT_INIT: z._default(z.enum(['true', 'false']), 'false'),
     /** "true": while the counter cannot be reached, refuse paid searches (503) instead of searching uncounted. */
@@ -161,8 +169,29 @@ const configSchema = z
     ACCOUNT_API_TTL_SECONDS: intVar(600, 0, 86_400),
     /** Citation search exports: Crossref's REST API, free and keyless, asked only when a request wants exports. */
     CROSSREF_BASE_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.crossref.org'),
-    /** A contact address sent as `mailto`: it puts the lookups in Crossref's polite pool. */
+    /**
+     * A contact address sent as `mailto` (and in the User-Agent) to Crossref and DataCite: it puts the lookups
+     * in Crossref's polite pool and DataCite's "identified" tier, whose limits are twice the anonymous ones.
+     */
     CROSSREF_MAILTO: z.optional(z.email({ error: 'must be an email address' })),
+    /**
+     * Crossref lookups this container starts per second, whatever the requests (docs/citations.md, "Pace"):
+     * unset, 5 without CROSSREF_MAILTO and 10 with it, Crossref's public and polite limits since December 2025.
+     */
+    CROSSREF_REQUESTS_PER_SECOND: z.optional(rateVar()),
+    /** DataCite's REST API (free, no key): DOIs Crossref does not know, arXiv's and most datasets'. */
+    DATACITE_BASE_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.datacite.org'),
+    /**
+     * DataCite lookups this container starts per second: unset, 1.5 without a contact address and 3 with
+     * CROSSREF_MAILTO (DataCite allows 500 and 1,000 requests per 5 minutes per IP address).
+     */
+    DATACITE_REQUESTS_PER_SECOND: z.optional(rateVar()),
+    /**
+     * "true" only in the demo (`npm start` without an upstream key, lib/local/main.ts): Crossref and DataCite
+     * are loopback replays of recorded answers, so a DOI or reference they hold nothing for is answered "the
+     * demo holds no recording of …", never as a claim about Crossref or DataCite.
+     */
+    DEMO_REPLAY: z._default(z.enum(['true', 'false']), 'false'),
     /** One Crossref lookup; a slower paper keeps `doi: null` and exports built from the index's data. */
     CROSSREF_TIMEOUT_MS: intVar(4_000, 50, 28_000),
     /** Lookups in flight at once, per request: Crossref limits how many one client may have open, so keep it low. */

@@ -2,6 +2,9 @@
 import * as z from 'zod/mini';
 import { CITATION_MARKUPS, citationsSchema } from './cite-search.js';
 
+/** The DOI agencies whose records resolve references: Crossref, DataCite. */
+export const RECORD_AGENCIES = ['crossref', 'datacite'] as const;
+
 /** How a reference found its DOI (or did not). */
 export const MATCH_METHODS = ['exact', 'search'] as const;
 
@@ -34,7 +37,11 @@ export const resolvedReferenceSchema = z.strictObject({
   doi: z.nullable(
     z
       .string()
-      .check(z.describe('The DOI (lower case) of the Crossref work this reference is; null when none was found confidently')),
+      .check(
+        z.describe(
+          'The DOI (lower case) of the Crossref or DataCite record this reference is; null when none was found confidently',
+        ),
+      ),
   ),
   match: z
     .strictObject({
@@ -42,7 +49,7 @@ export const resolvedReferenceSchema = z.strictObject({
         .enum(MATCH_METHODS)
         .check(
           z.describe(
-            '"exact": the reference is or contains a DOI, looked up directly; "search": free text, matched against Crossref\'s candidates',
+            '"exact": the reference is or contains a DOI (or an arXiv identifier), looked up directly; "search": free text, matched against Crossref\'s (then DataCite\'s) candidates',
           ),
         ),
       score: z.nullable(
@@ -50,11 +57,17 @@ export const resolvedReferenceSchema = z.strictObject({
           .number()
           .check(
             z.describe(
-              '0–1: how closely the chosen (or best refused) candidate agrees with the text; null for "exact" and when Crossref had no candidate',
+              '0–1: how closely the chosen (or best refused) candidate agrees with the text; null for "exact" and when no source had a candidate',
             ),
           ),
       ),
-      rule: z.string().check(z.describe('The rule that decided, e.g. "doi", "title_author_year", "ambiguous", "no_title_match"')),
+      rule: z
+        .string()
+        .check(
+          z.describe(
+            'The rule that decided, e.g. "doi", "doi_in_text", "arxiv_id", "title_author_year", "ambiguous", "title", "numbers", "version", "empty", "too_long"',
+          ),
+        ),
     })
     .check(z.describe('How the DOI was found, or why none was')),
   reason: z.nullable(
@@ -64,7 +77,16 @@ export const resolvedReferenceSchema = z.strictObject({
         z.describe('Why the reference has no record (no confident match, an unknown DOI, a failed lookup); null when it has one'),
       ),
   ),
-  title: z.nullable(z.string().check(z.describe("The work's title (with its subtitle), from its Crossref record"))),
+  citations_source: z.nullable(
+    z
+      .enum(RECORD_AGENCIES)
+      .check(
+        z.describe(
+          'Where the record comes from: "crossref" or "datacite" (the DOI agencies: DataCite registers arXiv\'s, Zenodo\'s, Dryad\'s and most datasets\' DOIs); null when no record was found',
+        ),
+      ),
+  ),
+  title: z.nullable(z.string().check(z.describe("The work's title (with its subtitle), from its record"))),
   authors: z
     .array(z.string())
     .check(z.describe('The authors, "Given Family" (an organisation by its name); [] when the record has none')),

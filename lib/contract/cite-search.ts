@@ -29,10 +29,10 @@ export const CITATION_SOURCES = ['auto', 'index'] as const;
 export type CitationSource = (typeof CITATION_SOURCES)[number];
 
 /**
- * Where one paper's citations came from, best first: its Crossref record rendered here, the index's own
- * record of it rendered here, or the index's cite answer (a paid call, asked for with "index").
+ * Where one paper's citations came from, best first: its Crossref or DataCite record rendered here, the
+ * index's own record of it rendered here, or the index's cite answer (a paid call, asked for with "index").
  */
-export const CITATION_ORIGINS = ['crossref', 'index-record', 'index'] as const;
+export const CITATION_ORIGINS = ['crossref', 'datacite', 'index-record', 'index'] as const;
 export type CitationOrigin = (typeof CITATION_ORIGINS)[number];
 
 /** How citations are written: plain text, or HTML with the styles' italics and small capitals. */
@@ -46,10 +46,10 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const paperExportsSchema = z
   .strictObject({
     source: z
-      .enum(['crossref', 'scholar'])
+      .enum(['crossref', 'datacite', 'scholar'])
       .check(
         z.describe(
-          'Where the record comes from: "crossref" when a Crossref work matched the paper, "scholar" when only the index\'s own data (title, authors, year, venue, link) was available',
+          'Where the record comes from: "crossref" or "datacite" when a work of that DOI agency matched the paper, "scholar" when only the index\'s own data (title, authors, year, venue, link) was available',
         ),
       ),
     fallback_reason: z.nullable(
@@ -91,6 +91,39 @@ export const paperSchema = z.strictObject({
   cited_by: z.string().check(z.describe('Citation count as text: "Cited by 1234", "Cited by 0" when none')),
   publication: z.nullable(z.string().check(z.describe('Authors, venue, year and site as the index summarises them'))),
   snippet: z.nullable(z.string()),
+  authors: z
+    .array(
+      z.strictObject({
+        name: z.string().check(z.describe('As the index writes it: initials and family name ("DS Kermany"), or an organisation')),
+        author_id: z.nullable(
+          z
+            .string()
+            .check(
+              z.describe(
+                "The index's author id when it links the name to a profile (POST /v1/alpha/scholar/author takes it); else null",
+              ),
+            ),
+        ),
+      }),
+    )
+    .check(
+      z.describe(
+        'The authors the index shows, in order; it cuts long lists (citation_gaps then holds "authors truncated"). [] when it names none',
+      ),
+    ),
+  cites_id: z.nullable(
+    z.string().check(z.describe('The index\'s id of the list of papers citing this one (its "Cited by" link); null when none')),
+  ),
+  cluster_id: z.nullable(
+    z.string().check(z.describe('The index\'s id of all versions of this paper (its "All versions" link); null when none')),
+  ),
+  result_type: z.nullable(
+    z
+      .string()
+      .check(
+        z.describe('The kind of result the index says it is, e.g. "Pdf", "Html", "Book", "Citation"; null when it says none'),
+      ),
+  ),
   citations: citationsSchema,
   citations_source: z.nullable(
     z

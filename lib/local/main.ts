@@ -5,6 +5,7 @@
 import { isRealSerpApi, SERPAPI_URL } from '../credentials/sources.js';
 import { maskKey } from './mask-key.js';
 import { startReplayCrossref } from './replay-crossref.js';
+import { startReplayDataCite } from './replay-datacite.js';
 import { startReplayUpstream } from './replay-upstream.js';
 
 const env = process.env;
@@ -21,12 +22,22 @@ if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) {
   // answer cache unless one is asked for (replaying costs nothing).
   env.ANSWER_CACHE_TTL_SECONDS ??= '0';
   upstreamLine = `DEMO: recorded SerpApi answers replayed from ${replay.url} (set SERPAPI_API_KEY to call SerpApi)`;
-  // Citation-search exports ask Crossref: the demo answers from recorded Crossref answers too.
+  // Citations ask Crossref and DataCite: the demo answers from their recorded answers too, and says so where
+  // an answer holds nothing (a DOI it has no recording of: lib/citations/resolve/resolve.ts).
+  const replaysSources = !env.CROSSREF_BASE_URL && !env.DATACITE_BASE_URL;
   if (!env.CROSSREF_BASE_URL) {
     const crossref = await startReplayCrossref();
     env.CROSSREF_BASE_URL = crossref.url;
     upstreamLine += `; recorded Crossref answers from ${crossref.url}`;
   }
+  if (!env.DATACITE_BASE_URL) {
+    const dataCite = await startReplayDataCite();
+    env.DATACITE_BASE_URL = dataCite.url;
+    upstreamLine += `; recorded DataCite answers from ${dataCite.url}`;
+  }
+  if (replaysSources) env.DEMO_REPLAY = 'true';
+  // Likewise for the records of papers and references: each answer asks the replays again, and says so.
+  env.CROSSREF_CACHE_TTL_SECONDS ??= '0';
 }
 const demoKey = !env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID;
 if (demoKey) env.API_KEYS = 'demo-key';

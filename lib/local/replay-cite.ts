@@ -13,8 +13,8 @@
  *   recording, not recorded from the index; it lets the demo show what a page Crossref knows looks like:
  *   citations rendered locally, DOIs in `export`, one paid call.
  */
-import type { CrossrefWork } from '../citations/match.js';
-import { crossrefRecording } from './replay-crossref.js';
+import type { CrossrefWork } from '../citations/model/work.js';
+import { CROSSREF_RECORDING_NAMES, crossrefRecording } from './replay-crossref.js';
 import { sample, sampleText } from './samples.js';
 
 /** The paper the recorded cite answer belongs to. */
@@ -92,7 +92,7 @@ export function citeReplay(query: URLSearchParams): string | undefined {
 }
 
 /** What the demo's page built from the Crossref recording replays: the query Crossref was asked. */
-export const CROSSREF_PAGE_RECORDING = 'ecology, author Carl Boettiger (Crossref)';
+export const CROSSREF_PAGE_RECORDING = CROSSREF_RECORDING_NAMES.boettiger;
 
 /**
  * The query of the recording `citeReplay` answers with: a string, null when it answers with no recording

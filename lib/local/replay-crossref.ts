@@ -1,11 +1,13 @@
 /**
  * Recorded Crossref REST API answers (samples/crossref/SOURCES.md) and the demo Crossref: a loopback
- * server that answers GET /works from them, so that `npm start` shows exports with no network. The tests'
- * fake Crossref serves the same recordings.
+ * server that answers GET /works from them, so that `npm start` shows DOIs, exports and resolved references
+ * with no network, each answer named to the demo's marking (demo-recording.ts). The tests' fake Crossref
+ * serves the same recordings.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { noteReplayed, replayClosed, replayStarted } from './demo-recording.js';
 
 export const CROSSREF_RECORDINGS = {
   /** GET /works?query=ecology&query.author=carl+boettiger: 20 works, most by Carl Boettiger. */
@@ -15,6 +17,28 @@ export const CROSSREF_RECORDINGS = {
 } as const;
 
 export type CrossrefRecording = keyof typeof CROSSREF_RECORDINGS;
+
+/** How the demo names what it replays (demo-recording.ts), by recording. */
+export const CROSSREF_RECORDING_NAMES: Record<CrossrefRecording, string> = {
+  boettiger: 'ecology, author Carl Boettiger (Crossref)',
+  noResults: 'no work found (Crossref)',
+};
+
+/**
+ * What the demo names as replayed for a /works query: the recording that answers it. A paper's lookup
+ * (with `query.author`) that finds nothing is left unnamed: the search page it belongs to names its own
+ * recording, and the paper is cited from the index's record, saying why.
+ */
+export function crossrefReplayedFor(query: URLSearchParams): string | undefined {
+  const filter = query.get('filter') ?? '';
+  if (filter.startsWith('doi:')) {
+    const found = (JSON.parse(crossrefAnswerFor(query)) as { message: { items: unknown[] } }).message.items.length > 0;
+    return CROSSREF_RECORDING_NAMES[found ? 'boettiger' : 'noResults'];
+  }
+  const recording = crossrefRecordingFor(query);
+  if (recording === 'noResults' && query.get('query.author')) return undefined;
+  return CROSSREF_RECORDING_NAMES[recording];
+}
 
 const texts = new Map<CrossrefRecording, string>();
 
@@ -89,12 +113,20 @@ export async function startReplayCrossref(): Promise<ReplayCrossref> {
       res.end(body);
     };
     if (url.pathname !== '/works') return send(404, JSON.stringify({ status: 'error', message: 'Resource not found.' }));
+    const recording = crossrefReplayedFor(url.searchParams);
+    if (recording) noteReplayed(req, { recording, unrecordedPage: false });
     send(200, crossrefAnswerFor(url.searchParams));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const host = `127.0.0.1:${port}`;
+  replayStarted(host);
   return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    url: `http://${host}`,
+    close: () =>
+      new Promise((resolve) => {
+        replayClosed(host);
+        server.close(() => resolve());
+      }),
   };
 }

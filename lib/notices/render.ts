@@ -13,19 +13,19 @@ export const NOTICES_FILE = 'THIRD-PARTY-NOTICES.md';
 export const DATA_SETS: readonly { what: string; where: string; licence: string; shipped: string; sources: string }[] = [
   {
     what: 'Citation Style Language styles and locales (the style pack, the MLA and Chicago styles, the en-GB locale)',
-    where: '`lib/citations/styles/`',
+    where: '`lib/citations/render/styles/`',
     licence:
       'Creative Commons Attribution-ShareAlike 3.0 Unported, by the CSL project and the authors, contributors and translators each file names',
     shipped:
       'deployed: copied beside the bundles of cite-search, cite-resolve, cite-styles and mcp, read at run time; each file stored unchanged, with its own metadata and `<rights>`',
-    sources: '[lib/citations/styles/SOURCES.md](lib/citations/styles/SOURCES.md)',
+    sources: '[lib/citations/render/styles/SOURCES.md](lib/citations/render/styles/SOURCES.md)',
   },
   {
     what: 'The APA, Harvard (`harvard1`) and Vancouver styles and the en-US locale',
     where: '`@citation-js/plugin-csl` (its `lib/styles.json`, `lib/locales.json`), also pinned in the style pack',
     licence: 'Creative Commons Attribution-ShareAlike 3.0 Unported, as above (the package itself is MIT)',
     shipped: 'deployed: in the style pack',
-    sources: '[lib/citations/styles/SOURCES.md](lib/citations/styles/SOURCES.md)',
+    sources: '[lib/citations/render/styles/SOURCES.md](lib/citations/render/styles/SOURCES.md)',
   },
   {
     what: 'SerpApi’s parameter metadata (the lists request validation takes its codes from)',

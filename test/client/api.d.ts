@@ -905,6 +905,15 @@ export interface components {
         cited_by: string;
         publication: string | null;
         snippet: string | null;
+        /** @description The authors the index shows, in order; it cuts long lists (citation_gaps then holds "authors truncated"). [] when it names none */
+        authors: {
+          /** @description As the index writes it: initials and family name ("DS Kermany"), or an organisation */
+          name: string;
+          author_id: string | null;
+        }[];
+        cites_id: string | null;
+        cluster_id: string | null;
+        result_type: string | null;
         /** @description The paper's formatted references, by format, as text or as HTML (citation_markup): rendered here from its Crossref record or from the index's own record of it, or as the index's cite answer gave them (citations_source says which); {} only when no record could be rendered */
         citations: {
           /** @description The reference in MLA style */
@@ -918,7 +927,7 @@ export interface components {
           /** @description The reference in Vancouver style */
           Vancouver?: string;
         };
-        citations_source: ('crossref' | 'index-record' | 'index') | null;
+        citations_source: ('crossref' | 'datacite' | 'index-record' | 'index') | null;
         /** @description What the record behind citations rendered from the index's own record lacks, so what to check before citing: e.g. "volume", "issue", "pages", "doi", "publisher", "venue", "year", "authors", "authors truncated" (the index cut the author list with "…"), "title truncated", "venue truncated", "institution", "degree", "repository". [] when no citation comes from the index's record */
         citation_gaps: string[];
         /** @description The paper's reference in every CSL style the request named in `styles`, keyed by style id, rendered from the same record as citations (its Crossref record, else the index's own record of it); a style that renders nothing for the record is left out. Present only when the request named styles */
@@ -929,10 +938,10 @@ export interface components {
         /** @description The paper as reference managers import it; present only when the request asked for an export */
         exports?: {
           /**
-           * @description Where the record comes from: "crossref" when a Crossref work matched the paper, "scholar" when only the index's own data (title, authors, year, venue, link) was available
+           * @description Where the record comes from: "crossref" or "datacite" when a work of that DOI agency matched the paper, "scholar" when only the index's own data (title, authors, year, venue, link) was available
            * @enum {string}
            */
-          source: 'crossref' | 'scholar';
+          source: 'crossref' | 'datacite' | 'scholar';
           fallback_reason: string | null;
           /** @description The record as one CSL-JSON item (citation-style-language schema), when "csl-json" was asked for */
           csl_json?: {
@@ -959,7 +968,7 @@ export interface components {
            * @description Where this formatted reference comes from (as citations_source)
            * @enum {string}
            */
-          source: 'crossref' | 'index-record' | 'index';
+          source: 'crossref' | 'datacite' | 'index-record' | 'index';
         }[];
         /** @description Export links the index gave: BibTeX, EndNote, RefMan, RefWorks…; [] when the citations come from Crossref */
         links: {
@@ -1032,15 +1041,16 @@ export interface components {
         /** @description How the DOI was found, or why none was */
         match: {
           /**
-           * @description "exact": the reference is or contains a DOI, looked up directly; "search": free text, matched against Crossref's candidates
+           * @description "exact": the reference is or contains a DOI (or an arXiv identifier), looked up directly; "search": free text, matched against Crossref's (then DataCite's) candidates
            * @enum {string}
            */
           method: 'exact' | 'search';
           score: number | null;
-          /** @description The rule that decided, e.g. "doi", "title_author_year", "ambiguous", "no_title_match" */
+          /** @description The rule that decided, e.g. "doi", "doi_in_text", "arxiv_id", "title_author_year", "ambiguous", "title", "numbers", "version", "empty", "too_long" */
           rule: string;
         };
         reason: string | null;
+        citations_source: ('crossref' | 'datacite') | null;
         title: string | null;
         /** @description The authors, "Given Family" (an organisation by its name); [] when the record has none */
         authors: string[];

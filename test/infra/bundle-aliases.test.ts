@@ -4,14 +4,14 @@
  * it renders exactly what the unbundled code renders, and that none of the replaced code is left in.
  */
 import { describe, expect, it } from 'vitest';
-import { renderExports } from '../../lib/citations/exports.js';
+import { renderExports } from '../../lib/citations/exports/exports.js';
 import { EARLY_WARNING_CSL } from '../fixtures/csl-items.js';
 import { importDeployedBundle, REMOTE_FETCHERS } from '../support/deployed-bundle.js';
 
 describe('the bundle aliases for citation-js', () => {
   it('render the same BibTeX, RIS and CSL-JSON as the unbundled code, with the fetchers left out', async () => {
     const { module: bundled, inputs } = await importDeployedBundle<{ renderExports: typeof renderExports }>(
-      new URL('../../lib/citations/exports.ts', import.meta.url).pathname,
+      new URL('../../lib/citations/exports/exports.ts', import.meta.url).pathname,
     );
     expect(inputs.filter((path) => REMOTE_FETCHERS.test(path))).toEqual([]);
     expect(inputs.some((path) => path.includes('@citation-js/plugin-bibtex'))).toBe(true);

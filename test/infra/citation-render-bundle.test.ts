@@ -5,14 +5,14 @@
  * unbundled code renders, reading no file but the pack, with none of citation-js's remote fetchers.
  */
 import { describe, expect, it } from 'vitest';
-import { type CitationRenderer, citationRenderer } from '../../lib/citations/render.js';
+import { type CitationRenderer, citationRenderer } from '../../lib/citations/render/render.js';
 import { EARLY_WARNING_CSL } from '../fixtures/csl-items.js';
 import { importDeployedBundle, REMOTE_FETCHERS } from '../support/deployed-bundle.js';
 
 describe('the citation renderer, bundled', () => {
   it('renders the five formats as the unbundled code does, from the style pack beside the bundle', async () => {
     const { module: bundled, inputs } = await importDeployedBundle<{ citationRenderer: () => Promise<CitationRenderer> }>(
-      new URL('../../lib/citations/render.ts', import.meta.url).pathname,
+      new URL('../../lib/citations/render/render.ts', import.meta.url).pathname,
     );
     expect(inputs.filter((path) => REMOTE_FETCHERS.test(path))).toEqual([]);
     // No style in the bundle: neither plugin-csl's nor any CSL file.

@@ -14,7 +14,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 // Loads the handler, then says whether the styles were already built when loading ended.
 const SCRIPT = `
   await import('./functions/cite-search.ts');
-  const { citationRenderer } = await import('./lib/citations/render.ts');
+  const { citationRenderer } = await import('./lib/citations/render/render.ts');
   let built = false;
   const started = citationRenderer().then(() => { built = true; });
   await new Promise((resolve) => setImmediate(resolve));

@@ -100,7 +100,8 @@ describe('POST /v1/cite/resolve', () => {
       resolveSchema,
     );
     expect(data.references.map((r: { doi: string | null }) => r.doi)).toEqual([null, null, CERMINE]);
-    expect(data.references[0].reason).toMatch(/Crossref has no record of this DOI/);
+    expect(data.references[0].reason).toMatch(/^Neither Crossref nor DataCite has a record of this DOI/);
+    expect(data.references[0].citations_source).toBeNull();
     expect(data.references[1].reason).toBeTruthy();
     expect(data.references[1].citations).toEqual({});
     expect(data.resolved).toBe(1);

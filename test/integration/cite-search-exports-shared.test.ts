@@ -34,7 +34,7 @@ beforeAll(async () => {
   [first, second] = await Promise.all([startService(env), startServiceProcess(env)]);
   // The first citation search of a process builds the citation styles: seconds of CPU, many more on a busy
   // machine. Built here, under a limit of its own, so that no test's verdict depends on the machine's speed.
-  await (await import('../../lib/citations/render.js')).citationRenderer();
+  await (await import('../../lib/citations/render/render.js')).citationRenderer();
 }, 180_000);
 
 afterAll(async () => {
@@ -55,8 +55,8 @@ it('stores a matched record for every container, and looks up again only the pap
   const miss = await first.post(PATH, body);
   expect(miss.status).toBe(200);
   expect(crossref.requests).toHaveLength(2);
-  const stored = (await table.items()).map((item) => item.pk).filter((pk) => pk.startsWith('crossref-v3#'));
-  expect(stored).toEqual(['crossref-v3#shared-export-1']);
+  const stored = (await table.items()).map((item) => item.pk).filter((pk) => pk.startsWith('records-v4#'));
+  expect(stored).toEqual(['records-v4#shared-export-1']);
 
   crossref.reset();
   const hit = await second.post(PATH, body);

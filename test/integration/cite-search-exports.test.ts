@@ -4,7 +4,7 @@
  * test uses its own scholar result ids, so the record cache of one test never answers another's.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadCitationJs } from '../../lib/citations/exports.js';
+import { loadCitationJs } from '../../lib/citations/exports/exports.js';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { useCrossrefService } from '../support/crossref-service.js';
 import { BANANAS, EARLY_WARNING } from '../support/index-papers.js';
@@ -228,12 +228,12 @@ describe('POST /v1/cite/search with export', () => {
     expect(Object.keys(early.citations)).toHaveLength(5);
   });
 
-  it('gives each paper its own BibTeX key, from its result id, even when the index names no authors', async () => {
+  it('gives each paper its own readable BibTeX key, title word and year when the index names no authors', async () => {
     const anonymous = { title: 'Proceedings of a workshop', summary: '2010 - example.org' };
     servePapers('no authors', 'anon', [anonymous, { ...anonymous, title: 'Proceedings of another workshop' }]);
     const data = expectSuccess(await harness.service.post(PATH, { query: 'no authors', export: ['bibtex'] }));
     const keys = data.papers.map((p: { exports: { bibtex: string } }) => p.exports.bibtex.match(/^@\w+\{([^,]*),/)?.[1]);
-    expect(keys).toEqual(['anon_1', 'anon_2']);
+    expect(keys).toEqual(['proceedings2010', 'proceedings2010a']);
     const Cite = await loadCitationJs();
     expect(new Cite(data.papers.map((p: { exports: { bibtex: string } }) => p.exports.bibtex).join('\n')).data).toHaveLength(2);
   });

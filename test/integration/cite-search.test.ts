@@ -67,7 +67,7 @@ function serve(query: string, page: unknown, cite: (id: string) => Fault | undef
 // during which no timer fires on time; built here first, so that the 300 ms cite timeouts above measure
 // the fake upstream and not the build (which test/integration/cite-search-crossref.test.ts exercises).
 beforeAll(async () => {
-  await (await import('../../lib/citations/render.js')).citationRenderer();
+  await (await import('../../lib/citations/render/render.js')).citationRenderer();
 }, 180_000);
 
 const citeIds = () => harness.upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
@@ -125,6 +125,14 @@ describe('POST /v1/cite/search', () => {
       citations: Object.fromEntries(FIVE.map((format) => [format, expect.any(String)])),
       citations_source: 'index-record',
       citation_gaps: ['publisher'],
+      // What a client needs to follow the paper without a second search, as the index gave it.
+      authors: [
+        { name: 'JC Robinson', author_id: null },
+        { name: 'VG Saúco', author_id: null },
+      ],
+      cites_id: '13003189807457248887',
+      cluster_id: '13003189807457248887',
+      result_type: 'Book',
     });
     // Each citation names its own paper: its title and its first author.
     for (const [paper, author] of [

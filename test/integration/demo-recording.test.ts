@@ -18,7 +18,7 @@ beforeAll(async () => {
   [replay, crossref] = await Promise.all([startReplayUpstream(), startReplayCrossref()]);
   service = await startService({ SERPAPI_BASE_URL: replay.url, CROSSREF_BASE_URL: crossref.url });
   // The first citation search of a process builds the citation styles: seconds of CPU on a busy machine.
-  await (await import('../../lib/citations/render.js')).citationRenderer();
+  await (await import('../../lib/citations/render/render.js')).citationRenderer();
 }, 180_000);
 
 afterAll(async () => {

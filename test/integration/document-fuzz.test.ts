@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Catalogue } from '../../lib/citations/style-catalogue.js';
+import type { Catalogue } from '../../lib/citations/render/style-catalogue.js';
 import { CITATION_FORMATS } from '../../lib/contract/cite-search.js';
 import { MAX_BODY_BYTES } from '../../lib/middleware/body.js';
 import { buildOpenApiDocument } from '../../lib/openapi.js';
@@ -186,8 +186,8 @@ interface Disagreement {
 const schemas = new Map<string, JsonSchema>();
 
 beforeAll(async () => {
-  catalogue = await (await import('../../lib/citations/style-catalogue.js')).loadCatalogue();
-  STYLE_ID = (await import('../../lib/citations/request-fields.js')).STYLE_ID;
+  catalogue = await (await import('../../lib/citations/render/style-catalogue.js')).loadCatalogue();
+  STYLE_ID = (await import('../../lib/citations/render/style-fields.js')).STYLE_ID;
   // biome-ignore lint/suspicious/noExplicitAny: the test walks the document's JSON freely
   const document: any = await buildOpenApiDocument();
   for (const route of ROUTES) {

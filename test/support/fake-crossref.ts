@@ -23,6 +23,8 @@ export interface FakeCrossref {
   readonly requests: URLSearchParams[];
   /** The User-Agent header of every request, in order. */
   readonly userAgents: string[];
+  /** When each /works request arrived (Date.now()), in order. */
+  readonly arrivals: number[];
   respond(responder: CrossrefResponder | undefined): void;
   reset(): void;
   close(): Promise<void>;
@@ -31,18 +33,21 @@ export interface FakeCrossref {
 export async function startFakeCrossref(): Promise<FakeCrossref> {
   const requests: URLSearchParams[] = [];
   const userAgents: string[] = [];
+  const arrivals: number[] = [];
   let responder: CrossrefResponder | undefined;
 
   const fake: FakeCrossref = {
     url: '',
     requests,
     userAgents,
+    arrivals,
     respond: (next) => {
       responder = next;
     },
     reset: () => {
       requests.length = 0;
       userAgents.length = 0;
+      arrivals.length = 0;
       responder = undefined;
     },
     close: () => listening.close(),
@@ -56,6 +61,7 @@ export async function startFakeCrossref(): Promise<FakeCrossref> {
     };
     if (url.pathname !== '/works') return json(404, JSON.stringify({ status: 'error', message: 'Resource not found.' }));
     requests.push(url.searchParams);
+    arrivals.push(Date.now());
     userAgents.push(req.headers['user-agent'] ?? '');
     const answer = responder?.(url.searchParams) ?? { status: 200, body: crossrefAnswerFor(url.searchParams) };
     if (answer === 'hang') return; // never answers; the lookup's timeout must fire

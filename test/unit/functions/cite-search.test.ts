@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type CiteSearchRequest, requestSchema, toScholarParams } from '../../../functions/cite-search.js';
-import type { CslItem } from '../../../lib/citations/csl.js';
-import { parseScholarSummary } from '../../../lib/citations/match.js';
-import {
-  assemble,
-  type CiteAnswer,
-  citeAll,
-  groupThousands,
-  reshapeCite,
-  reshapeScholarPage,
-} from '../../../lib/citations/page.js';
-import type { CitedRecord } from '../../../lib/citations/records.js';
-import type { CitationRenderer } from '../../../lib/citations/render.js';
-import { citePapers } from '../../../lib/citations/sources.js';
+import type { CslItem } from '../../../lib/citations/model/csl.js';
+import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
+import type { CitationRenderer } from '../../../lib/citations/render/render.js';
+import { citePapers } from '../../../lib/citations/search/cite.js';
+import { assemble, groupThousands, reshapeScholarPage } from '../../../lib/citations/search/page.js';
+import type { CitedRecord } from '../../../lib/citations/search/records.js';
+import { type CiteAnswer, citeAll, reshapeCite } from '../../../lib/citations/sources/index-cite.js';
 import { type Citations, responseSchema } from '../../../lib/contract/cite-search.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';
@@ -86,6 +80,14 @@ describe('reshapeScholarPage', () => {
         cited_by: 'Cited by 1179',
         publication: 'JC Robinson, VG Saúco - 2010 - books.google.com',
         snippet: expect.any(String),
+        // The links a client needs to go on: the authors (none has a profile here), the citing papers, the versions.
+        authors: [
+          { name: 'JC Robinson', author_id: null },
+          { name: 'VG Saúco', author_id: null },
+        ],
+        cites_id: '13003189807457248887',
+        cluster_id: '13003189807457248887',
+        result_type: 'Book',
       },
       expect.objectContaining({ scholar_id: 'l2aiAreIuHsJ', cited_by: 'Cited by 956', pdf_url: null }),
     ]);
@@ -113,6 +115,10 @@ describe('reshapeScholarPage', () => {
       cited_by: 'Cited by 0',
       publication: null,
       snippet: null,
+      authors: [],
+      cites_id: null,
+      cluster_id: null,
+      result_type: null,
     });
   });
 
@@ -167,6 +173,7 @@ const echoRenderer: CitationRenderer = {
 
 const matched = (citations: Citations): CitedRecord => ({
   doi: '10.1/x',
+  source: 'crossref',
   csl: { id: '10.1/x', type: 'article-journal', title: 'x' },
   citations,
 });

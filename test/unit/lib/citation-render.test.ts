@@ -1,15 +1,15 @@
 /**
- * The five citation formats rendered locally (lib/citations/render.ts) from recorded Crossref works, the
- * shipped CSL styles, and Crossref's pace as its answers state it (lib/citations/crossref-client.ts).
+ * The five citation formats rendered locally (lib/citations/render/render.ts) from recorded Crossref works, the
+ * shipped CSL styles (the pace of the record sources: citation-pace.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import CSL from 'citeproc';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { unindexedMacroLookup } from '../../../lib/citations/citeproc-macro-index.js';
-import { crossrefPace, intervalMs, notePace } from '../../../lib/citations/crossref-client.js';
-import { cslFromCrossref } from '../../../lib/citations/csl.js';
-import { bestMatch, type CrossrefWork, parseScholarSummary } from '../../../lib/citations/match.js';
-import { citableItem } from '../../../lib/citations/records.js';
+import { bestMatch } from '../../../lib/citations/match/match.js';
+import { citableItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
+import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
+import { unindexedMacroLookup } from '../../../lib/citations/render/citeproc-macro-index.js';
 import {
   type CitationRenderer,
   citationRenderer,
@@ -17,8 +17,8 @@ import {
   labelsOnlyPreprints,
   styleSources,
   tidy,
-} from '../../../lib/citations/render.js';
-import { PINNED_FILES } from '../../../lib/citations/styles/pack-write.js';
+} from '../../../lib/citations/render/render.js';
+import { PINNED_FILES } from '../../../lib/citations/render/styles/pack-write.js';
 import { CITATION_FORMATS } from '../../../lib/contract/cite-search.js';
 import { citeReplay } from '../../../lib/local/replay-cite.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
@@ -37,13 +37,13 @@ beforeAll(async () => {
 describe('the shipped CSL styles', () => {
   it('are what the renderer builds: the pinned texts of the style pack, exactly as in their files', async () => {
     const sources = await styleSources();
-    const file = (name: string) => readFileSync(new URL(`../../../lib/citations/styles/${name}`, import.meta.url), 'utf8');
+    const file = (name: string) => readFileSync(new URL(`../../../lib/citations/render/styles/${name}`, import.meta.url), 'utf8');
     expect(sources.MLA).toBe(file(PINNED_FILES.styles.mla));
     expect(sources.Chicago).toBe(file(PINNED_FILES.styles.chicago));
   });
 
   it.each(Object.values(PINNED_FILES.styles))('%s keeps its metadata: title, authors, CC BY-SA 3.0 rights', (file) => {
-    const xml = readFileSync(new URL(`../../../lib/citations/styles/${file}`, import.meta.url), 'utf8');
+    const xml = readFileSync(new URL(`../../../lib/citations/render/styles/${file}`, import.meta.url), 'utf8');
     expect(xml).toMatch(/<title>[^<]+<\/title>/);
     expect(xml).toMatch(/<author>\s*<name>[^<]+<\/name>/);
     expect(xml).toContain('<rights license="http://creativecommons.org/licenses/by-sa/3.0/">');
@@ -291,30 +291,6 @@ describe('tidy', () => {
   it("drops citeproc's line break, and Vancouver's list number only", () => {
     expect(tidy('1. Boettiger C. The forecast trap.\n', 'Vancouver')).toBe('Boettiger C. The forecast trap.');
     expect(tidy('1. Boettiger C. The forecast trap.\n', 'APA')).toBe('1. Boettiger C. The forecast trap.');
-  });
-});
-
-describe("Crossref's pace", () => {
-  it('reads the interval header in its forms', () => {
-    expect([intervalMs('1s'), intervalMs('60s'), intervalMs('1m'), intervalMs('500ms'), intervalMs('soon')]).toEqual([
-      1_000,
-      60_000,
-      60_000,
-      500,
-      undefined,
-    ]);
-  });
-
-  it('spaces lookups as the last answer states, and pauses for Retry-After (else one interval) on a 429', () => {
-    crossrefPace.reset();
-    notePace(200, { 'x-rate-limit-limit': '5', 'x-rate-limit-interval': '1s' }, 0);
-    expect(crossrefPace.gapMs).toBe(200);
-    expect(crossrefPace.pausedUntil).toBe(0);
-    notePace(429, { 'x-rate-limit-limit': '5', 'x-rate-limit-interval': '1s', 'retry-after': '30' }, 1_000);
-    expect(crossrefPace.pausedUntil).toBe(31_000);
-    notePace(429, { 'x-rate-limit-limit': '50', 'x-rate-limit-interval': '2s' }, 40_000);
-    expect(crossrefPace).toMatchObject({ gapMs: 40, pausedUntil: 42_000 });
-    crossrefPace.reset();
   });
 });
 

@@ -7,10 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cslFromCrossref } from '../../../lib/citations/csl.js';
-import type { CrossrefWork } from '../../../lib/citations/match.js';
-import { citableItem } from '../../../lib/citations/records.js';
-import { type CitationRenderer, citationRenderer } from '../../../lib/citations/render.js';
+import { citableItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
+import { type CitationRenderer, citationRenderer } from '../../../lib/citations/render/render.js';
 import { CITATION_FORMATS, type CitationFormat, type Citations } from '../../../lib/contract/cite-search.js';
 
 interface FormatCheck {

@@ -5,20 +5,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { worksQuery } from '../../../lib/citations/crossref-client.js';
 import {
   bestMatch,
-  type CrossrefWork,
   isGenericTitle,
   isNotice,
-  normalizeText,
-  parseScholarSummary,
-  type ScholarRecord,
   TITLE_SIMILARITY_THRESHOLD,
   titleNumbers,
   titleSimilarity,
-  workYear,
-} from '../../../lib/citations/match.js';
+} from '../../../lib/citations/match/match.js';
+import { parseScholarSummary, type ScholarRecord } from '../../../lib/citations/model/scholar.js';
+import { normalizeText } from '../../../lib/citations/model/text.js';
+import { type CrossrefWork, workYear } from '../../../lib/citations/model/work.js';
+import { worksQuery } from '../../../lib/citations/sources/crossref.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
 
@@ -395,6 +393,126 @@ describe('the rules each decided by a test', () => {
     expect(bestMatch(rec('Introduction', 'Okafor', 2016, 'Tree Physiology'), [intro(['Tree Physiology'])])).toBeUndefined();
   });
 
+  it('reads a notice however its words are spaced, and only at the start of a title', () => {
+    const spaced = [
+      `  Erratum: ${title}`,
+      `<scp>Erratum</scp>: ${title}`,
+      `Re : Erratum to ${title}`,
+      `Re:Erratum to ${title}`,
+      `Reply  to ${title}`,
+      `Author reply: ${title}`,
+      `Authors reply: ${title}`,
+      `Authors'  reply: ${title}`,
+      `Response : ${title}`,
+      'Acknowledgements  to reviewers',
+      'Acknowledgements to  the referees',
+      'Acknowledgements to the  referees',
+      `Peer  review report on ${title}`,
+      `Review  of ${title}`,
+      `Decision  letter on ${title}`,
+      `Author response to ${title}`,
+      `Author  response to ${title}`,
+      `Data  from: ${title}`,
+      `Data from : ${title}`,
+      `Supplementary  material for ${title}`,
+    ];
+    expect(spaced.filter((notice) => !isNotice(notice))).toEqual([]);
+    expect(
+      ['Modelling the correction of survey errors', 'Trees that reply to drought', 'Counterparts of data from: sensors'].filter(
+        (t) => isNotice(t),
+      ),
+    ).toEqual([]);
+  });
+
+  it('knows a generic title in the singular or the plural, and numbered', () => {
+    expect(
+      ['Review', 'Reviews', 'Letter', 'Letters', 'Abstract', 'Abstracts', 'Announcement', 'Announcements', 'Editorial 12'].filter(
+        (t) => !isGenericTitle(t),
+      ),
+    ).toEqual([]);
+    expect(['Reviewing forests', 'Editorial 12 on forests'].filter((t) => isGenericTitle(t))).toEqual([]);
+  });
+
+  it('reads the numbers of a title word by word: digits without leading zeros, no Roman number in a word that merely ends or starts like a marker', () => {
+    expect(titleNumbers('Agent 007 and report 2015')).toEqual(['7', '2015']);
+    expect(titleNumbers('Forest report, part 2 of 3', 4)).toEqual(['2']);
+    expect(titleNumbers('The counterpart I saw and partners I know')).toEqual([]);
+    expect(titleNumbers('Drought in the tropics')).toEqual([]);
+    expect(titleNumbers('Type IX and type XIV collagen')).toEqual(['9', '14']);
+  });
+
+  it('compares a title cut with "…" at its end only, trailing spaces and all', () => {
+    expect(titleSimilarity('Drought … and what the seedlings did', 'Drought in the tropics')).toBeLessThan(0.5);
+    expect(titleSimilarity('Nitrogen uptake by tropical tree … ', title)).toBe(1);
+  });
+
+  it('compares the numbers before a cut inside a word: all of them, in order, then the start of the cut one', () => {
+    const survey = w('Annual statistical report of the forest agency, part 20, for 2015', 'Okafor', 2015);
+    expect(
+      bestMatch(rec('Annual statistical report of the forest agency, part 20, for 20…', 'Okafor', 2015), [survey])?.work,
+    ).toBe(survey);
+    expect(
+      bestMatch(rec('Annual statistical report of the forest agency, part 2, for 20…', 'Okafor', 2015), [survey]),
+    ).toBeUndefined();
+    const third = w('Drought and forest dieback in the tropics, part III', 'Okafor', 2014);
+    expect(bestMatch(rec('Drought and forest dieback in the tropics, part II…', 'Okafor', 2014), [third])).toBeUndefined();
+  });
+
+  it('refuses a paper without an author a work whose author has no family name', () => {
+    const nameless = w(title, 'Okafor', 2016, { author: [{ given: 'Ada' }] });
+    expect(bestMatch(rec(title, null, 2016), [nameless])).toBeUndefined();
+  });
+
+  it('takes the most similar of several works that pass, and one work listed twice under one DOI', () => {
+    const exact = w(title, 'Okafor', 2016, { DOI: '10.1/exact' });
+    const close = w(`${title} conditions`, 'Okafor', 2016, { DOI: '10.1/close' });
+    expect(titleSimilarity(title, close.title?.[0] ?? '')).toBeGreaterThanOrEqual(TITLE_SIMILARITY_THRESHOLD);
+    expect(bestMatch(rec(title, 'Okafor', 2016), [close, exact])?.work.DOI).toBe('10.1/exact');
+    const upper = { ...exact, DOI: '10.1/EXACT' };
+    expect(bestMatch(rec(title, 'Okafor', 2016), [exact, upper])?.work.DOI).toBe('10.1/exact');
+  });
+
+  it('gives a paper on a data repository its dataset, never the article; a dataset on Zenodo or figshare may be taken, never for a journal paper', () => {
+    const article = w(title, 'Okafor', 2016, { DOI: '10.1/article' });
+    const dataset = w(title, 'Okafor', 2016, { DOI: '10.5061/dryad.1', type: 'dataset' });
+    expect(bestMatch({ ...rec(title, 'Okafor', 2016), site: 'datadryad.org' }, [article, dataset])?.work.DOI).toBe(
+      '10.5061/dryad.1',
+    );
+    expect(bestMatch({ ...rec(title, 'Okafor', 2016), site: 'datadryad.org' }, [article])).toBeUndefined();
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'PANGAEA'), [article, dataset])?.work.DOI).toBe('10.5061/dryad.1');
+    expect(bestMatch({ ...rec(title, 'Okafor', 2016), site: 'zenodo.org' }, [dataset])?.work.DOI).toBe('10.5061/dryad.1');
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'Figshare'), [dataset])?.work.DOI).toBe('10.5061/dryad.1');
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'Tree Physiology'), [dataset])).toBeUndefined();
+    expect(bestMatch(rec(title, 'Okafor', 2016), [dataset])).toBeUndefined();
+  });
+
+  it('reads a venue cut inside its one word, and a start cut whose shown end holds the number', () => {
+    const chapter = w(title, 'Okafor', 2015, { type: 'book-chapter', 'container-title': ['Bioinformatics'] });
+    expect(bestMatch(rec(title, 'Okafor', 2015, 'Bioinformati…'), [chapter])?.work).toBe(chapter);
+    const conf = w(title, 'Okafor', 2015, {
+      type: 'proceedings-article',
+      'container-title': ['Proceedings of the Forest Computing Conference 2015'],
+    });
+    expect(bestMatch(rec(title, 'Okafor', 2015, '… Forest Computing Conference 2015'), [conf])?.work).toBe(conf);
+    expect(bestMatch(rec(title, 'Okafor', 2015, '… Forest Computing Conference 2016'), [conf])).toBeUndefined();
+  });
+
+  it('reads "Discussions" as a preprint server only at the end of a venue', () => {
+    const article = w(title, 'Okafor', 2016, { 'container-title': ['Discussions in Forest Ecology'] });
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'Discussions in Forest Ecology'), [article])?.work).toBe(article);
+    const uncontained = w(title, 'Okafor', 2016);
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'Discussions in Forest Ecology'), [uncontained])?.work).toBe(uncontained);
+    const preprint = w(title, 'Okafor', 2016, { 'container-title': ['Forest Science Discussion'] });
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'Forest Science Discussion'), [preprint])?.work).toBe(preprint);
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'Forest Science Discussion'), [w(title, 'Okafor', 2016)])).toBeUndefined();
+  });
+
+  it('takes a generic title without a venue from no work, not even one of a blank container', () => {
+    expect(
+      bestMatch(rec('Editorial', 'Okafor', 2015), [w('Editorial', 'Okafor', 2015, { 'container-title': [''] })]),
+    ).toBeUndefined();
+  });
+
   it('folds accents: "Saúco" is "Sauco"', () => {
     const work = { ...w('Bananas and plantains', 'Sauco', 2010), author: [{ given: 'V', family: 'Sauco' }] };
     expect(bestMatch(paper('Bananas and plantains', 'VG Saúco - 2010 - books.google.com'), [work])?.work).toBe(work);
@@ -403,7 +521,7 @@ describe('the rules each decided by a test', () => {
 });
 
 describe('parseScholarSummary, the rest', () => {
-  it('reads an en dash, a cut venue, a cut author list, a family of two words, and the site', () => {
+  it('reads an en dash, a cut venue (kept cut), a cut author list (said cut), a family of two words, and the site', () => {
     expect(parseScholarSummary(' T ', 'G Van Rossum, FL Drake – Python reference manual, 1995 – Citeseer')).toEqual({
       title: 'T',
       authors: [
@@ -419,15 +537,26 @@ describe('parseScholarSummary, the rest', () => {
         { given: 'A', family: 'Okafor' },
         { given: 'B', family: 'Ode' },
       ],
+      authorsCut: true,
       year: 2015,
-      venue: 'Proceedings of the 3rd',
+      venue: 'Proceedings of the 3rd …',
     });
+    expect(
+      parseScholarSummary('T', 'J Oh, V Chockalingam, H Lee - … conference on machine …, 2016 - proceedings.mlr.press'),
+    ).toMatchObject({ venue: '… conference on machine …', year: 2016 });
+    expect(parseScholarSummary('T', 'A Okafor - Ecology, 2015 - x')).not.toHaveProperty('authorsCut');
   });
 
-  it('reads a name without initials, a summary without venue or year, and no venue of digits', () => {
+  it('reads a name without initials, an organisation whole, a summary without venue or year, and no venue of digits', () => {
     expect(parseScholarSummary('T', 'Aristotle - 1998 - Oxford').authors).toEqual([{ given: '', family: 'Aristotle' }]);
+    // The index writes every person as initials and a family name: several words without initials are an organisation.
+    expect(parseScholarSummary('T', 'World Health Organization - 2019 - apps.who.int')).toMatchObject({
+      authors: [{ given: '', family: 'World Health Organization', organisation: true }],
+      year: 2019,
+      venue: null,
+    });
     expect(parseScholarSummary('T', 'Jane Q Public - Some Journal - Elsevier')).toMatchObject({
-      authors: [{ given: 'Jane Q', family: 'Public' }],
+      authors: [{ given: '', family: 'Jane Q Public', organisation: true }],
       year: null,
       venue: 'Some Journal',
     });

@@ -14,9 +14,10 @@ import { readFileSync } from 'node:fs';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { type CslItem, cslFromCrossref } from '../../../lib/citations/csl.js';
-import { renderExports } from '../../../lib/citations/exports.js';
-import { type CrossrefWork, normalizeText } from '../../../lib/citations/match.js';
+import { renderExports } from '../../../lib/citations/exports/exports.js';
+import { type CslItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
+import { normalizeText } from '../../../lib/citations/model/text.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 
 function fixture<T>(path: string): T {
@@ -183,8 +184,12 @@ const TYPE_MAPPINGS: [crossref: string, csl: string, bibtex: string, ris: string
   ['edited-book', 'book', 'book', 'BOOK'],
   ['reference-book', 'book', 'book', 'BOOK'],
   ['book-series', 'book', 'book', 'BOOK'],
-  ['posted-content', 'article', 'article', 'JOUR'],
+  // A preprint is an unpublished work in RIS (UNPB), as Zotero writes one, not a journal article.
+  ['posted-content', 'article', 'article', 'UNPB'],
   ['dataset', 'dataset', 'misc', 'DATA'],
+  // DataCite's types, read into Crossref's (lib/citations/sources/datacite.ts).
+  ['software', 'software', 'misc', 'COMP'],
+  ['proceedings', 'book', 'book', 'BOOK'],
   ['report', 'report', 'techreport', 'RPRT'],
   ['dissertation', 'thesis', 'phdthesis', 'THES'],
   ['reference-entry', 'entry-encyclopedia', 'incollection', 'ENCYC'],

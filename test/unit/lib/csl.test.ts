@@ -3,8 +3,15 @@
  * written from.
  */
 import { describe, expect, it } from 'vitest';
-import { cslFromCrossref, decodeEntities, plainText, richText, titleLanguage, withSubtitle } from '../../../lib/citations/csl.js';
-import type { CrossrefWork } from '../../../lib/citations/match.js';
+import {
+  cslFromCrossref,
+  decodeEntities,
+  plainText,
+  richText,
+  titleLanguage,
+  withSubtitle,
+} from '../../../lib/citations/model/csl.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { EARLY_WARNING_CSL } from '../../fixtures/csl-items.js';
 

@@ -8,10 +8,13 @@
  */
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type CslItem, cslFromCrossref, cslFromScholar } from '../../../lib/citations/csl.js';
-import { citationKey, loadCitationJs, renderExports } from '../../../lib/citations/exports.js';
-import { type CrossrefWork, parseScholarSummary } from '../../../lib/citations/match.js';
-import { addExports } from '../../../lib/citations/paper-exports.js';
+import { bibtexDoi, loadCitationJs, renderExports } from '../../../lib/citations/exports/exports.js';
+import { citationKey, readableKey, uniqueKeys } from '../../../lib/citations/exports/keys.js';
+import { AUTHORS_CUT, type CslItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
+import { cslFromScholar } from '../../../lib/citations/model/index-record.js';
+import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
+import { addExports } from '../../../lib/citations/search/paper-exports.js';
 import type { CiteSearchData } from '../../../lib/contract/cite-search.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
@@ -171,7 +174,7 @@ describe('loadCitationJs', () => {
     vi.doMock('@citation-js/plugin-ris', () => {
       throw new Error('chunk could not be read');
     });
-    const fresh = await import('../../../lib/citations/exports.js');
+    const fresh = await import('../../../lib/citations/exports/exports.js');
     await expect(fresh.loadCitationJs()).rejects.toThrow();
     const csl: CslItem = { id: 'x', type: 'document', title: 'T' };
     expect(await fresh.renderExports(csl, ['csl-json', 'bibtex', 'ris'])).toEqual({
@@ -202,7 +205,10 @@ describe('addExports', () => {
       data,
       ['bibtex'],
       [
-        { scholar: { ...scholar, title: 'The forecast trap' }, record: { doi: work.DOI, csl: cslFromCrossref(work) } },
+        {
+          scholar: { ...scholar, title: 'The forecast trap' },
+          record: { doi: work.DOI, csl: cslFromCrossref(work), source: 'crossref' },
+        },
         { scholar, record: { doi: null, reason: 'Crossref did not answer in time' } },
       ],
     );
@@ -214,26 +220,28 @@ describe('addExports', () => {
     });
     expect(out.papers[1]?.exports?.bibtex).toMatch(/Robinson, J\.? ?C/);
     expect(out.papers[1]?.exports).not.toHaveProperty('ris');
-    expect(out.papers.map((paper) => keyOf(paper.exports?.bibtex))).toEqual(['a', 'b']);
+    // Readable keys, as reference managers make them: first author, year, first significant title word.
+    expect(out.papers.map((paper) => keyOf(paper.exports?.bibtex))).toEqual(['boettiger2022forecast', 'robinson2010bananas']);
   });
 
-  it('gives every entry its own key: author-less papers, an empty scholar id and ids alike once made safe', async () => {
+  it('keys a record with no readable key by its scholar id, else its place, each its own: ids alike once made safe', async () => {
     const base = { source_url: null, pdf_url: null, cited_by: null, publication: null, snippet: null, citations: {} };
     const ids = ['x-1', 'x-2', 'x_1', '', ''];
+    // Author-less, and titles with no ASCII letter: nothing to make a readable key of.
     const data = {
-      papers: ids.map((scholar_id, i) => ({ ...base, index: i + 1, title: `Untitled ${i + 1}`, scholar_id })),
+      papers: ids.map((scholar_id, i) => ({ ...base, index: i + 1, title: `无题 ${i + 1}`, scholar_id })),
     } as unknown as CiteSearchData;
     const lookups = ids.map((_id, i) => ({
-      scholar: { title: `Untitled ${i + 1}`, authors: [], year: null, venue: null },
+      scholar: { title: `无题 ${i + 1}`, authors: [], year: null, venue: null },
       record: { doi: null, reason: 'The index gave no title and author to look the paper up by' },
     }));
     const out = await addExports(data, ['bibtex'], lookups);
     const keys = out.papers.map((paper) => keyOf(paper.exports?.bibtex));
-    expect(keys).toEqual(['x_1', 'x_2', 'x_1_2', 'paper_4', 'paper_5']);
+    expect(keys).toEqual(['x_1', 'x_2', 'x_1a', 'paper_4', 'paper_5']);
     // The same answer gets the same keys again: a re-export replaces entries rather than duplicating them.
     expect((await addExports(data, ['bibtex'], lookups)).papers.map((paper) => keyOf(paper.exports?.bibtex))).toEqual(keys);
     const file = out.papers.map((paper) => paper.exports?.bibtex).join('\n\n');
-    expect((await readAll(file)).map((entry) => entry.title)).toEqual(ids.map((_id, i) => `Untitled ${i + 1}`));
+    expect((await readAll(file)).map((entry) => entry.title)).toEqual(ids.map((_id, i) => `无题 ${i + 1}`));
   });
 
   it('answers for every paper when one record cannot be rendered: that paper loses its BibTeX, no other', async () => {
@@ -251,8 +259,8 @@ describe('addExports', () => {
       data,
       ['csl-json', 'bibtex'],
       [
-        { scholar, record: { doi: '10.1/bad', csl: rejected } },
-        { scholar, record: { doi: work.DOI, csl: cslFromCrossref(work) } },
+        { scholar, record: { doi: '10.1/bad', csl: rejected, source: 'crossref' } },
+        { scholar, record: { doi: work.DOI, csl: cslFromCrossref(work), source: 'crossref' } },
       ],
     );
     expect(out.papers[0]).toMatchObject({
@@ -526,5 +534,127 @@ describe('RIS for reference managers', () => {
     expect(tags.get('TI')).toEqual(['first second']);
     expect(tags.get('JF')).toEqual(['Journal of Things']);
     expect(tags.get('AU')).toEqual(['Smith Jones, A']);
+  });
+});
+
+describe('what reference managers read: RIS types, DOIs and keys (issue: preprints, braces, keys)', () => {
+  /** RIS as a tag-line reader takes it: TY and every tag's values. */
+  const ris = (text: string | undefined) => {
+    const tags = new Map<string, string[]>();
+    for (const line of (text ?? '').split('\n')) {
+      const match = /^([A-Z][A-Z0-9]) {2}- ?(.*)$/.exec(line);
+      if (match) tags.set(match[1] as string, [...(tags.get(match[1] as string) ?? []), match[2] as string]);
+    }
+    return tags;
+  };
+  const item = (extra: Partial<CslItem>): CslItem => ({
+    id: 'x',
+    type: 'article',
+    title: 'A title',
+    author: [{ family: 'Doe', given: 'Jane' }],
+    issued: { 'date-parts': [[2020]] },
+    ...extra,
+  });
+
+  it('gives a preprint RIS type UNPB, an article in no periodical GEN, a dataset DATA, software COMP', async () => {
+    const types = await Promise.all(
+      [
+        item({ genre: 'Preprint', publisher: 'arXiv' }),
+        item({}),
+        item({ type: 'dataset', publisher: 'Dryad' }),
+        item({ type: 'software', version: '1.0' }),
+        item({ type: 'article-journal', 'container-title': 'Ecology' }),
+      ].map(async (csl) => ris((await renderExports(csl, ['ris'])).ris).get('TY')),
+    );
+    expect(types).toEqual([['UNPB'], ['GEN'], ['DATA'], ['COMP'], ['JOUR']]);
+    // The preprint's server stays where RIS readers take the publisher.
+    expect(ris((await renderExports(item({ genre: 'Preprint', publisher: 'arXiv' }), ['ris'])).ris).get('PB')).toEqual(['arXiv']);
+  });
+
+  it('writes a DOI verbatim in BibTeX, paired braces and backslashes included; only a lone brace is percent-encoded', async () => {
+    const doi = async (DOI: string) => {
+      const { bibtex } = await renderExports(item({ DOI, type: 'article-journal', 'container-title': 'J' }), ['bibtex']);
+      const parsed = parseBibtex(bibtex ?? '');
+      expect(parsed.errors).toEqual([]);
+      return { raw: /doi = \{(.*)\},$/m.exec(bibtex ?? '')?.[1], read: parsed.entries[0]?.fields.doi };
+    };
+    expect(await doi('10.1002/(SICI)1097-4636(199706)35:4<435::AID-JBM4>3.0.CO;2-K')).toEqual({
+      raw: '10.1002/(SICI)1097-4636(199706)35:4<435::AID-JBM4>3.0.CO;2-K',
+      read: '10.1002/(SICI)1097-4636(199706)35:4<435::AID-JBM4>3.0.CO;2-K',
+    });
+    expect((await doi('10.1000/a{b}c_d%e')).raw).toBe('10.1000/a{b}c_d%e');
+    expect((await doi('10.1000/a\\b')).raw).toBe('10.1000/a\\b');
+    expect((await doi('10.1000/x}y{z')).raw).toBe('10.1000/x%7Dy%7Bz');
+    expect(bibtexDoi('10.1/{a}}{')).toBe('10.1/{a}%7D%7B');
+  });
+
+  it('ends a cut author list with "and others", which BibTeX readers take for "et al."', async () => {
+    const csl = item({
+      type: 'article-journal',
+      'container-title': 'Cell',
+      author: [
+        { family: 'Kermany', given: 'D. S.' },
+        { family: 'Goldbaum', given: 'M.' },
+      ],
+    });
+    csl[AUTHORS_CUT] = true;
+    const { bibtex, csl_json } = await renderExports(csl, ['bibtex', 'csl-json']);
+    expect(bibtex).toMatch(/author = \{Kermany, D\. S\. and Goldbaum, M\. and others\},/);
+    expect(parseBibtex(bibtex ?? '').errors).toEqual([]);
+    // The CSL-JSON record holds what the index said: the authors shown, no made-up name, no extra field.
+    expect(JSON.parse(JSON.stringify(csl_json)).author).toEqual([
+      { family: 'Kermany', given: 'D. S.' },
+      { family: 'Goldbaum', given: 'M.' },
+    ]);
+    delete csl[AUTHORS_CUT];
+    expect((await renderExports(csl, ['bibtex'])).bibtex).not.toContain('others');
+  });
+
+  it('makes readable keys: first author, year, first significant title word; ASCII; unique with a, b, …', () => {
+    const key = (extra: Partial<CslItem>) => readableKey(item(extra));
+    expect(
+      key({
+        author: [{ family: 'Boettiger', given: 'Carl' }],
+        issued: { 'date-parts': [[2018]] },
+        title: 'From noise to knowledge: how randomness generates',
+      }),
+    ).toBe('boettiger2018noise');
+    expect(key({ author: [{ family: 'Sørensen', given: 'T.' }], title: 'Über die Ästhetik' })).toBe('sorensen2020uber');
+    expect(key({ author: [{ family: 'van der Berg' }], title: 'The <i>Salmonella</i> problem' })).toBe(
+      'vanderberg2020salmonella',
+    );
+    expect(key({ author: [{ literal: 'The World Health Organization' }], title: 'A report' })).toBe('world2020report');
+    expect(key({ author: undefined, editor: [{ family: 'Roe' }], title: 'Handbook' })).toBe('roe2020handbook');
+    expect(key({ author: undefined, title: 'Of mice and men' })).toBe('mice2020');
+    expect(key({ author: undefined, issued: undefined, title: '2019: a year' })).toBe('year');
+    expect(key({ author: [{ family: 'Łukasiewicz' }], title: 'Ætiology', issued: { 'date-parts': [['1999']] } })).toBe(
+      'lukasiewicz1999aetiology',
+    );
+    expect(key({ author: undefined, title: '生态预测' })).toBe('');
+    const keys = uniqueKeys([
+      ...Array.from({ length: 28 }, () => ({ csl: item({ title: 'Same' }), fallback: 'x' })),
+      { csl: item({ author: undefined, title: '生态预测' }), fallback: 'W2-1' },
+      { fallback: '' },
+    ]);
+    expect(keys.slice(0, 4)).toEqual(['doe2020same', 'doe2020samea', 'doe2020sameb', 'doe2020samec']);
+    expect(keys[26]).toBe('doe2020samez');
+    expect(keys[27]).toBe('doe2020sameaa');
+    expect(keys.slice(28)).toEqual(['W2_1', 'reference']);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('keys every entry of a file so that a BibTeX parser reads each under its own key', async () => {
+    const records = [
+      item({ type: 'article-journal', 'container-title': 'J', title: 'Same words' }),
+      item({ type: 'article-journal', 'container-title': 'J', title: 'Same words' }),
+      item({ type: 'dataset', title: 'Data from: same words', publisher: 'Dryad' }),
+    ];
+    const keys = uniqueKeys(records.map((csl) => ({ csl, fallback: 'x' })));
+    const file = (await Promise.all(records.map((csl, i) => renderExports(csl, ['bibtex'], keys[i]))))
+      .map((r) => r.bibtex)
+      .join('\n\n');
+    const parsed = parseBibtex(file);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.entries.map((entry) => entry.key)).toEqual(['doe2020same', 'doe2020samea', 'doe2020data']);
   });
 });

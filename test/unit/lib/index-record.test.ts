@@ -3,8 +3,9 @@
  * what it lacks (citation_gaps), never more than the index said.
  */
 import { describe, expect, it } from 'vitest';
-import { citableLink, type IndexedFacts, indexRecordOf } from '../../../lib/citations/index-record.js';
-import { parseScholarSummary } from '../../../lib/citations/match.js';
+import { AUTHORS_CUT } from '../../../lib/citations/model/csl.js';
+import { citableLink, type IndexedFacts, indexRecordOf } from '../../../lib/citations/model/index-record.js';
+import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
 import { sample } from '../../../lib/local/samples.js';
 
 function recordOf(title: string, summary: string | null, facts: Partial<IndexedFacts> = {}) {
@@ -121,9 +122,11 @@ describe('indexRecordOf', () => {
       'A Vaswani, N Shazeer, N Parmar… - Advances in neural …, 2017 - proceedings.neurips.cc',
     );
     expect(record.gaps).toEqual(['title truncated', 'authors truncated', 'venue truncated', 'volume', 'issue', 'pages', 'doi']);
-    expect(record.csl.title).toBe('Attention is all you need for');
-    expect(record.csl['container-title']).toBe('Advances in neural');
+    // Printed as cut, with its "…", never as a whole title or venue; the list said cut (AUTHORS_CUT).
+    expect(record.csl.title).toBe('Attention is all you need for …');
+    expect(record.csl['container-title']).toBe('Advances in neural …');
     expect(record.csl.author).toHaveLength(3);
+    expect(record.csl[AUTHORS_CUT]).toBe(true);
   });
 
   it('says what is missing: authors and year; and takes the profile authors when the summary names none', () => {
@@ -137,6 +140,9 @@ describe('indexRecordOf', () => {
       { family: 'Hastings', given: 'A.' },
     ]);
     expect(profiles.gaps).not.toContain('authors');
+    // The authors with a profile are some of the authors: the list is printed as cut.
+    expect(profiles.gaps).toContain('authors truncated');
+    expect(profiles.csl[AUTHORS_CUT]).toBe(true);
   });
 
   it("marks a non-English title's language, so that no style puts it in English title case", () => {

@@ -85,7 +85,7 @@ describe(NOTICES_FILE, () => {
 
   it('describes each data set as its SOURCES.md does, and the files it names exist', () => {
     const licenceWords: Record<string, RegExp> = {
-      'lib/citations/styles/SOURCES.md': /Attribution-ShareAlike 3\.0/,
+      'lib/citations/render/styles/SOURCES.md': /Attribution-ShareAlike 3\.0/,
       'lib/upstream/serpapi-params/SOURCES.md': /MIT, Copyright \(c\) 2025 SerpApi/,
       'lib/local/samples/SOURCES.md': /No licence file in repo/,
       'lib/local/samples/crossref/SOURCES.md': /MIT/,
@@ -99,10 +99,10 @@ describe(NOTICES_FILE, () => {
 
 describe('the recorded data’s provenance, kept beside it', () => {
   /** The folders of data copied from elsewhere; each file must be named (or its stem) in the nearest SOURCES.md. */
-  const FOLDERS = ['lib/local/samples', 'test/fixtures', 'lib/upstream/serpapi-params', 'lib/citations/styles'];
+  const FOLDERS = ['lib/local/samples', 'test/fixtures', 'lib/upstream/serpapi-params', 'lib/citations/render/styles'];
   /** Code, and the style pack, which SOURCES.md describes as a whole (its parts and catalogue by pattern). */
   const notData = (path: string) =>
-    /\.ts$/.test(path) || path.startsWith('lib/citations/styles/pack/') || path.endsWith('/SOURCES.md');
+    /\.ts$/.test(path) || path.startsWith('lib/citations/render/styles/pack/') || path.endsWith('/SOURCES.md');
 
   const nearestSources = (path: string): string => {
     for (let dir = dirname(path); dir !== '.'; dir = dirname(dir)) {

@@ -3,13 +3,13 @@
  * measurement on real reference strings is test/unit/lib/reference-labelled.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { CrossrefWork } from '../../../lib/citations/match.js';
 import {
   bibliographicQuery,
   matchReference,
   parseReferenceInput,
   type ReferenceOutcome,
-} from '../../../lib/citations/reference-match.js';
+} from '../../../lib/citations/match/reference-match.js';
+import type { CrossrefWork } from '../../../lib/citations/model/work.js';
 
 function work(DOI: string, title: string, family: string, year: number, extra: Partial<CrossrefWork> = {}): CrossrefWork {
   return {
@@ -132,7 +132,7 @@ describe('matchReference', () => {
   it('refuses a title whose numbers differ: Part II is not Part I', () => {
     const text = 'Okafor A (2016) Nitrogen uptake by tropical seedlings, Part I. Tree Physiol 36:1–10';
     const part2 = work('10.1/p2', 'Nitrogen uptake by tropical seedlings, Part II', 'Okafor', 2016);
-    expect(ruleOf(matchReference(text, [part2]))).toBe('title');
+    expect(ruleOf(matchReference(text, [part2]))).toBe('numbers');
     expect(doiOf(matchReference(text, [work('10.1/p1', 'Nitrogen uptake by tropical seedlings, Part I', 'Okafor', 2016)]))).toBe(
       '10.1/p1',
     );

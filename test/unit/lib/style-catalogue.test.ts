@@ -1,5 +1,5 @@
 /**
- * The CSL style pack (lib/citations/styles/pack/, written by lib/citations/styles/pack-write.ts) and the
+ * The CSL style pack (lib/citations/render/styles/pack/, written by lib/citations/render/styles/pack-write.ts) and the
  * module that reads it: the catalogue's contents, search, "did you mean", the bodies behind it (every
  * independent style decompresses to itself), the pinned texts equal to where the renderer has read them,
  * and citeproc building an engine from a repository style and from a dependent.
@@ -7,11 +7,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Catalogue, closeStyleIds, loadCatalogue, searchStyles } from '../../../lib/citations/style-catalogue.js';
-import { PART_BYTES } from '../../../lib/citations/styles/pack-format.js';
+import { type Catalogue, closeStyleIds, loadCatalogue, searchStyles } from '../../../lib/citations/render/style-catalogue.js';
+import { PART_BYTES } from '../../../lib/citations/render/styles/pack-format.js';
 
 const require = createRequire(import.meta.url);
-const stylesDir = new URL('../../../lib/citations/styles/', import.meta.url);
+const stylesDir = new URL('../../../lib/citations/render/styles/', import.meta.url);
 
 let catalogue: Catalogue;
 

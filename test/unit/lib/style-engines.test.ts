@@ -1,12 +1,12 @@
 /**
- * Any CSL style of the catalogue, rendered on demand (lib/citations/style-engines.ts): ids checked with
+ * Any CSL style of the catalogue, rendered on demand (lib/citations/render/style-engines.ts): ids checked with
  * close suggestions, engines shared by a parent and its dependents, kept within their bound, and entries
  * written without the wrappers and list numbers citeproc adds.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tidyEntry } from '../../../lib/citations/render.js';
-import { loadCatalogue } from '../../../lib/citations/style-catalogue.js';
-import { checkStyleIds, keptStyleEngines, renderStyles, STYLE_ENGINES_MAX } from '../../../lib/citations/style-engines.js';
+import { tidyEntry } from '../../../lib/citations/render/render.js';
+import { loadCatalogue } from '../../../lib/citations/render/style-catalogue.js';
+import { checkStyleIds, keptStyleEngines, renderStyles, STYLE_ENGINES_MAX } from '../../../lib/citations/render/style-engines.js';
 import { AppError } from '../../../lib/errors.js';
 import { EARLY_WARNING_CSL } from '../../fixtures/csl-items.js';
 

@@ -1,0 +1,343 @@
+/**
+ * The CSL style catalogue: every style of the official CSL styles repository (independent and dependent) and
+ * every CSL locale, read from the pack beside this module (lib/citations/render/styles/pack/, written by
+ * lib/citations/render/styles/pack-write.ts; in the deployed bundle, `<asset>/styles/pack/`). The pack is data, not
+ * code: catalogue.json.br (brotli JSON: metadata and where each body is) is read once per process on first
+ * use; a style's or locale's XML is read from its part (styles-NN.bin) when asked for (one brotli body at an
+ * offset).
+ *
+ * Styles and locales: CC BY-SA 3.0, the Citation Style Language project and the authors named in each file;
+ * see lib/citations/render/styles/SOURCES.md.
+ */
+import { openSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
+import {
+  type CatalogueStyle,
+  PACK_VERSION,
+  type PackCatalogue,
+  type PackedStyle,
+  partFile,
+  type Span,
+} from './styles/pack-format.js';
+
+export type { CatalogueStyle } from './styles/pack-format.js';
+
+export type PinnedStyleName = 'mla' | 'chicago' | 'apa' | 'harvard1' | 'vancouver';
+export type PinnedLocaleName = 'en-US' | 'en-GB';
+
+export interface Catalogue {
+  /** Sorted by id. */
+  readonly styles: readonly CatalogueStyle[];
+  readonly total: number;
+  readonly source: { styles_commit: string; styles_date: string; locales_commit: string; locales_date: string };
+  /** By exact id; also accepts a full "http://www.zotero.org/styles/<id>" URL. */
+  get(id: string): CatalogueStyle | undefined;
+  /**
+   * XML to build an engine from: the style's own (independent) or its parent's (dependent); and the locale to
+   * build it in: the dependent's own default-locale, else the independent's default-locale, else "en-US".
+   * Undefined for an unknown id. Synchronous: reads one body from its part of the pack.
+   */
+  styleForRendering(id: string): { id: string; independent_id: string; xml: string; locale: string } | undefined;
+  /** A repository locale's XML by tag ("de-DE"); a bare language ("de") gives its primary dialect; undefined when none. */
+  locale(lang: string): string | undefined;
+  /** The style texts the renderer has used since before the pack, byte for byte. */
+  pinnedStyle(name: PinnedStyleName): string;
+  /** The locale texts the renderer has used since before the pack, byte for byte. */
+  pinnedLocale(lang: PinnedLocaleName): string;
+}
+
+const DEFAULT_PACK = new URL('./styles/pack/', import.meta.url);
+
+const STYLE_URL = /^https?:\/\/(?:www\.)?zotero\.org\/styles\/([^/?#\s]+)\/?$/i;
+
+/** The id in a style URL, or the argument as it is. */
+function bareId(id: string): string {
+  const trimmed = id.trim();
+  return STYLE_URL.exec(trimmed)?.[1] ?? trimmed;
+}
+
+/** Reads bodies from the pack's parts: one file descriptor per part, opened on first use and kept for the process. */
+class Bodies {
+  private readonly fds = new Map<number, number>();
+  constructor(private readonly dir: URL) {}
+  read([part, offset, length]: Span): string {
+    let fd = this.fds.get(part);
+    if (fd === undefined) {
+      fd = openSync(new URL(partFile(part), this.dir), 'r');
+      this.fds.set(part, fd);
+    }
+    const buffer = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, buffer, done, length - done, offset + done);
+      if (n === 0) throw new Error(`${partFile(part)}: unexpected end at ${offset + done}`);
+      done += n;
+    }
+    return brotliDecompressSync(buffer).toString('utf8');
+  }
+}
+
+function build(pack: PackCatalogue, bodies: Bodies): Catalogue {
+  const byId = new Map<string, PackedStyle>();
+  const styles: CatalogueStyle[] = [];
+  for (const packed of pack.styles) {
+    byId.set(packed.id, packed);
+    const { body: _body, ...style } = packed;
+    styles.push(Object.freeze(style) as CatalogueStyle);
+  }
+  const publicById = new Map(styles.map((s) => [s.id, s]));
+  const localeSpans = new Map(Object.entries(pack.locales));
+  const localeByLower = new Map([...localeSpans.keys()].map((tag) => [tag.toLowerCase(), tag]));
+  const primary = new Map(Object.entries(pack.primary_dialects).map(([lang, tag]) => [lang.toLowerCase(), tag]));
+
+  return {
+    styles: Object.freeze(styles),
+    total: styles.length,
+    source: Object.freeze({ ...pack.source }),
+    get(id) {
+      return publicById.get(bareId(id));
+    },
+    styleForRendering(id) {
+      const style = byId.get(bareId(id));
+      if (!style) return undefined;
+      const independent = style.parent ? byId.get(style.parent) : style;
+      if (!independent?.body) return undefined;
+      return {
+        id: style.id,
+        independent_id: independent.id,
+        xml: bodies.read(independent.body),
+        locale: style.default_locale ?? independent.default_locale ?? 'en-US',
+      };
+    },
+    locale(lang) {
+      const wanted = lang.trim().replace(/_/g, '-').toLowerCase();
+      let tag = localeByLower.get(wanted);
+      if (!tag) {
+        const dialect = primary.get(wanted);
+        if (dialect) tag = localeByLower.get(dialect.toLowerCase());
+      }
+      const span = tag ? localeSpans.get(tag) : undefined;
+      return span ? bodies.read(span) : undefined;
+    },
+    pinnedStyle(name) {
+      const span = pack.pinned.styles[name];
+      if (!span) throw new Error(`the style pack has no pinned style ${name}`);
+      return bodies.read(span);
+    },
+    pinnedLocale(lang) {
+      const span = pack.pinned.locales[lang];
+      if (!span) throw new Error(`the style pack has no pinned locale ${lang}`);
+      return bodies.read(span);
+    },
+  };
+}
+
+const loaded = new Map<string, Promise<Catalogue>>();
+
+/**
+ * The catalogue, loaded once per process on first call (reads and decompresses catalogue.json.br), then
+ * cached; a failed load is not cached. `packDir` (tests): another pack directory than the one beside this
+ * module.
+ */
+export function loadCatalogue(packDir: URL | string = DEFAULT_PACK): Promise<Catalogue> {
+  const dir = typeof packDir === 'string' ? pathToFileURL(packDir.endsWith('/') ? packDir : `${packDir}/`) : packDir;
+  const key = dir.href;
+  let pending = loaded.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const compressed = await readFile(new URL('catalogue.json.br', dir));
+      const pack = JSON.parse((await promisify(brotliDecompress)(compressed)).toString('utf8')) as PackCatalogue;
+      if (pack.version !== PACK_VERSION) throw new Error(`style pack version ${pack.version}, expected ${PACK_VERSION}`);
+      return build(pack, new Bodies(dir));
+    })();
+    loaded.set(key, pending);
+    pending.catch(() => {
+      if (loaded.get(key) === pending) loaded.delete(key);
+    });
+  }
+  return pending;
+}
+
+/** Lower case, accents and other combining marks removed. */
+function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+interface SearchIndex {
+  id: string;
+  title: string;
+  haystack: string;
+  fields: Set<string>;
+}
+
+const searchIndexes = new WeakMap<Catalogue, SearchIndex[]>();
+
+function searchIndex(catalogue: Catalogue): SearchIndex[] {
+  let index = searchIndexes.get(catalogue);
+  if (!index) {
+    index = catalogue.styles.map((s) => {
+      const title = fold(s.title);
+      return {
+        id: s.id,
+        title,
+        haystack: [s.id, title, s.title_short ? fold(s.title_short) : ''].join('\n'),
+        fields: new Set(s.fields.map((f) => f.toLowerCase())),
+      };
+    });
+    searchIndexes.set(catalogue, index);
+  }
+  return index;
+}
+
+/**
+ * Styles whose id, title or title_short contain every word of the query (case- and accent-insensitive), or
+ * whose fields include the query as a field name (e.g. "medicine", "physics"); `field` keeps those of that
+ * field only. Ranked: exact id, then id starting with the query, then title starting with it, then others;
+ * independents before dependents at equal rank; then by id. An empty query lists all (of the field).
+ */
+export function searchStyles(
+  catalogue: Catalogue,
+  query: string,
+  options: { field?: string; limit?: number; offset?: number } = {},
+): { total: number; styles: CatalogueStyle[] } {
+  const q = fold(query).trim().replace(/\s+/g, ' ');
+  const words = q ? q.split(' ') : [];
+  const asId = q.replace(/ /g, '-');
+  // field names are written social_science, political_science
+  const asField = q.replace(/[ -]/g, '_');
+  const field = options.field ? fold(options.field).trim() : undefined;
+  const index = searchIndex(catalogue);
+  const hits: { style: CatalogueStyle; rank: number }[] = [];
+  for (let i = 0; i < index.length; i++) {
+    const entry = index[i] as SearchIndex;
+    if (field && !entry.fields.has(field)) continue;
+    const matches = words.every((w) => entry.haystack.includes(w)) || (asField !== '' && entry.fields.has(asField));
+    if (!matches) continue;
+    const style = catalogue.styles[i] as CatalogueStyle;
+    let rank = 3;
+    if (!q) rank = 3;
+    else if (entry.id === asId) rank = 0;
+    else if (entry.id.startsWith(asId)) rank = 1;
+    else if (entry.title.startsWith(q)) rank = 2;
+    hits.push({ style, rank: rank * 2 + (style.parent ? 1 : 0) });
+  }
+  hits.sort((a, b) => a.rank - b.rank || (a.style.id < b.style.id ? -1 : a.style.id > b.style.id ? 1 : 0));
+  const offset = Math.max(0, Math.floor(options.offset ?? 0));
+  const limit = options.limit === undefined ? hits.length : Math.max(0, Math.floor(options.limit));
+  return { total: hits.length, styles: hits.slice(offset, offset + limit).map((h) => h.style) };
+}
+
+/** Levenshtein distance, giving up (returning `max + 1`) once it must exceed `max`. */
+function editDistance(a: string, b: string, max: number, row: Int32Array): number {
+  const m = a.length;
+  const n = b.length;
+  if (m - n > max || n - m > max) return max + 1;
+  for (let j = 0; j <= n; j++) row[j] = j;
+  for (let i = 1; i <= m; i++) {
+    let diagonal = row[0] as number;
+    row[0] = i;
+    let best = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= n; j++) {
+      const above = row[j] as number;
+      let value = ca === b.charCodeAt(j - 1) ? diagonal : diagonal + 1;
+      if (above + 1 < value) value = above + 1;
+      const left = (row[j - 1] as number) + 1;
+      if (left < value) value = left;
+      row[j] = value;
+      diagonal = above;
+      if (value < best) best = value;
+    }
+    if (best > max) return max + 1;
+  }
+  return row[n] as number;
+}
+
+const BUCKETS = 38;
+
+/** The bucket of a character in an id: a–z, 0–9, and one for anything else. */
+function bucket(code: number): number {
+  if (code >= 97 && code <= 122) return code - 97;
+  if (code >= 48 && code <= 57) return code - 48 + 26;
+  return 36 + (code === 45 ? 0 : 1);
+}
+
+/** Each id's character counts, BUCKETS per id: half their difference bounds the edit distance from below. */
+const idHistograms = new WeakMap<Catalogue, Uint8Array>();
+
+function histograms(catalogue: Catalogue): Uint8Array {
+  const cached = idHistograms.get(catalogue);
+  if (cached) return cached;
+  const all = new Uint8Array(catalogue.styles.length * BUCKETS);
+  catalogue.styles.forEach((style, k) => {
+    for (let i = 0; i < style.id.length; i++) {
+      const at = k * BUCKETS + bucket(style.id.charCodeAt(i));
+      all[at] = Math.min(255, (all[at] as number) + 1);
+    }
+  });
+  idHistograms.set(catalogue, all);
+  return all;
+}
+
+/**
+ * Up to n ids closest to an unknown id, for "did you mean": by edit distance, an id that is a whole part of
+ * the other or has it as one ("nature" for "nature-journal") counting as a few edits, a longer shared
+ * beginning breaking ties, then independents first.
+ */
+export function closeStyleIds(catalogue: Catalogue, id: string, n = 5): string[] {
+  const q = fold(bareId(id))
+    .replace(/\.csl$/, '')
+    .replace(/[\s_]+/g, '-');
+  if (!q || n <= 0) return [];
+  const limit = Math.max(3, Math.ceil(q.length * 0.4));
+  const row = new Int32Array(256);
+  const dashed = `-${q}-`;
+  const scored: { id: string; score: number }[] = [];
+  const all = histograms(catalogue);
+  const own = new Int32Array(BUCKETS);
+  for (let i = 0; i < q.length; i++) {
+    const b = bucket(q.charCodeAt(i));
+    own[b] = (own[b] as number) + 1;
+  }
+  const styles = catalogue.styles;
+  for (let k = 0; k < styles.length; k++) {
+    const style = styles[k] as CatalogueStyle;
+    const candidate = style.id;
+    // the containment score first (cheap), so that the edit distance is bounded by it
+    let score = limit + 1;
+    if (candidate.length > q.length) {
+      if (q.length >= 3 && candidate.includes(q)) {
+        const extra = candidate.length - q.length;
+        if (candidate.startsWith(`${q}-`)) score = 1 + extra / 10;
+        else if (`-${candidate}-`.includes(dashed)) score = 1.5 + extra / 8;
+        else if (q.length >= 4) score = 2 + extra / 6;
+      }
+    } else if (candidate.length >= 3 && candidate.length < q.length && q.includes(candidate)) {
+      const extra = q.length - candidate.length;
+      if (q.startsWith(`${candidate}-`)) score = 1 + extra / 10;
+      else if (dashed.includes(`-${candidate}-`)) score = 1.5 + extra / 8;
+      else if (candidate.length >= 4) score = 2 + extra / 6;
+    }
+    const bound = Math.min(limit, Math.floor(score));
+    if (candidate.length < row.length && Math.abs(candidate.length - q.length) <= bound) {
+      let differ = 0;
+      for (let b = 0, at = k * BUCKETS; b < BUCKETS; b++, at++) {
+        const d = (own[b] as number) - (all[at] as number);
+        differ += d < 0 ? -d : d;
+      }
+      if (differ <= 2 * bound) {
+        const distance = editDistance(q, candidate, bound, row);
+        if (distance < score) score = distance;
+      }
+    }
+    if (score > limit) continue;
+    let prefix = 0;
+    while (prefix < q.length && prefix < candidate.length && q[prefix] === candidate[prefix]) prefix++;
+    scored.push({ id: candidate, score: score - Math.min(prefix, 10) / 100 + (style.parent ? 0.001 : 0) });
+  }
+  scored.sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return scored.slice(0, n).map((s) => s.id);
+}

@@ -1,0 +1,272 @@
+/**
+ * Citation resolving (POST /v1/cite/resolve): each reference to its Crossref or DataCite record, with no
+ * paid call. A reference is read as pasted (any white space, soft hyphens, a word hyphenated across a line
+ * break: model/text.ts cleanReference); one that is empty or too long is answered as such, never failing
+ * the list.
+ * - A DOI (or a reference that holds one, or an arXiv identifier, whose DOI arXiv registers with DataCite)
+ *   is looked up directly: Crossref twenty to a request, then DataCite for what Crossref does not know
+ *   (DOIs of DataCite's repositories, arXiv's and Zenodo's among them, go to DataCite first).
+ * - Free text is sent to Crossref as a bibliographic query; its candidates go through the reference matcher
+ *   (reference-match.ts: a wrong DOI is worse than none, so nothing ambiguous is taken). A reference
+ *   Crossref has no match for that names a data repository, a dataset, software or a preprint is then
+ *   searched in DataCite the same way.
+ * Lookups share citation search's pace per source (sources/pace.ts), so a list of 50 stays within both
+ * sources' published limits. Found works are cached (memory and the shared table); a reference that found
+ * nothing is not, so a later request may find it.
+ */
+import { type CacheScope, createSharedCache } from '../../cache/shared.js';
+import { mapSettled } from '../../concurrency.js';
+import { config } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { logger } from '../../logger.js';
+import {
+  bibliographicQuery,
+  matchReference,
+  parseReferenceInput,
+  type ReferenceInput,
+  type ReferenceOutcome,
+} from '../match/reference-match.js';
+import { agencyOf, type CrossrefWork, type RecordAgency } from '../model/work.js';
+import { DOIS_PER_LOOKUP, searchReference, worksByDoi } from '../sources/crossref.js';
+import { arxivDoi, dataCiteWork, isDataCiteDoi, referenceQuery, searchDataCite } from '../sources/datacite.js';
+
+/** What one reference resolved to. */
+export interface Resolution {
+  doi: string | null;
+  match: { method: 'exact' | 'search'; score: number | null; rule: string };
+  /** Why no work was found; null when one was. */
+  reason: string | null;
+  work?: CrossrefWork;
+  /** The agency whose record the work is; null when none was found. */
+  source: RecordAgency | null;
+}
+
+/** The longest reference read: longer text is answered as such, not looked up. */
+export const REFERENCE_MAX_CHARS = 2_000;
+
+const resolved = createSharedCache<Resolution>({
+  // v2: resolutions say which agency their record comes from.
+  name: 'reference-v2',
+  ttlSeconds: config.CROSSREF_CACHE_TTL_SECONDS,
+  memoryMax: config.CROSSREF_CACHE_MAX,
+  countsLookups: false,
+});
+
+/** The cache key of a reference: its DOI, else its text as the matcher reads it (case and spacing aside). */
+export function referenceKey(input: ReferenceInput): string {
+  return input.kind === 'doi' ? `doi:${input.doi}` : `text:${input.text.replace(/\s+/g, ' ').trim().toLowerCase()}`;
+}
+
+const demo = () => config.DEMO_REPLAY === 'true';
+
+/** Why a DOI has no record: neither source knows it; in the demo, the demo holds no recording of it. */
+function unknownDoi(doi: string): string {
+  if (demo()) {
+    return `The demo holds no recording of the DOI ${doi}: it replays a few recorded Crossref and DataCite answers; with network access the service looks it up in both`;
+  }
+  return isDataCiteDoi(doi)
+    ? 'DataCite, which registers this DOI prefix, has no record of this DOI (mistyped, or not registered yet)'
+    : 'Neither Crossref nor DataCite has a record of this DOI (it may be registered with another agency, such as mEDRA or JaLC, or mistyped)';
+}
+
+/** Why a text reference has no record, in the demo: the demo holds no recording of its work. */
+function demoUnmatched(outcome: ReferenceOutcome & { matched: null }): string {
+  return `The demo holds no recording of the work this reference names: it replays a few recorded Crossref and DataCite answers, and none of their works is this one (${outcome.reason.replace(/\.$/, '')})`;
+}
+
+function failure(reason: unknown): string {
+  if (reason instanceof AppError) return reason.details;
+  logger.error('reference lookup failed unexpectedly', { error: reason as Error });
+  return 'Unexpected error while looking the reference up';
+}
+
+/** What a DOI's lookups found: its work, or why there is none. */
+type DoiOutcome = { work: CrossrefWork } | { reason: string };
+
+/**
+ * Every DOI's work, by lower-case DOI: Crossref first (twenty to a request; a DOI holding a comma cannot be
+ * one of its filters), then DataCite, one request each, for every DOI Crossref did not give (its
+ * repositories' prefixes go to DataCite alone). A DOI no source gives maps to why.
+ */
+async function lookUpDois(dois: readonly string[], deadline: number): Promise<Map<string, DoiOutcome>> {
+  const found = new Map<string, DoiOutcome>();
+  const crossrefFailures = new Map<string, string>();
+  const forCrossref = dois.filter((doi) => !doi.includes(',') && !isDataCiteDoi(doi));
+  const chunks: string[][] = [];
+  for (let i = 0; i < forCrossref.length; i += DOIS_PER_LOOKUP) chunks.push(forCrossref.slice(i, i + DOIS_PER_LOOKUP));
+  const outcomes = await mapSettled(chunks, config.CROSSREF_CONCURRENCY, (chunk) => worksByDoi(chunk, { deadline }));
+  outcomes.forEach((outcome, i) => {
+    for (const doi of chunks[i] ?? []) {
+      if (outcome.status === 'rejected') crossrefFailures.set(doi, failure(outcome.reason));
+      else {
+        const work = outcome.value.get(doi);
+        if (work) found.set(doi, { work });
+      }
+    }
+  });
+  const forDataCite = dois.filter((doi) => !found.has(doi));
+  const fromDataCite = await mapSettled(forDataCite, config.CROSSREF_CONCURRENCY, (doi) => dataCiteWork(doi, { deadline }));
+  fromDataCite.forEach((outcome, i) => {
+    const doi = forDataCite[i] as string;
+    if (outcome.status === 'fulfilled' && outcome.value) found.set(doi, { work: outcome.value });
+    else {
+      // Crossref's failure says more than DataCite's "no record": the DOI may well be Crossref's.
+      const failed = crossrefFailures.get(doi) ?? (outcome.status === 'rejected' ? failure(outcome.reason) : undefined);
+      found.set(doi, { reason: failed ?? unknownDoi(doi) });
+    }
+  });
+  return found;
+}
+
+/** How a reference names a record DataCite holds: a data repository, a dataset, software, a preprint. */
+const DATACITE_TEXT =
+  /\b(?:arxiv|zenodo|dryad|figshare|osf|pangaea|dataverse|gbif|data ?sets?|data from|data repository|software|preprint)\b/i;
+
+/** The work a free-text reference is: Crossref's candidates first, then (for a reference DataCite may hold) DataCite's. */
+async function searchText(text: string, deadline: number): Promise<Resolution> {
+  const query = bibliographicQuery(text);
+  if (!query) {
+    return {
+      doi: null,
+      match: { method: 'search', score: null, rule: 'empty' },
+      reason: 'The reference holds no words to look up',
+      source: null,
+    };
+  }
+  const fromCrossref = await searchReference(query, { deadline }).then(
+    (works) => matchReference(text, works),
+    (error: unknown) => ({ error }),
+  );
+  const fromDataCite =
+    ('error' in fromCrossref || !fromCrossref.matched) && DATACITE_TEXT.test(text)
+      ? await searchDataCite(referenceQuery(query), { deadline }).then(
+          (works) => matchReference(text, works),
+          (error: unknown) => ({ error }),
+        )
+      : undefined;
+  for (const outcome of [fromCrossref, fromDataCite]) {
+    if (outcome && !('error' in outcome) && outcome.matched) {
+      const { doi, score, rule, work } = outcome.matched;
+      return { doi: doi.toLowerCase(), match: { method: 'search', score, rule }, reason: null, work, source: agencyOf(work) };
+    }
+  }
+  // No match: the refusal of the source that came nearest, else why the lookups failed.
+  const refusals = [fromCrossref, fromDataCite].filter(
+    (outcome): outcome is ReferenceOutcome & { matched: null } => outcome !== undefined && !('error' in outcome),
+  );
+  const nearest = refusals.sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
+  if (nearest && (nearest.rule !== 'no_candidates' || !('error' in fromCrossref))) {
+    return {
+      doi: null,
+      match: { method: 'search', score: nearest.score ?? null, rule: nearest.rule },
+      reason: demo() ? demoUnmatched(nearest) : nearest.reason,
+      source: null,
+    };
+  }
+  const error = 'error' in fromCrossref ? fromCrossref.error : (fromDataCite as { error: unknown }).error;
+  return { doi: null, match: { method: 'search', score: null, rule: 'lookup_failed' }, reason: failure(error), source: null };
+}
+
+/** A reference's text that is not looked up: empty, or longer than REFERENCE_MAX_CHARS. */
+function unread(input: ReferenceInput): Resolution | undefined {
+  if (input.kind !== 'text') return undefined;
+  if (input.text === '') {
+    return { doi: null, match: { method: 'search', score: null, rule: 'empty' }, reason: 'The reference is empty', source: null };
+  }
+  if (input.text.length > REFERENCE_MAX_CHARS) {
+    return {
+      doi: null,
+      match: { method: 'search', score: null, rule: 'too_long' },
+      reason: `The reference is longer than ${REFERENCE_MAX_CHARS} characters; send one reference per item`,
+      source: null,
+    };
+  }
+  return undefined;
+}
+
+async function resolveMissing(inputs: readonly ReferenceInput[], deadline: number): Promise<Resolution[]> {
+  // An arXiv identifier in a text without a DOI is its DOI: arXiv registers one for every paper.
+  const identified = inputs.map((input) => {
+    if (input.kind !== 'text' || input.doi) return { input, doi: input.doi, rule: input.kind === 'doi' ? 'doi' : 'doi_in_text' };
+    const arxiv = /\barxiv\s*[:/]\s*(?:abs\/)?(\d{4}\.\d{4,5})(?:v\d+)?\b/i.exec(input.text)?.[1];
+    return { input, doi: arxiv ? arxivDoi(arxiv) : undefined, rule: 'arxiv_id' };
+  });
+  const results: (Resolution | undefined)[] = inputs.map(unread);
+  const dois = [...new Set(identified.flatMap(({ doi }, i) => (doi && !results[i] ? [doi] : [])))];
+  const byDoi = dois.length > 0 ? await lookUpDois(dois, deadline) : new Map<string, DoiOutcome>();
+  identified.forEach(({ input, doi, rule }, i) => {
+    if (results[i] || !doi) return;
+    const outcome = byDoi.get(doi);
+    if (outcome && 'work' in outcome) {
+      const { work } = outcome;
+      results[i] = {
+        doi: work.DOI.toLowerCase(),
+        match: { method: 'exact', score: null, rule },
+        reason: null,
+        work,
+        source: agencyOf(work),
+      };
+    } else if (input.kind === 'doi') {
+      results[i] = {
+        doi: null,
+        match: { method: 'exact', score: null, rule: 'doi' },
+        reason: outcome?.reason ?? unknownDoi(doi),
+        source: null,
+      };
+    }
+    // A reference whose DOI no source knows is still searched for by its text.
+  });
+  const searched = inputs.flatMap((input, i) => (results[i] === undefined && input.kind === 'text' ? [i] : []));
+  const outcomes = await mapSettled(searched, config.CROSSREF_CONCURRENCY, (i) =>
+    searchText((inputs[i] as Extract<ReferenceInput, { kind: 'text' }>).text, deadline),
+  );
+  outcomes.forEach((outcome, n) => {
+    const i = searched[n] as number;
+    results[i] =
+      outcome.status === 'fulfilled'
+        ? outcome.value
+        : {
+            doi: null,
+            match: { method: 'search', score: null, rule: 'lookup_failed' },
+            reason: failure(outcome.reason),
+            source: null,
+          };
+  });
+  return results.map(
+    (result) =>
+      result ?? {
+        doi: null,
+        match: { method: 'search', score: null, rule: 'not_looked_up' },
+        reason: 'Not looked up',
+        source: null,
+      },
+  );
+}
+
+/**
+ * Each reference's resolution, in order. Never rejects for one reference: a failed lookup, an unknown
+ * DOI, an empty or overlong text or no confident match is a resolution without a DOI that says why.
+ */
+export async function resolveReferences(
+  references: readonly string[],
+  options: { deadline: number; scope?: CacheScope },
+): Promise<Resolution[]> {
+  const inputs = references.map(parseReferenceInput);
+  const outcomes = await resolved.rememberMany(
+    inputs,
+    referenceKey,
+    async (missing) =>
+      (await resolveMissing(missing, options.deadline)).map((value) => ({ status: 'fulfilled', value }) as const),
+    { scope: options.scope, store: (resolution) => resolution.doi !== null },
+  );
+  return outcomes.map((outcome) =>
+    outcome.status === 'fulfilled'
+      ? outcome.value
+      : {
+          doi: null,
+          match: { method: 'search', score: null, rule: 'lookup_failed' },
+          reason: failure(outcome.reason),
+          source: null,
+        },
+  );
+}
