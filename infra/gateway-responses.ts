@@ -61,17 +61,21 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   // functions' 401.
   { type: apigw.ResponseType.UNAUTHORIZED, code: 'UNAUTHORIZED', details: UNAUTHORIZED_DETAILS, headers: UNAUTHORIZED_HEADERS },
   { type: apigw.ResponseType.ACCESS_DENIED, code: 'UNAUTHORIZED', details: UNAUTHORIZED_DETAILS, headers: UNAUTHORIZED_HEADERS },
-  // The authorizer failed (the client key secret unreadable) or could not run: the key is not refused,
-  // the service is at fault, as the functions say when they cannot read their credentials.
+  // The authorizer failed (most often its secret store did not answer: it throws the functions' own 503)
+  // or could not run. The gateway cannot tell which, and the key is not refused: a retry shortly is what
+  // the client can do, so both are the functions' SERVICE_UNAVAILABLE, with the Retry-After of a secret
+  // read's timeout (SECRETS_TIMEOUT_MS, 3 s by default). A lasting fault shows in the authorizer's alarms.
   {
     type: apigw.ResponseType.AUTHORIZER_FAILURE,
-    code: 'SERVICE_MISCONFIGURED',
+    code: 'SERVICE_UNAVAILABLE',
     details: 'The service could not check the key; retry shortly (request id $context.requestId)',
+    headers: { 'Retry-After': "'3'" },
   },
   {
     type: apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
-    code: 'SERVICE_MISCONFIGURED',
+    code: 'SERVICE_UNAVAILABLE',
     details: 'The service could not check the key; retry shortly (request id $context.requestId)',
+    headers: { 'Retry-After': "'3'" },
   },
   // A valid key whose name has no API key in a usage plan (not in the `clients` setting): the operator's
   // mistake, never the client's, whose key must not be called invalid.

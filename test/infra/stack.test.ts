@@ -396,8 +396,8 @@ describe('gateway responses', () => {
     ['QUOTA_EXCEEDED', 'RATE_LIMITED'],
     ['UNAUTHORIZED', 'UNAUTHORIZED'],
     ['ACCESS_DENIED', 'UNAUTHORIZED'],
-    ['AUTHORIZER_FAILURE', 'SERVICE_MISCONFIGURED'],
-    ['AUTHORIZER_CONFIGURATION_ERROR', 'SERVICE_MISCONFIGURED'],
+    ['AUTHORIZER_FAILURE', 'SERVICE_UNAVAILABLE'],
+    ['AUTHORIZER_CONFIGURATION_ERROR', 'SERVICE_UNAVAILABLE'],
     ['INVALID_API_KEY', 'SERVICE_MISCONFIGURED'],
     ['REQUEST_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
     ['INTEGRATION_TIMEOUT', 'UPSTREAM_TIMEOUT'],
@@ -429,6 +429,16 @@ describe('gateway responses', () => {
       ResponseType: 'THROTTLED',
       ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" },
     });
+  });
+
+  it('tells a client whose key could not be checked to retry after a secret read’s timeout, never that the key is bad', () => {
+    for (const type of ['AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR']) {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: '503',
+        ResponseParameters: { 'gatewayresponse.header.Retry-After': "'3'" },
+      });
+    }
   });
 
   it('never echoes the gateway error message, which can quote the Authorization header', () => {

@@ -109,9 +109,10 @@ describe('the gateway authorizer', () => {
   it('fails, rather than denies, while the client key secret cannot be read: an outage is never a remembered 401', async () => {
     forget(KEYS_SECRET);
     secrets.down = true;
-    // API Gateway answers a failed authorizer 500 (SERVICE_MISCONFIGURED here) and caches nothing.
-    await expect(authorize(`Bearer ${CLIENT_KEY}`)).rejects.toMatchObject({ code: 'SERVICE_MISCONFIGURED' });
-    await expect(authorize(`Bearer ${OTHER_KEY}`)).rejects.toMatchObject({ code: 'SERVICE_MISCONFIGURED' });
+    // API Gateway answers a failed authorizer with its AUTHORIZER_FAILURE response (503 SERVICE_UNAVAILABLE,
+    // infra/gateway-responses.ts) and caches nothing.
+    await expect(authorize(`Bearer ${CLIENT_KEY}`)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(authorize(`Bearer ${OTHER_KEY}`)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     secrets.down = false;
     expect((await authorize(`Bearer ${CLIENT_KEY}`)).principalId).toBe('team-a');
   });
