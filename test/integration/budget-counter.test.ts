@@ -421,7 +421,7 @@ describe('a counter that does not answer', () => {
   });
 
   it('writes what it owes as soon as the table answers again, before the timer', async () => {
-    const { counter: own, scheduled, advance } = downable(5_000);
+    const { counter: own, advance } = downable(5_000);
     const window = day(5);
     proxy.queue('cut', 'cut');
     const failed = await unavailable(own.reserve([hourOf(10), window], 1));
