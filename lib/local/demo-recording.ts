@@ -14,7 +14,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 
 export const DEMO_RECORDING_HEADER = 'X-Demo-Recording';
@@ -62,6 +63,22 @@ export function replayStarted(host: string): void {
 
 export function replayClosed(host: string): void {
   replayHosts.delete(host);
+}
+
+/** Starts a demo upstream's server on a free loopback port, known as a replay until it is closed. */
+export async function listenAsReplay(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const host = `127.0.0.1:${port}`;
+  replayStarted(host);
+  return {
+    url: `http://${host}`,
+    close: () =>
+      new Promise((resolve) => {
+        replayClosed(host);
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** Called by a demo upstream for each answer it gives from a recording. */

@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { noteReplayed, replayClosed, replayStarted } from './demo-recording.js';
+import { listenAsReplay, noteReplayed } from './demo-recording.js';
 
 export const CROSSREF_RECORDINGS = {
   /** GET /works?query=ecology&query.author=carl+boettiger: 20 works, most by Carl Boettiger. */
@@ -117,16 +116,5 @@ export async function startReplayCrossref(): Promise<ReplayCrossref> {
     if (recording) noteReplayed(req, { recording, unrecordedPage: false });
     send(200, crossrefAnswerFor(url.searchParams));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const host = `127.0.0.1:${port}`;
-  replayStarted(host);
-  return {
-    url: `http://${host}`,
-    close: () =>
-      new Promise((resolve) => {
-        replayClosed(host);
-        server.close(() => resolve());
-      }),
-  };
+  return listenAsReplay(server);
 }

@@ -7,8 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { noteReplayed, replayClosed, replayStarted } from './demo-recording.js';
+import { listenAsReplay, noteReplayed } from './demo-recording.js';
 
 const DIR = new URL('./samples/datacite/', import.meta.url);
 
@@ -88,16 +87,5 @@ export async function startReplayDataCite(): Promise<ReplayDataCite> {
     res.writeHead(answer.status, { 'Content-Type': 'application/vnd.api+json; charset=utf-8' });
     res.end(answer.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const host = `127.0.0.1:${port}`;
-  replayStarted(host);
-  return {
-    url: `http://${host}`,
-    close: () =>
-      new Promise((resolve) => {
-        replayClosed(host);
-        server.close(() => resolve());
-      }),
-  };
+  return listenAsReplay(server);
 }

@@ -6,8 +6,7 @@
  * demo never says "last page" only because it has nothing more.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { noteReplayed, type Replayed, replayClosed, replayStarted } from './demo-recording.js';
+import { listenAsReplay, noteReplayed, type Replayed } from './demo-recording.js';
 import { citeRecording, citeReplay } from './replay-cite.js';
 import { demoAnswer, recordedQuery, sampleFor } from './samples.js';
 
@@ -47,16 +46,5 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
     if (replayed) noteReplayed(req, replayed);
     send(200, answer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const host = `127.0.0.1:${port}`;
-  replayStarted(host);
-  return {
-    url: `http://${host}`,
-    close: () =>
-      new Promise((resolve) => {
-        replayClosed(host);
-        server.close(() => resolve());
-      }),
-  };
+  return listenAsReplay(server);
 }
