@@ -222,15 +222,7 @@ async function resolveMissing(inputs: readonly ReferenceInput[], deadline: numbe
   );
   outcomes.forEach((outcome, n) => {
     const i = searched[n] as number;
-    results[i] =
-      outcome.status === 'fulfilled'
-        ? outcome.value
-        : {
-            doi: null,
-            match: { method: 'search', score: null, rule: 'lookup_failed' },
-            reason: failure(outcome.reason),
-            source: null,
-          };
+    results[i] = outcome.status === 'fulfilled' ? outcome.value : lookupFailed(outcome.reason);
   });
   return results.map(
     (result) =>
@@ -241,6 +233,11 @@ async function resolveMissing(inputs: readonly ReferenceInput[], deadline: numbe
         source: null,
       },
   );
+}
+
+/** A reference whose lookup failed: no DOI, and why. */
+function lookupFailed(reason: unknown): Resolution {
+  return { doi: null, match: { method: 'search', score: null, rule: 'lookup_failed' }, reason: failure(reason), source: null };
 }
 
 /**
@@ -259,14 +256,5 @@ export async function resolveReferences(
       (await resolveMissing(missing, options.deadline)).map((value) => ({ status: 'fulfilled', value }) as const),
     { scope: options.scope, store: (resolution) => resolution.doi !== null },
   );
-  return outcomes.map((outcome) =>
-    outcome.status === 'fulfilled'
-      ? outcome.value
-      : {
-          doi: null,
-          match: { method: 'search', score: null, rule: 'lookup_failed' },
-          reason: failure(outcome.reason),
-          source: null,
-        },
-  );
+  return outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : lookupFailed(outcome.reason)));
 }
