@@ -36,9 +36,9 @@ import { BUDGET_TABLE_KEYS, floodGuard } from './budget.js';
 import { ClientPlans, GatewayAuthorizer } from './gateway-keys.js';
 import { addGatewayResponses, addMethodNotAllowed } from './gateway-responses.js';
 import { MCP_ROUTE, McpEndpoint } from './mcp.js';
-import { StylePackLayer } from './style-pack-layer.js';
 import { Observability } from './observability.js';
 import type { StackSettings } from './settings.js';
+import { StylePackLayer } from './style-pack-layer.js';
 import { RateLimitAcl } from './waf.js';
 
 /**

@@ -10,7 +10,6 @@ import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { CACHE_TABLE_ACTIONS } from '../../infra/api-function.js';
-import { STYLE_PACK_ROUTES } from '../../infra/bundling.js';
 import { createApp } from '../../infra/app.js';
 import {
   BUDGET_READ_ACTIONS,
@@ -19,6 +18,7 @@ import {
   MIN_METHOD_RATE,
   PAID_CALLS_PER_REQUEST,
 } from '../../infra/budget.js';
+import { STYLE_PACK_ROUTES } from '../../infra/bundling.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import {
   API_5XX_THRESHOLD,
