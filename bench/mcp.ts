@@ -35,8 +35,10 @@ interface McpBundle extends BuiltFile {
   environment: Record<string, string>;
   /** STYLE_PACK_DIR with the style pack layer's folder here standing for /opt (infra/style-pack-layer.ts). */
   localEnvironment: Record<string, string>;
-  /** What the style pack's layer deploys, once (the function uses it; bench/deployed.ts). */
+  /** What the style pack's layer deploys, once (bench/deployed.ts). */
   layer: DeployedBytes;
+  /** The layers the function uses, by name ('style-pack'). */
+  layers: string[];
   /** The small endpoint the MCP function's cold start is compared with, built by the same construct. */
   endpoint: BuiltFile & { name: string };
 }
@@ -108,10 +110,17 @@ async function buildMcpBundle(): Promise<McpBundle> {
       if (value.startsWith(`${LAYER_ROOT}/`)) localEnvironment[name] = join(layerDir, value.slice(LAYER_ROOT.length));
     }
   }
+  const cfn = endpoint.fn.function.node.defaultChild as { layers?: unknown };
+  const layerRef = JSON.stringify(stack.resolve(stylePack.layer.layerVersionArn));
+  const layers = ((stack.resolve(cfn.layers) ?? []) as unknown[]).map((ref) => {
+    if (JSON.stringify(ref) !== layerRef) throw new Error(`mcp: a layer the bench does not build, ${JSON.stringify(ref)}`);
+    return 'style-pack';
+  });
   return {
     ...built(endpoint.fn.function),
     environment,
     localEnvironment,
+    layers,
     layer: deployedBytes(layerDir),
     endpoint: { name: SMALL_ENDPOINT.name, ...built(small.function) },
   };
@@ -242,6 +251,7 @@ export async function mcpSection(options: {
     // pack comes from its layer, deployed once for the four functions that read it.
     beside_kib: round(bundle.deployed.beside / 1024),
     zip_kib: round(bundle.deployed.zip / 1024),
+    layers: bundle.layers,
     style_pack_layer_zip_kib: round(bundle.layer.zip / 1024),
     yardstick_endpoint: {
       name: SMALL_ENDPOINT.name,
