@@ -4,7 +4,9 @@
  *
  * `BUNDLE_ALIASES`: packages the deployed bundles replace (esbuild `alias`). citation-js imports
  * `node-fetch` and `sync-fetch` to read remote inputs, which this service never asks of it; with them and
- * their web-streams polyfill, the cite-search bundle is ~100 KiB larger, parsed on every cold start.
+ * their web-streams polyfill, the cite-search bundle is ~100 KiB larger, parsed on every cold start. Its
+ * BibTeX plugin brings a BibTeX parser the exports never call (they write BibTeX, never read it): the
+ * bundles take the plugin's output alone (lib/stubs/bibtex-output.ts), ~30 KiB less.
  * test/infra/bundle-aliases.test.ts renders exports through an aliased bundle to prove nothing needs them.
  */
 import { cpSync } from 'node:fs';
@@ -14,9 +16,12 @@ import type { BuildOptions } from 'esbuild';
 
 const NO_REMOTE_FETCH = fileURLToPath(new URL('../lib/stubs/no-remote-fetch.ts', import.meta.url));
 
+const BIBTEX_OUTPUT = fileURLToPath(new URL('../lib/stubs/bibtex-output.ts', import.meta.url));
+
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   'node-fetch': NO_REMOTE_FETCH,
   'sync-fetch': NO_REMOTE_FETCH,
+  '@citation-js/plugin-bibtex': BIBTEX_OUTPUT,
 });
 
 /**
