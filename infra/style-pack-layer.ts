@@ -4,7 +4,7 @@
  * each of the four carried its own copy beside its bundle, 7 MiB of already-compressed data uploaded and
  * stored four times. Lambda extracts a function's layers into /opt, where the functions read the pack
  * (STYLE_PACK_DIR, lib/config.ts); the pack and a function's own zip together count against Lambda's 250 MB
- * unzipped quota for the function and its layers (docs/deploy-and-operations.md, "The style pack layer").
+ * unzipped quota for the function and its layers (docs/deploy-and-operations.md, "What the stack creates").
  */
 import { DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
