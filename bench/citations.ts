@@ -19,12 +19,12 @@
  * fresh `node` running the bundle as deployed (esbuild, the stack's options).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { copyStylePack, DEPLOYED_ESBUILD_OPTIONS } from '../infra/bundling.js';
+import { DEPLOYED_ESBUILD_OPTIONS, stylePackDir, writeStylePackLayer } from '../infra/bundling.js';
 import { bestMatch } from '../lib/citations/match/match.js';
 import { parseScholarSummary } from '../lib/citations/model/scholar.js';
 import type { CrossrefWork } from '../lib/citations/model/work.js';
@@ -70,7 +70,10 @@ const unknownPaper = (i: number): IndexPaper => ({
   summary: 'JC Robinson, VG Saúco - 2010 - books.google.com',
 });
 
-/** The cite-search bundle, built as infra/api-function.ts builds it. */
+/** The style pack laid out as its layer lays it out, under a folder standing for /opt (infra/style-pack-layer.ts). */
+const LAYER_ROOT_HERE = join(BUILD_DIR, 'citations-opt');
+
+/** The cite-search bundle, built as infra/api-function.ts builds it; the style pack where its layer puts it. */
 async function bundleCiteSearch(): Promise<string> {
   const outdir = join(BUILD_DIR, 'citations');
   mkdirSync(outdir, { recursive: true });
@@ -80,7 +83,8 @@ async function bundleCiteSearch(): Promise<string> {
     outfile: join(outdir, 'index.mjs'),
     logLevel: 'warning',
   });
-  copyStylePack(outdir);
+  rmSync(LAYER_ROOT_HERE, { recursive: true, force: true });
+  writeStylePackLayer(LAYER_ROOT_HERE);
   return join(outdir, 'index.mjs');
 }
 
@@ -246,6 +250,8 @@ export async function citationsBench(options: { quick: boolean }): Promise<Recor
     // As deployed (docs/citations.md, Pace): a contact address, so Crossref's pace is 10 lookups a second
     // and a page of 10 starts its lookups without waiting for the pace.
     CROSSREF_MAILTO: 'bench@example.org',
+    // As deployed: the pack read from its layer (here, the folder standing for /opt).
+    STYLE_PACK_DIR: stylePackDir(LAYER_ROOT_HERE),
     POWERTOOLS_SERVICE_NAME: 'search-citation-api',
     POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
   };

@@ -1,9 +1,9 @@
 /**
- * What a function deploys: every file of its asset folder (the bundle, its source map and any data copied
- * beside it, such as the CSL style pack of the functions that read it; infra/bundling.ts), unzipped and as
- * the zip the CDK CLI uploads. The zip's size is computed, not packed: each file deflated (zlib's default
- * level, as the CLI's zip library does) plus the zip format's headers, which comes within a few hundred
- * bytes of the real archive.
+ * What a function deploys: every file of its asset folder (the bundle, its source map and any data beside
+ * it), unzipped and as the zip the CDK CLI uploads; and what a layer deploys (the CSL style pack's,
+ * infra/style-pack-layer.ts), counted once however many functions use it. The zip's size is computed, not
+ * packed: each file deflated (zlib's default level, as the CLI's zip library does) plus the zip format's
+ * headers, which comes within a few hundred bytes of the real archive.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,9 +14,9 @@ export interface DeployedBytes {
   code: number;
   /** Its source map (index.mjs.map), deployed beside it. */
   map: number;
-  /** Every other file of the asset: data read at run time (the style pack). */
+  /** Every other file of the asset: data read at run time (a layer's files are all here). */
   beside: number;
-  /** All of it, unzipped: what Lambda's 250 MB limit counts. */
+  /** All of it, unzipped: with the layers a function uses, what Lambda's 250 MB quota counts. */
   unzipped: number;
   /** The deployment package: the asset folder as one zip. */
   zip: number;
@@ -51,4 +51,36 @@ export function deployedBytes(dir: string): DeployedBytes {
     bytes.zip += LOCAL_HEADER + CENTRAL_ENTRY + DATA_DESCRIPTOR + 2 * nameBytes + deflateRawSync(readFileSync(file)).length;
   }
   return bytes;
+}
+
+/** A function's own asset and the names of the layers it uses. */
+export interface DeployedFunction {
+  deployed: DeployedBytes;
+  layers: readonly string[];
+}
+
+function layerBytes(layers: Readonly<Record<string, DeployedBytes>>, name: string): DeployedBytes {
+  const layer = layers[name];
+  if (!layer) throw new Error(`no layer ${name}`);
+  return layer;
+}
+
+/**
+ * What Lambda's 250 MB unzipped quota counts for one function: its own files and those of every layer it
+ * uses (AWS Lambda Developer Guide, "Lambda quotas": the deployment package's contents, layers included).
+ */
+export function unzippedWithLayers(fn: DeployedFunction, layers: Readonly<Record<string, DeployedBytes>>): number {
+  return fn.deployed.unzipped + fn.layers.reduce((sum, name) => sum + layerBytes(layers, name).unzipped, 0);
+}
+
+/** The zips a set of functions deploys: each function's own, and each layer once, however many use it. */
+export function deployedZipTotal(
+  functions: readonly DeployedFunction[],
+  layers: Readonly<Record<string, DeployedBytes>>,
+): number {
+  const used = new Set(functions.flatMap((fn) => fn.layers));
+  return (
+    functions.reduce((sum, fn) => sum + fn.deployed.zip, 0) +
+    [...used].reduce((sum, name) => sum + layerBytes(layers, name).zip, 0)
+  );
 }

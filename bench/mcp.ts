@@ -33,6 +33,12 @@ interface BuiltFile {
 interface McpBundle extends BuiltFile {
   /** The function's environment as deployed, plain strings only (secret ids are per run). */
   environment: Record<string, string>;
+  /** STYLE_PACK_DIR with the style pack layer's folder here standing for /opt (infra/style-pack-layer.ts). */
+  localEnvironment: Record<string, string>;
+  /** What the style pack's layer deploys, once (bench/deployed.ts). */
+  layer: DeployedBytes;
+  /** The layers the function uses, by name ('style-pack'). */
+  layers: string[];
   /** The small endpoint the MCP function's cold start is compared with, built by the same construct. */
   endpoint: BuiltFile & { name: string };
 }
@@ -41,22 +47,36 @@ interface McpBundle extends BuiltFile {
 const SMALL_ENDPOINT = { name: 'web-search-alpha', path: '/v1/web-search/alpha' } as const;
 
 async function buildMcpBundle(): Promise<McpBundle> {
-  const [{ App, Stack }, apigw, { RetentionDays }, { McpEndpoint }, { ApiFunction }, { DEFAULT_SETTINGS }, { ROUTES }] =
-    await Promise.all([
-      import('aws-cdk-lib'),
-      import('aws-cdk-lib/aws-apigateway'),
-      import('aws-cdk-lib/aws-logs'),
-      import('../infra/mcp.js'),
-      import('../infra/api-function.js'),
-      import('../infra/settings.js'),
-      import('../lib/routes.js'),
-    ]);
+  const [
+    { App, Stack },
+    apigw,
+    { RetentionDays },
+    { McpEndpoint },
+    { ApiFunction },
+    { DEFAULT_SETTINGS },
+    { ROUTES },
+    { StylePackLayer },
+    { LAYER_ROOT },
+  ] = await Promise.all([
+    import('aws-cdk-lib'),
+    import('aws-cdk-lib/aws-apigateway'),
+    import('aws-cdk-lib/aws-logs'),
+    import('../infra/mcp.js'),
+    import('../infra/api-function.js'),
+    import('../infra/settings.js'),
+    import('../lib/routes.js'),
+    import('../infra/style-pack-layer.js'),
+    import('../infra/bundling.js'),
+  ]);
   const outdir = join(BUILD_DIR, 'cdk.out.mcp');
   rmSync(outdir, { recursive: true, force: true });
   const app = new App({ outdir });
   const stack = new Stack(app, 'BenchMcp', { env: { account: '000000000000', region: 'us-east-1' } });
   const secret = (name: string) => ({ id: name, arn: `arn:aws:secretsmanager:us-east-1:000000000000:secret:${name}-AbCdEf` });
+  const stylePack = new StylePackLayer(stack, 'StylePack');
+  const layerDir = join(outdir, (stylePack.layer.node.findChild('Code') as unknown as { assetPath: string }).assetPath);
   const functionProps = {
+    stylePackLayer: stylePack.layer,
     memorySize: DEFAULT_SETTINGS.memorySize,
     logRetention: RetentionDays.ONE_MONTH,
     tracing: DEFAULT_SETTINGS.tracing,
@@ -83,12 +103,25 @@ async function buildMcpBundle(): Promise<McpBundle> {
     (endpoint.fn.function.node.defaultChild as { environment?: unknown } | undefined)?.environment,
   ) as { variables?: Record<string, unknown> } | undefined;
   const environment: Record<string, string> = {};
+  const localEnvironment: Record<string, string> = {};
   for (const [name, value] of Object.entries(resolved?.variables ?? {})) {
-    if (typeof value === 'string' && !name.endsWith('_SECRET_ID')) environment[name] = value;
+    if (typeof value === 'string' && !name.endsWith('_SECRET_ID')) {
+      environment[name] = value;
+      if (value.startsWith(`${LAYER_ROOT}/`)) localEnvironment[name] = join(layerDir, value.slice(LAYER_ROOT.length));
+    }
   }
+  const cfn = endpoint.fn.function.node.defaultChild as { layers?: unknown };
+  const layerRef = JSON.stringify(stack.resolve(stylePack.layer.layerVersionArn));
+  const layers = ((stack.resolve(cfn.layers) ?? []) as unknown[]).map((ref) => {
+    if (JSON.stringify(ref) !== layerRef) throw new Error(`mcp: a layer the bench does not build, ${JSON.stringify(ref)}`);
+    return 'style-pack';
+  });
   return {
     ...built(endpoint.fn.function),
     environment,
+    localEnvironment,
+    layers,
+    layer: deployedBytes(layerDir),
     endpoint: { name: SMALL_ENDPOINT.name, ...built(small.function) },
   };
 }
@@ -171,6 +204,8 @@ export async function mcpSection(options: {
   mkdirSync(eventsDir, { recursive: true });
   const env = {
     ...(options.deployedEnvironment ?? bundle.environment),
+    // Its citation tools read the style pack from the layer's folder, standing here for /opt.
+    ...bundle.localEnvironment,
     SERPAPI_BASE_URL: options.upstreamUrl,
     API_KEYS: options.clientKey,
     SERPAPI_API_KEY: options.upstreamKey,
@@ -212,9 +247,12 @@ export async function mcpSection(options: {
   return {
     bundle_kib: round(bundle.bytes / 1024),
     source_map_kib: round(bundle.mapBytes / 1024),
-    // What the function deploys: its bundle, the map and the style pack beside them (bench/deployed.ts).
+    // What the function deploys: its bundle, the map and any data beside them (bench/deployed.ts); the style
+    // pack comes from its layer, deployed once for the four functions that read it.
     beside_kib: round(bundle.deployed.beside / 1024),
     zip_kib: round(bundle.deployed.zip / 1024),
+    layers: bundle.layers,
+    style_pack_layer_zip_kib: round(bundle.layer.zip / 1024),
     yardstick_endpoint: {
       name: SMALL_ENDPOINT.name,
       bundle_kib: round(bundle.endpoint.bytes / 1024),

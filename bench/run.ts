@@ -25,8 +25,9 @@ import { startReplayCrossref } from '../lib/local/replay-crossref.js';
 import { SAMPLE_REQUESTS } from '../test/fixtures/sample-requests.js';
 import { type Child, SERVICE_ENTRY, startChild, type Usage } from '../test/support/child-process.js';
 import { startFakeSecretsManager } from '../test/support/fake-secrets-manager.js';
-import type { BuiltBundle } from './bundle.js';
+import type { BuiltBundle, BuiltBundles } from './bundle.js';
 import { apiGatewayEvent, type ColdStartSummary, coldStarts, summarise } from './cold-start.js';
+import { deployedZipTotal, unzippedWithLayers } from './deployed.js';
 import { type LoadOptions, type LoadResult, load, median } from './load.js';
 import { mcpSection } from './mcp.js';
 import { BUILD_DIR, EMPTY_HANDLER, PROJECT_ROOT } from './paths.js';
@@ -268,9 +269,9 @@ async function fanOutAndCache(upstream: Child<{ url: string }>, service: Child<{
 // ---------------------------------------------------------------------------------------------------
 // Bundles and cold starts
 
-async function buildBundles(): Promise<BuiltBundle[]> {
-  log('bundles: building every handler with the stack construct (infra/api-function.ts)');
-  const builder = await startChild<BuiltBundle[]>(new URL('./bundle.ts', import.meta.url), {}, { quiet: true });
+async function buildBundles(): Promise<BuiltBundles> {
+  log('bundles: building every handler with the stack construct (infra/api-function.ts), and the style pack layer');
+  const builder = await startChild<BuiltBundles>(new URL('./bundle.ts', import.meta.url), {}, { quiet: true });
   await builder.stop();
   return builder.ready;
 }
@@ -323,11 +324,23 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
     },
   };
   const jobs = Object.entries(variants).flatMap(([variant, env]) =>
-    bundles.map((b) => ({ key: `${variant}/${b.name}`, file: b.file, eventFile: eventFiles.get(b.name) as string, env })),
+    bundles.map((b) => ({
+      key: `${variant}/${b.name}`,
+      file: b.file,
+      eventFile: eventFiles.get(b.name) as string,
+      // A bundle that reads the style pack finds it in the layer's folder here, as under /opt deployed.
+      env: { ...env, ...b.localEnvironment },
+    })),
   );
   const citeBundle = bundles.find((b) => b.name === 'cite-search');
   for (const [variant, env] of Object.entries(citeBundle ? variants : {})) {
-    jobs.push({ key: `${variant}/${CITE_EXPORT}`, file: citeBundle?.file ?? '', eventFile: exportEvent, env });
+    const local = citeBundle?.localEnvironment ?? {};
+    jobs.push({
+      key: `${variant}/${CITE_EXPORT}`,
+      file: citeBundle?.file ?? '',
+      eventFile: exportEvent,
+      env: { ...env, ...local },
+    });
   }
   log(
     `cold start: ${bundles.length} bundles × ${Object.keys(variants).length} variants × ${SETTINGS.coldRounds} fresh processes`,
@@ -438,7 +451,7 @@ async function overheadSection(
   }
 }
 
-async function coldSection(upstream: Child<{ url: string }>, bundles: BuiltBundle[]): Promise<Results> {
+async function coldSection(upstream: Child<{ url: string }>, { bundles, layers }: BuiltBundles): Promise<Results> {
   const coldStart = await coldStartAll(upstream, bundles);
   const handlers = bundles.filter((b) => b.name !== EMPTY_HANDLER);
   const kib = (bytes: number) => round(bytes / 1024, 1);
@@ -472,11 +485,26 @@ async function coldSection(upstream: Child<{ url: string }>, bundles: BuiltBundl
           beside_kib: kib(b.deployed.beside),
           deployed_kib: kib(b.deployed.unzipped),
           zip_kib: kib(b.deployed.zip),
+          // The layers it uses (the style pack's), and its files with theirs: what the 250 MB quota counts.
+          layers: b.layers,
+          with_layers_kib: kib(unzippedWithLayers(b, layers)),
         },
       ]),
     ),
-    // The zip every function deploys, summed: the style pack counts once per function that carries it.
-    deployed_zip_kib_total: kib(handlers.reduce((sum, b) => sum + b.deployed.zip, 0)),
+    // What each layer deploys, once, and which functions use it.
+    layers: Object.fromEntries(
+      Object.entries(layers).map(([name, bytes]) => [
+        name,
+        {
+          deployed_kib: kib(bytes.unzipped),
+          zip_kib: kib(bytes.zip),
+          files: bytes.files,
+          used_by: handlers.filter((b) => b.layers.includes(name)).map((b) => b.name),
+        },
+      ]),
+    ),
+    // The zip every function deploys, summed, and each layer's once.
+    deployed_zip_kib_total: kib(deployedZipTotal(handlers, layers)),
     deployed_environment: handlers[0]?.environment ?? {},
     cold_start: Object.fromEntries(
       Object.entries(coldStart).map(([variant, byName]) => [
@@ -548,8 +576,8 @@ async function main() {
   const info = machine();
   log(`bench (${args.quick ? 'quick' : 'full'}) on ${info.cpu_model}, ${info.cores} cores, node ${info.node}`);
   // Built first: the service under load gets the environment the stack deploys (metrics on, source maps).
-  const bundles = await buildBundles();
-  const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
+  const built = await buildBundles();
+  const deployed = built.bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
   const upstream = await startChild<{ url: string }>(new URL('./upstream.ts', import.meta.url), {});
   const results: Results = {};
   try {
@@ -592,10 +620,13 @@ async function main() {
         }
       }
     }
-    if (SECTIONS.has('cold')) Object.assign(results, await coldSection(upstream, bundles));
+    if (SECTIONS.has('cold')) Object.assign(results, await coldSection(upstream, built));
     if (SECTIONS.has('cold')) {
       const mcpOptions = { upstreamUrl: upstream.ready.url, deployedEnvironment: deployed, rounds: SETTINGS.coldRounds, log };
       results.mcp = await mcpSection({ ...mcpOptions, clientKey: CLIENT_KEY, upstreamKey: UPSTREAM_KEY });
+      // The MCP function is built apart (bench/mcp.ts) but shares the route functions' layers.
+      const layers = results.layers as Record<string, { used_by: string[] }> | undefined;
+      for (const name of (results.mcp as { layers?: string[] }).layers ?? []) layers?.[name]?.used_by.push('mcp');
     }
     // Citations rendered from Crossref records: bench/citations.ts.
     if (SECTIONS.has('citations')) {
@@ -714,7 +745,16 @@ function print(output: Record<string, unknown>): void {
         }),
       ),
     );
-    blocks.push(`Every function's zip together: ${o.deployed_zip_kib_total} KiB.`);
+    const layers = (o.layers ?? {}) as Record<string, { deployed_kib: number; zip_kib: number; used_by: string[] }>;
+    if (Object.keys(layers).length > 0) {
+      blocks.push(
+        table(
+          ['layer', 'unzipped KiB', 'zip KiB', 'used by'],
+          Object.entries(layers).map(([name, layer]) => [name, layer.deployed_kib, layer.zip_kib, layer.used_by.join(', ')]),
+        ),
+      );
+    }
+    blocks.push(`Every route function's zip together, and each layer once: ${o.deployed_zip_kib_total} KiB.`);
   }
   const mcp = o.mcp as
     | {
@@ -731,7 +771,10 @@ function print(output: Record<string, unknown>): void {
         Object.entries(mcp.cold_start).map(([name, c]) => [name, c.median_ms, c.load_ms, c.first_invoke_ms, c.second_invoke_ms]),
       ),
     );
-    blocks.push(`MCP function: bundle ${mcp.bundle_kib} KiB, zip ${mcp.zip_kib ?? '–'} KiB.`);
+    const layers = (mcp as { layers?: string[] }).layers ?? [];
+    blocks.push(
+      `MCP function: bundle ${mcp.bundle_kib} KiB, zip ${mcp.zip_kib ?? '–'} KiB${layers.length > 0 ? `, with the layers ${layers.join(', ')} (counted above)` : ''}.`,
+    );
   }
   const newStyle = (o.citations as { new_style?: NewStyleResults } | undefined)?.new_style;
   if (newStyle?.styles) {

@@ -16,7 +16,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { cacheKeyPrefix, type Route } from '../lib/routes.js';
 import { BUDGET_READ_ACTIONS, BUDGET_TABLE_ACTIONS } from './budget.js';
-import { BUNDLE_ALIASES, ESM_REQUIRE_BANNER, STYLE_PACK_IN_BUNDLE, STYLE_PACK_ROUTES, STYLE_PACK_SOURCE } from './bundling.js';
+import { BUNDLE_ALIASES, ESM_REQUIRE_BANNER, STYLE_PACK_ROUTES, stylePackDir } from './bundling.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -100,6 +100,11 @@ export interface ApiFunctionProps {
   /** Default: TIMEOUT. */
   timeout?: Duration;
   /**
+   * The CSL style pack's layer (infra/style-pack-layer.ts), one for the stack: attached to the functions
+   * that read the pack (STYLE_PACK_ROUTES), which are told where it lies (STYLE_PACK_DIR); no other has it.
+   */
+  stylePackLayer: lambda.ILayerVersion;
+  /**
    * Lambda's own START/END/REPORT lines left out (JSON log format, system log level WARN): for a function
    * called on every request a stranger sends (the authorizer), where they would be most of the log bill.
    */
@@ -120,6 +125,7 @@ export class ApiFunction extends Construct {
     const { needs } = route;
     const cacheTable = needs.sharedCache ? props.cacheTable : undefined;
     const budget = needs.budget === 'none' ? undefined : props.budget;
+    const readsStylePack = STYLE_PACK_ROUTES.has(route.name);
 
     // Created here rather than by Lambda on first write, so that it has a retention. Kept after a
     // teardown (the request lines are the record of who called what); the retention still ends them.
@@ -191,6 +197,8 @@ export class ApiFunction extends Construct {
       reservedConcurrentExecutions: props.reservedConcurrency,
       role,
       logGroup: this.logGroup,
+      // The style pack, deployed once for the functions that read it rather than in each one's zip.
+      ...(readsStylePack ? { layers: [props.stylePackLayer] } : {}),
       ...(props.quietPlatformLogs
         ? {
             loggingFormat: lambda.LoggingFormat.JSON,
@@ -209,6 +217,8 @@ export class ApiFunction extends Construct {
         ...(props.citeCacheTtlSeconds === undefined ? {} : { CITE_CACHE_TTL_SECONDS: String(props.citeCacheTtlSeconds) }),
         ...(props.answerCacheTtlSeconds === undefined ? {} : { ANSWER_CACHE_TTL_SECONDS: String(props.answerCacheTtlSeconds) }),
         ...(props.crossrefMailto ? { CROSSREF_MAILTO: props.crossrefMailto } : {}),
+        // Where Lambda puts the style pack's layer (/opt/csl-style-pack): lib/citations/render/style-catalogue.ts.
+        ...(readsStylePack ? { STYLE_PACK_DIR: stylePackDir() } : {}),
         // Built at start-up, with the start-up's CPU, in the two functions that render citations on every
         // request (lib/citations/render/render.ts); the MCP function serves every tool and builds them on demand.
         ...(route.name === 'cite-search' || route.name === 'cite-resolve' ? { CITATION_STYLES_AT_INIT: 'true' } : {}),
@@ -241,18 +251,6 @@ export class ApiFunction extends Construct {
         banner: ESM_REQUIRE_BANNER,
         // citation-js's remote-input fetchers, never called here: ~100 KiB less to parse per cold start.
         esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path])),
-        // The CSL style pack, as data beside the bundle of the functions that read it (infra/bundling.ts).
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (inputDir: string, outputDir: string) =>
-            STYLE_PACK_ROUTES.has(route.name)
-              ? [
-                  `mkdir -p "${outputDir}/${STYLE_PACK_IN_BUNDLE}"`,
-                  `cp -R "${inputDir}/${STYLE_PACK_SOURCE}/." "${outputDir}/${STYLE_PACK_IN_BUNDLE}/"`,
-                ]
-              : [],
-        },
       },
     });
 

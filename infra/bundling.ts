@@ -4,7 +4,9 @@
  *
  * `BUNDLE_ALIASES`: packages the deployed bundles replace (esbuild `alias`). citation-js imports
  * `node-fetch` and `sync-fetch` to read remote inputs, which this service never asks of it; with them and
- * their web-streams polyfill, the cite-search bundle is ~100 KiB larger, parsed on every cold start.
+ * their web-streams polyfill, the cite-search bundle is ~100 KiB larger, parsed on every cold start. Its
+ * BibTeX plugin brings a BibTeX parser the exports never call (they write BibTeX, never read it): the
+ * bundles take the plugin's output alone (lib/stubs/bibtex-output.ts), ~30 KiB less.
  * test/infra/bundle-aliases.test.ts renders exports through an aliased bundle to prove nothing needs them.
  */
 import { cpSync } from 'node:fs';
@@ -14,24 +16,43 @@ import type { BuildOptions } from 'esbuild';
 
 const NO_REMOTE_FETCH = fileURLToPath(new URL('../lib/stubs/no-remote-fetch.ts', import.meta.url));
 
+const BIBTEX_OUTPUT = fileURLToPath(new URL('../lib/stubs/bibtex-output.ts', import.meta.url));
+
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   'node-fetch': NO_REMOTE_FETCH,
   'sync-fetch': NO_REMOTE_FETCH,
+  '@citation-js/plugin-bibtex': BIBTEX_OUTPUT,
 });
 
 /**
  * The functions that render citations or search the style catalogue, and so read the CSL style pack at
- * run time (lib/citations/render/style-catalogue.ts): it is data, ~10 MB of compressed styles and locales, copied
- * beside their bundle rather than compiled into it, and read one style at a time on first use.
+ * run time (lib/citations/render/style-catalogue.ts): it is data, ~7 MiB of compressed styles and locales,
+ * read one style at a time on first use. It is deployed once, as a Lambda layer these functions alone use
+ * (infra/style-pack-layer.ts), rather than copied into each one's zip.
  */
 export const STYLE_PACK_ROUTES: ReadonlySet<string> = new Set(['cite-search', 'cite-resolve', 'cite-styles', 'mcp']);
-/** The pack in the project, relative to its root, and where it goes in a bundle's folder. */
+/** The pack in the project, relative to its root. */
 export const STYLE_PACK_SOURCE = 'lib/citations/render/styles/pack';
-export const STYLE_PACK_IN_BUNDLE = 'styles/pack';
+/**
+ * The pack's folder in the layer. Lambda extracts a function's layers into /opt (AWS Lambda Developer
+ * Guide, "Packaging your layer content"); a folder of its own keeps the pack apart from what another layer
+ * puts there.
+ */
+export const STYLE_PACK_IN_LAYER = 'csl-style-pack';
+/** Where the functions find the layer's contents when deployed. */
+export const LAYER_ROOT = '/opt';
 
-/** Copies the style pack beside a bundle built into `outdir` (the tests' and the benchmark's bundles). */
-export function copyStylePack(outdir: string): void {
-  cpSync(fileURLToPath(new URL(`../${STYLE_PACK_SOURCE}/`, import.meta.url)), join(outdir, STYLE_PACK_IN_BUNDLE), {
+/** Where a function reads the pack (STYLE_PACK_DIR) with the layer's contents under `layerRoot` (/opt deployed). */
+export function stylePackDir(layerRoot: string = LAYER_ROOT): string {
+  return `${layerRoot.replace(/\/$/, '')}/${STYLE_PACK_IN_LAYER}`;
+}
+
+/**
+ * Writes the layer's contents into `outdir`: the pack under STYLE_PACK_IN_LAYER. The stack builds the layer
+ * with it, and the tests and the benchmark lay the pack out with it as Lambda does under /opt.
+ */
+export function writeStylePackLayer(outdir: string): void {
+  cpSync(fileURLToPath(new URL(`../${STYLE_PACK_SOURCE}/`, import.meta.url)), join(outdir, STYLE_PACK_IN_LAYER), {
     recursive: true,
   });
 }

@@ -38,6 +38,7 @@ import { addGatewayResponses, addMethodNotAllowed } from './gateway-responses.js
 import { MCP_ROUTE, McpEndpoint } from './mcp.js';
 import { Observability } from './observability.js';
 import type { StackSettings } from './settings.js';
+import { StylePackLayer } from './style-pack-layer.js';
 import { RateLimitAcl } from './waf.js';
 
 /**
@@ -109,7 +110,10 @@ export class SearchCitationApiStack extends Stack {
       : this.newBudgetTable();
     const flood = floodGuard(settings.floodRatePerSecond, settings.floodBurst);
 
+    // One copy of the CSL style pack for the functions that read it (infra/style-pack-layer.ts).
+    const stylePack = new StylePackLayer(this, 'StylePack');
     const functionProps: Omit<ApiFunctionProps, 'route'> = {
+      stylePackLayer: stylePack.layer,
       memorySize: settings.memorySize,
       logRetention: retention,
       tracing: settings.tracing,

@@ -153,6 +153,14 @@ const configSchema = z
      * (lib/citations/render/render.ts says why). The stack sets it for the cite-search function alone.
      */
     CITATION_STYLES_AT_INIT: z._default(z.enum(['true', 'false']), 'false'),
+    /**
+     * The CSL style pack's folder, an absolute path: where deployed, the pack's Lambda layer under /opt
+     * (infra/style-pack-layer.ts sets it for the functions that read it). Unset: the pack in the repository,
+     * beside lib/citations/render/style-catalogue.ts (the local server and the tests).
+     */
+    STYLE_PACK_DIR: z.optional(
+      z.string().check(z.regex(/^\//, { error: 'must be an absolute path, such as /opt/csl-style-pack' })),
+    ),
     /** "true": while the counter cannot be reached, refuse paid searches (503) instead of searching uncounted. */
     BUDGET_FAIL_CLOSED: z._default(z.enum(['true', 'false']), 'false'),
     /**

@@ -17,7 +17,7 @@ export const DATA_SETS: readonly { what: string; where: string; licence: string;
     licence:
       'Creative Commons Attribution-ShareAlike 3.0 Unported, by the CSL project and the authors, contributors and translators each file names',
     shipped:
-      'deployed: copied beside the bundles of cite-search, cite-resolve, cite-styles and mcp, read at run time; each file stored unchanged, with its own metadata and `<rights>`',
+      'deployed: once, as the Lambda layer of cite-search, cite-resolve, cite-styles and mcp (`infra/style-pack-layer.ts`), read at run time; each file stored unchanged, with its own metadata and `<rights>`',
     sources: '[lib/citations/render/styles/SOURCES.md](lib/citations/render/styles/SOURCES.md)',
   },
   {
@@ -145,9 +145,10 @@ export function renderNotices(packages: readonly InstalledPackage[]): string {
     `The production dependencies (${packages.length} packages, every one \`npm ci\` installs for \`dependencies\`) are what the`,
     'functions can hold: esbuild bundles into each function only the code it imports, and leaves the AWS',
     'SDK for JavaScript (`@aws-sdk/*` and the `@smithy/*` packages it uses) to the copy the Lambda runtime',
-    'provides. The functions that render citations or search the style catalogue also carry the CSL style',
-    'pack as data (below). `npm start` runs the same packages from `node_modules`. Development tools (the',
-    'test runner, the CDK, TypeScript, …) are not listed: they are not part of what is deployed.',
+    'provides. The functions that render citations or search the style catalogue also use the CSL style',
+    'pack, data deployed once as their Lambda layer (below). `npm start` runs the same packages from',
+    '`node_modules`. Development tools (the test runner, the CDK, TypeScript, …) are not listed: they are',
+    'not part of what is deployed.',
     '',
     ...citeprocSection(packages),
     '## Data',

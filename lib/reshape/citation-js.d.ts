@@ -7,6 +7,11 @@ declare module '@citation-js/core' {
     /** The parsed records, as CSL-JSON items. */
     data: Record<string, unknown>[];
   }
+  /** The plugin registry: a plugin's formats and configuration, under its name ("@bibtex"). */
+  export const plugins: {
+    add(ref: string, plugin: { input?: unknown; output?: unknown; config?: unknown }): void;
+    config: { get(name: string): unknown };
+  };
 }
 declare module '@citation-js/plugin-bibtex';
 declare module '@citation-js/plugin-ris';

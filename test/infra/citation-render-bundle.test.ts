@@ -1,7 +1,8 @@
 /**
- * The deployed cite-search bundle carries citeproc but no style: the styles are the style pack, data the
- * deployment copies beside the bundle (infra/bundling.ts). This bundles the renderer as the functions are
- * bundled (infra/api-function.ts), with the pack beside it, and checks that it renders exactly what the
+ * The deployed cite-search bundle carries citeproc but no style: the styles are the style pack, data deployed
+ * once as a Lambda layer (infra/style-pack-layer.ts) and read under /opt. This bundles the renderer as the
+ * functions are bundled (infra/api-function.ts), lays the pack out as the layer does under a folder standing
+ * for /opt (STYLE_PACK_DIR naming it, as the stack does), and checks that it renders exactly what the
  * unbundled code renders, reading no file but the pack, with none of citation-js's remote fetchers.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { EARLY_WARNING_CSL } from '../fixtures/csl-items.js';
 import { importDeployedBundle, REMOTE_FETCHERS } from '../support/deployed-bundle.js';
 
 describe('the citation renderer, bundled', () => {
-  it('renders the five formats as the unbundled code does, from the style pack beside the bundle', async () => {
+  it('renders the five formats as the unbundled code does, from the style pack where its layer puts it', async () => {
     const { module: bundled, inputs } = await importDeployedBundle<{ citationRenderer: () => Promise<CitationRenderer> }>(
       new URL('../../lib/citations/render/render.ts', import.meta.url).pathname,
     );

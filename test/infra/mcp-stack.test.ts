@@ -3,7 +3,8 @@
  * Lambda proxy to its own function, every other method the gateway's 405, and the function built and
  * granted exactly as an endpoint's, since it runs every endpoint's handler: same runtime, settings,
  * environment, permissions and secret access; one bundled file, no node_modules. Every function's bundle
- * is checked here too: this is the suite's one synthesis with bundling (test/infra/stack.test.ts skips it).
+ * and the style pack's layer are checked here too: this is the suite's one synthesis with bundling
+ * (test/infra/stack.test.ts skips it).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../infra/app.js';
-import { STYLE_PACK_IN_BUNDLE, STYLE_PACK_ROUTES, STYLE_PACK_SOURCE } from '../../infra/bundling.js';
+import { LAYER_ROOT, STYLE_PACK_IN_LAYER, STYLE_PACK_ROUTES, STYLE_PACK_SOURCE } from '../../infra/bundling.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import type { SearchCitationApiStack } from '../../infra/stack.js';
 import { ROUTES } from '../../lib/routes.js';
@@ -80,7 +81,7 @@ describe('the MCP endpoint in the stack', () => {
     expect(methods).toHaveLength(2);
   });
 
-  it('builds and configures the function as a paid endpoint’s: settings, environment, grants, its own cache keys', () => {
+  it('builds and configures the function as a paid endpoint’s: settings, environment, grants, its own cache keys and the style pack', () => {
     const [, mcp] = functionFor(MCP_ROUTE.path);
     const [, endpoint] = functionFor('/v1/web-search/alpha');
     for (const key of ['Runtime', 'Architectures', 'MemorySize', 'Timeout', 'ReservedConcurrentExecutions', 'TracingConfig']) {
@@ -88,9 +89,10 @@ describe('the MCP endpoint in the stack', () => {
     }
     // The same, but for the cache keys: its own prefix, so no tool call can write an endpoint's answers.
     expect(mcp.Properties.Environment.Variables.CACHE_KEY_PREFIX).toBe('mcp/');
-    expect({ ...mcp.Properties.Environment.Variables, CACHE_KEY_PREFIX: 'web-search-alpha/' }).toEqual(
-      endpoint.Properties.Environment.Variables,
-    );
+    // And the style pack's folder: its citation tools read the pack from the layer (tested below).
+    const { STYLE_PACK_DIR, ...variables } = mcp.Properties.Environment.Variables;
+    expect(STYLE_PACK_DIR).toBe('/opt/csl-style-pack');
+    expect({ ...variables, CACHE_KEY_PREFIX: 'web-search-alpha/' }).toEqual(endpoint.Properties.Environment.Variables);
     expect(mcp.Properties.Handler).toBe('index.handler');
     // Same grants: both secrets, its own cache keys, the budget counter; nothing more.
     const mcpStatements = roleStatements(mcp.Properties.Role['Fn::GetAtt'][0]);
@@ -115,12 +117,8 @@ describe('the MCP endpoint in the stack', () => {
     const assets = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8')).files;
     const hash = String(mcp.Properties.Code.S3Key).replace(/\.zip$/, '');
     const dir = join(assembly.directory, assets[hash]?.source.path ?? `missing asset for ${id}`);
-    // And the CSL style pack beside it, as data (its tools resolve and search styles): no other file.
-    expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map', 'styles']);
-    expect(readdirSync(join(dir, 'styles', 'pack')).sort()).toEqual(
-      readdirSync(new URL(`../../${STYLE_PACK_SOURCE}/`, import.meta.url)).sort(),
-    );
-    expect(readdirSync(join(dir, 'styles', 'pack'))).toContain('styles-00.bin');
+    // Nothing else: the CSL style pack its tools read comes from the layer (tested below).
+    expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
     // Every route's handler is in it (the tools run them in-process), found by the glob import.
     for (const name of ['web-search-alpha', 'cite-search', 'usage']) expect(code).toContain(`functions/${name}.ts`);
@@ -143,16 +141,56 @@ describe("every function's bundle", () => {
       expect(code.startsWith('import { createRequire as __createRequire }')).toBe(true);
       // (The longest line, not the average: the SDK's classic zod in the MCP bundle keeps multi-line templates.)
       expect(Math.max(...code.split('\n').map((line) => line.length))).toBeGreaterThan(10_000);
-      // The CSL style pack beside the bundle of exactly the functions that read it.
-      const route = [...ROUTES, MCP_ROUTE].find((r) => String(fn.Properties.Description).endsWith(`(POST ${r.path})`)) ?? {
-        name: 'authorizer',
-      };
-      expect(existsSync(join(dir, STYLE_PACK_IN_BUNDLE, 'catalogue.json.br')), route?.name).toBe(
-        STYLE_PACK_ROUTES.has(route?.name ?? ''),
-      );
+      // No function carries the style pack: index.mjs and its map, nothing else.
+      expect(readdirSync(dir, { recursive: true }).map(String).sort(), String(fn.Properties.Description)).toEqual([
+        'index.mjs',
+        'index.mjs.map',
+      ]);
       return code;
     });
     // Each endpoint's, the MCP server's and the authorizer's.
     expect(new Set(bundles).size).toBe(ROUTES.length + 2);
+  });
+});
+
+describe('the style pack’s layer', () => {
+  it('holds the whole pack, once, where the functions that read it are told to look under /opt', () => {
+    const assets = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8')).files as Record<
+      string,
+      { source: { path: string } }
+    >;
+    const layers = ofType('AWS::Lambda::LayerVersion');
+    expect(layers).toHaveLength(1);
+    const [layerId, layer] = layers[0] as [string, Resource];
+    const hash = String(layer.Properties.Content.S3Key).replace(/\.zip$/, '');
+    const dir = join(assembly.directory, assets[hash]?.source.path ?? `missing asset for ${layerId}`);
+    const pack = readdirSync(new URL(`../../${STYLE_PACK_SOURCE}/`, import.meta.url)).sort();
+    expect(pack).toContain('catalogue.json.br');
+    // The layer's zip holds the pack's folder and nothing else.
+    expect(readdirSync(dir, { recursive: true }).map(String).sort()).toEqual(
+      [STYLE_PACK_IN_LAYER, ...pack.map((name) => join(STYLE_PACK_IN_LAYER, name))].sort(),
+    );
+    for (const name of pack) {
+      expect(
+        readFileSync(join(dir, STYLE_PACK_IN_LAYER, name)).equals(
+          readFileSync(new URL(`../../${STYLE_PACK_SOURCE}/${name}`, import.meta.url)),
+        ),
+        name,
+      ).toBe(true);
+    }
+    // Lambda extracts the layer into /opt: each reader's STYLE_PACK_DIR is the pack's folder there.
+    const readers = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Layers !== undefined);
+    expect(readers.map(([, fn]) => /\(POST (\S+)\)$/.exec(fn.Properties.Description)?.[1]).sort()).toEqual(
+      [...ROUTES, MCP_ROUTE]
+        .filter((route) => STYLE_PACK_ROUTES.has(route.name))
+        .map((route) => route.path)
+        .sort(),
+    );
+    for (const [, fn] of readers) {
+      expect(fn.Properties.Layers).toEqual([{ Ref: layerId }]);
+      const told = String(fn.Properties.Environment.Variables.STYLE_PACK_DIR);
+      expect(told.startsWith(`${LAYER_ROOT}/`), told).toBe(true);
+      expect(existsSync(join(dir, told.slice(LAYER_ROOT.length), 'catalogue.json.br')), told).toBe(true);
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   MIN_METHOD_RATE,
   PAID_CALLS_PER_REQUEST,
 } from '../../infra/budget.js';
+import { STYLE_PACK_ROUTES } from '../../infra/bundling.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import {
   API_5XX_THRESHOLD,
@@ -161,8 +162,9 @@ describe('functions', () => {
     );
     expect(paid).toHaveLength(ROUTES.filter((r) => r.needs.paidCalls).length + 1);
     for (const [, fn] of paid) {
-      // cite-search alone also builds its citation styles at start-up (tested below).
-      const { CITATION_STYLES_AT_INIT: _atInit, ...variables } = fn.Properties.Environment.Variables;
+      // cite-search and cite-resolve also build their citation styles at start-up, and the functions that
+      // read the style pack are told where its layer lies (both tested below).
+      const { CITATION_STYLES_AT_INIT: _atInit, STYLE_PACK_DIR: _pack, ...variables } = fn.Properties.Environment.Variables;
       expect(variables).toEqual({
         POWERTOOLS_SERVICE_NAME: 'search-citation-api',
         POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
@@ -933,6 +935,37 @@ describe('context settings', () => {
       [expect.stringContaining('(POST /v1/cite/search)'), 'true'],
       [expect.stringContaining('(POST /v1/cite/resolve)'), 'true'],
     ]);
+  });
+
+  it('deploys the CSL style pack once, as one layer for nodejs22.x on arm64', () => {
+    const layers = ofType('AWS::Lambda::LayerVersion');
+    expect(layers).toHaveLength(1);
+    expect(layers[0]?.[1].Properties).toMatchObject({
+      CompatibleRuntimes: ['nodejs22.x'],
+      CompatibleArchitectures: ['arm64'],
+      Content: { S3Bucket: expect.anything(), S3Key: expect.stringMatching(/\.zip$/) },
+    });
+  });
+
+  it('attaches the style pack’s layer to exactly the functions that read the pack, and tells them where it lies', () => {
+    const [[layerId]] = ofType('AWS::Lambda::LayerVersion') as [[string, Resource]];
+    const withLayer = ofType('AWS::Lambda::Function')
+      .filter(([, fn]) => fn.Properties.Layers !== undefined)
+      .map(([, fn]) => {
+        expect(fn.Properties.Layers).toEqual([{ Ref: layerId }]);
+        return fn.Properties.Description as string;
+      });
+    const readers = [...ROUTES, MCP_ROUTE].filter((route) => STYLE_PACK_ROUTES.has(route.name));
+    expect(readers.map((route) => route.name).sort()).toEqual(['cite-resolve', 'cite-search', 'cite-styles', 'mcp']);
+    const pathOf = (description: string) => /\(POST (\S+)\)$/.exec(description)?.[1];
+    expect(withLayer.map(pathOf).sort()).toEqual(readers.map((route) => route.path).sort());
+    expect(withLayer).toHaveLength(4);
+    // The folder the layer's contents have under /opt (test/infra/mcp-stack.test.ts finds the pack there).
+    const told = ofType('AWS::Lambda::Function')
+      .filter(([, fn]) => fn.Properties.Environment.Variables.STYLE_PACK_DIR !== undefined)
+      .map(([, fn]) => [fn.Properties.Description, fn.Properties.Environment.Variables.STYLE_PACK_DIR]);
+    expect(told.map(([description]) => description).sort()).toEqual(withLayer.sort());
+    for (const [, dir] of told) expect(dir).toBe('/opt/csl-style-pack');
   });
 
   it('caps every function with the reserved concurrency given', () => {

@@ -1,13 +1,15 @@
 /**
  * One module bundled with the functions' esbuild options (infra/bundling.ts), for this machine's Node, then
- * imported: the bundle tests compare what it does with what the unbundled code does.
+ * imported: the bundle tests compare what it does with what the unbundled code does. The CSL style pack is
+ * laid out as its Lambda layer lays it out (infra/style-pack-layer.ts), under a folder standing for /opt, and
+ * the bundle is told where with STYLE_PACK_DIR, as the stack tells the functions.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { copyStylePack, DEPLOYED_ESBUILD_OPTIONS, STYLE_PACK_IN_BUNDLE } from '../../infra/bundling.js';
+import { DEPLOYED_ESBUILD_OPTIONS, stylePackDir, writeStylePackLayer } from '../../infra/bundling.js';
 
 /** citation-js's remote fetchers, which the deployed bundles replace with a stub. */
 export const REMOTE_FETCHERS = /node_modules\/(node-fetch|sync-fetch|web-streams-polyfill)\//;
@@ -26,16 +28,24 @@ export async function importDeployedBundle<Module>(entry: string): Promise<{ mod
       metafile: true,
       logLevel: 'silent',
     });
-    // The style pack beside the bundle, as the deployment puts it (infra/bundling.ts).
-    copyStylePack(outDir);
+    // The style pack where the layer puts it, under a folder standing for /opt; the bundle reads its config
+    // (STYLE_PACK_DIR) once, as it loads.
+    const opt = mkdtempSync(join(tmpdir(), 'deployed-bundle-opt-'));
+    writeStylePackLayer(opt);
+    process.once('exit', () => rmSync(opt, { recursive: true, force: true }));
     const outfile = join(outDir, basename(entry).replace(/\.ts$/, '.mjs'));
-    const module = (await import(pathToFileURL(outfile).href)) as Module;
-    return { module, inputs: Object.keys(result.metafile.inputs) };
+    const before = process.env.STYLE_PACK_DIR;
+    process.env.STYLE_PACK_DIR = stylePackDir(opt);
+    try {
+      const module = (await import(pathToFileURL(outfile).href)) as Module;
+      return { module, inputs: Object.keys(result.metafile.inputs) };
+    } finally {
+      if (before === undefined) delete process.env.STYLE_PACK_DIR;
+      else process.env.STYLE_PACK_DIR = before;
+    }
   } finally {
-    // Only the style pack is left once the module has loaded, before a test calls into it: a bundle that
-    // read another file of its own after loading would fail. The pack goes when the process ends.
-    for (const name of readdirSync(outDir))
-      if (name !== STYLE_PACK_IN_BUNDLE.split('/')[0]) rmSync(join(outDir, name), { recursive: true, force: true });
-    process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+    // Nothing of the bundle's folder is left once the module has loaded, before a test calls into it: a
+    // bundle that read a file of its own after loading (the style pack beside it, as it once was) would fail.
+    rmSync(outDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The CSL style catalogue: every style of the official CSL styles repository (independent and dependent) and
  * every CSL locale, read from the pack beside this module (lib/citations/render/styles/pack/, written by
- * lib/citations/render/styles/pack-write.ts; in the deployed bundle, `<asset>/styles/pack/`). The pack is data, not
+ * lib/citations/render/styles/pack-write.ts), or where STYLE_PACK_DIR says: deployed, the pack's Lambda layer
+ * (/opt/csl-style-pack, infra/style-pack-layer.ts). The pack is data, not
  * code: catalogue.json.br (brotli JSON: metadata and where each body is) is read once per process on first
  * use; a style's or locale's XML is read from its part (styles-NN.bin) when asked for (one brotli body at an
  * offset).
@@ -14,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
+import { config } from '../../config.js';
 import {
   type CatalogueStyle,
   PACK_VERSION,
@@ -49,7 +51,10 @@ export interface Catalogue {
   pinnedLocale(lang: PinnedLocaleName): string;
 }
 
-const DEFAULT_PACK = new URL('./styles/pack/', import.meta.url);
+/** The layer's folder where deployed (STYLE_PACK_DIR), else the repository's pack beside this module. */
+const DEFAULT_PACK = config.STYLE_PACK_DIR
+  ? pathToFileURL(`${config.STYLE_PACK_DIR.replace(/\/$/, '')}/`)
+  : new URL('./styles/pack/', import.meta.url);
 
 const STYLE_URL = /^https?:\/\/(?:www\.)?zotero\.org\/styles\/([^/?#\s]+)\/?$/i;
 
@@ -139,8 +144,7 @@ const loaded = new Map<string, Promise<Catalogue>>();
 
 /**
  * The catalogue, loaded once per process on first call (reads and decompresses catalogue.json.br), then
- * cached; a failed load is not cached. `packDir` (tests): another pack directory than the one beside this
- * module.
+ * cached; a failed load is not cached. `packDir` (tests): another pack directory than the configured one.
  */
 export function loadCatalogue(packDir: URL | string = DEFAULT_PACK): Promise<Catalogue> {
   const dir = typeof packDir === 'string' ? pathToFileURL(packDir.endsWith('/') ? packDir : `${packDir}/`) : packDir;

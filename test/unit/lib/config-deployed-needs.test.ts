@@ -3,6 +3,7 @@
  * route's NO_UPSTREAM_KEY, which no upstream key may accompany, and the route's own cache key prefix.
  */
 import { describe, expect, it } from 'vitest';
+import { stylePackDir } from '../../../infra/bundling.js';
 import { loadConfig } from '../../../lib/config.js';
 import { cacheKeyPrefix, ROUTES } from '../../../lib/routes.js';
 
@@ -39,5 +40,19 @@ describe('CACHE_KEY_PREFIX', () => {
 
   it.each(['web-search-alpha', '../answer-v1#', 'a/b/'])('refuses %j, which is no route’s prefix', (prefix) => {
     expect(() => loadConfig({ ...CLIENT_KEYS, NO_UPSTREAM_KEY: 'true', CACHE_KEY_PREFIX: prefix })).toThrow(/CACHE_KEY_PREFIX/);
+  });
+});
+
+describe('STYLE_PACK_DIR', () => {
+  it('takes the layer’s folder the stack sets, and is unset locally (the repository’s pack)', () => {
+    const env = { ...CLIENT_KEYS, NO_UPSTREAM_KEY: 'true' };
+    expect(loadConfig({ ...env, STYLE_PACK_DIR: stylePackDir() }).STYLE_PACK_DIR).toBe('/opt/csl-style-pack');
+    expect(loadConfig(env).STYLE_PACK_DIR).toBeUndefined();
+  });
+
+  it.each(['csl-style-pack', './opt/csl-style-pack', ''])('refuses %j, which is no absolute path', (dir) => {
+    expect(() => loadConfig({ ...CLIENT_KEYS, NO_UPSTREAM_KEY: 'true', STYLE_PACK_DIR: dir })).toThrow(
+      /STYLE_PACK_DIR: must be an absolute path/,
+    );
   });
 });
