@@ -301,18 +301,18 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
     'bench/client-keys': JSON.stringify({ keys: [{ name: 'bench', sha256: clientDigest }] }),
     'bench/upstream-key': JSON.stringify({ serpapi_api_key: UPSTREAM_KEY }),
   });
-  // Every bundle gets the environment the stack gives it (NODE_OPTIONS included), then the keys.
+  // Every bundle gets the environment the stack gives its own function (NODE_OPTIONS included, and the
+  // citation functions' CITATION_STYLES_AT_INIT), then the keys; the empty handler a web search's.
   const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
+  const own = (bundle: BuiltBundle) => (bundle.name === EMPTY_HANDLER ? deployed : bundle.environment);
   const variants = {
     env_keys: {
-      ...deployed,
       CROSSREF_BASE_URL: crossref.url,
       SERPAPI_BASE_URL: upstream.ready.url,
       API_KEYS: CLIENT_KEY,
       SERPAPI_API_KEY: UPSTREAM_KEY,
     },
     secrets_manager: {
-      ...deployed,
       CROSSREF_BASE_URL: crossref.url,
       SERPAPI_BASE_URL: upstream.ready.url,
       CLIENT_KEYS_SECRET_ID: 'bench/client-keys',
@@ -329,7 +329,7 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
       file: b.file,
       eventFile: eventFiles.get(b.name) as string,
       // A bundle that reads the style pack finds it in the layer's folder here, as under /opt deployed.
-      env: { ...env, ...b.localEnvironment },
+      env: { ...own(b), ...env, ...b.localEnvironment },
     })),
   );
   const citeBundle = bundles.find((b) => b.name === 'cite-search');
@@ -339,7 +339,7 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
       key: `${variant}/${CITE_EXPORT}`,
       file: citeBundle?.file ?? '',
       eventFile: exportEvent,
-      env: { ...env, ...local },
+      env: { ...(citeBundle ? own(citeBundle) : {}), ...env, ...local },
     });
   }
   log(
