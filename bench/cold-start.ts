@@ -89,7 +89,8 @@ export function coldStartOnce(
     child.on('error', reject);
     child.on('exit', (code) => {
       if (result && code === 0) resolve(result);
-      else reject(new Error(`cold start of ${file} exited with code ${code}: ${(err || out).trim().slice(0, 2000)}`));
+      // The end of what it wrote: a minified bundle's error quotes a whole source line before the message.
+      else reject(new Error(`cold start of ${file} exited with code ${code}: ${(err || out).trim().slice(-2000)}`));
     });
   });
 }

@@ -305,6 +305,12 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
   // citation functions' CITATION_STYLES_AT_INIT), then the keys; the empty handler a web search's.
   const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
   const own = (bundle: BuiltBundle) => (bundle.name === EMPTY_HANDLER ? deployed : bundle.environment);
+  // A free route's function is given no upstream key (NO_UPSTREAM_KEY), and refuses to start with one.
+  const keysFor = (bundle: BuiltBundle, env: Record<string, string>) => {
+    if (own(bundle).NO_UPSTREAM_KEY !== 'true') return env;
+    const { SERPAPI_API_KEY: _key, SERPAPI_SECRET_ID: _secret, ...rest } = env;
+    return rest;
+  };
   const variants = {
     env_keys: {
       CROSSREF_BASE_URL: crossref.url,
@@ -329,7 +335,7 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
       file: b.file,
       eventFile: eventFiles.get(b.name) as string,
       // A bundle that reads the style pack finds it in the layer's folder here, as under /opt deployed.
-      env: { ...own(b), ...env, ...b.localEnvironment },
+      env: { ...own(b), ...keysFor(b, env), ...b.localEnvironment },
     })),
   );
   const citeBundle = bundles.find((b) => b.name === 'cite-search');
