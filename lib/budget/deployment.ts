@@ -10,7 +10,7 @@ import { planNumbers } from './account.js';
 import { type BudgetScope, createBudget, defaultBackstop } from './budget.js';
 import { createDynamoCounter, createMemoryCounter } from './counter.js';
 import { createRequestSpend, type RequestSpend } from './spend.js';
-import { expiresAtSeconds, hourWindow } from './windows.js';
+import { hourWindow } from './windows.js';
 
 type Sdk = typeof import('@aws-sdk/client-dynamodb');
 let sdk: Promise<{ client: DynamoDBClient; commands: Sdk }> | undefined;
@@ -90,16 +90,11 @@ export async function prepareBudgetCounter(): Promise<void> {
   if (!config.BUDGET_TABLE_NAME) return;
   try {
     const { client, commands } = await dynamo();
-    // A read through the one action the role has (ADD 0), with a longer budget than a request's: the first
-    // connection is the slow one.
+    // A read (GetItem, which every role that uses the budget holds; /v1/usage's holds nothing else), with a
+    // longer budget than a request's: the first connection is the slow one.
     const hour = hourWindow(Date.now(), hourlyLimit());
     await client.send(
-      new commands.UpdateItemCommand({
-        TableName: config.BUDGET_TABLE_NAME,
-        Key: { pk: { S: hour.key } },
-        UpdateExpression: 'ADD used :zero SET expires_at = if_not_exists(expires_at, :exp)',
-        ExpressionAttributeValues: { ':zero': { N: '0' }, ':exp': { N: String(expiresAtSeconds(hour)) } },
-      }),
+      new commands.GetItemCommand({ TableName: config.BUDGET_TABLE_NAME, Key: { pk: { S: hour.key } }, ConsistentRead: true }),
       { abortSignal: AbortSignal.timeout(config.TABLE_PREPARE_TIMEOUT_MS) },
     );
   } catch (error) {

@@ -6,12 +6,16 @@
  * hour of a budget of 9 searches: each one's spending is the next one's starting point.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Fault } from '../support/fake-serpapi.js';
 import { TEST_CLIENT_KEY, useService } from '../support/service.js';
+import { clearOfWindowEdges } from '../support/window-edges.js';
 
 const HOURLY = 9;
 const LIMITED_KEY = 'limited-key-0123456789';
+// The tests of this file share one process's counts, in one hour: none may start with the hour about to
+// end (test/support/window-edges.ts).
+beforeAll(() => clearOfWindowEdges(120_000), 150_000);
 const harness = useService({
   SEARCHES_PER_HOUR: String(HOURLY),
   SEARCHES_PER_MONTH: '1000',

@@ -10,6 +10,7 @@ import { type BudgetProxy, startBudgetProxy, storedCount } from '../support/budg
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 import { type FakeSerpApi, type Fault, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type Service, startService } from '../support/service.js';
+import { clearOfWindowEdges } from '../support/window-edges.js';
 
 let upstream: FakeSerpApi;
 let table: CacheTableServer;
@@ -39,7 +40,11 @@ afterAll(async () => {
   await table.close();
   await upstream.close();
 });
-beforeEach(() => upstream.reset());
+// A window ending mid-test would reset the counts it compares (test/support/window-edges.ts).
+beforeEach(async () => {
+  upstream.reset();
+  await clearOfWindowEdges();
+});
 
 /** The deployment's hour as the table holds it (the service's requests have all been answered by then). */
 const counted = async () => (await storedCount(table.endpoint, table.tableName, hourWindow(Date.now(), 1000).key)) ?? 0;

@@ -13,6 +13,7 @@ import { type CacheTableServer, startCacheTable } from '../support/cache-table.j
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type Service, startService } from '../support/service.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
+import { clearOfWindowEdges } from '../support/window-edges.js';
 
 let upstream: FakeSerpApi;
 let tables: CacheTableServer;
@@ -63,7 +64,11 @@ afterAll(async () => {
   await tables.close();
   await upstream.close();
 });
-beforeEach(() => upstream.reset());
+// A window ending mid-test would reset the counts it compares (test/support/window-edges.ts).
+beforeEach(async () => {
+  upstream.reset();
+  await clearOfWindowEdges();
+});
 
 const hourCount = async (table: string) => (await storedCount(tables.endpoint, table, hourWindow(Date.now(), 10).key)) ?? 0;
 

@@ -13,6 +13,7 @@ import { hourWindow } from '../../lib/budget/windows.js';
 import { storedCount } from '../support/budget-proxy.js';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 import { TEST_CLIENT_KEY, useService } from '../support/service.js';
+import { clearOfWindowEdges } from '../support/window-edges.js';
 
 const HOURLY = 8;
 const RETRY_MS = 1_000;
@@ -26,6 +27,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await table.close();
 });
+// The tests of this file share one process's counts, in one hour: none may start with the hour about to
+// end (test/support/window-edges.ts).
+beforeAll(() => clearOfWindowEdges(120_000), 150_000);
 const running = useService({
   // Read when the service starts, after the table below is up.
   get AWS_ENDPOINT_URL_DYNAMODB() {

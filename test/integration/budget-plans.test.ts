@@ -6,10 +6,14 @@
  * whose page was not read say so beside them. One process, memory counter, the fake SerpApi counting calls.
  * The tests run in order: each one's spending is the next one's starting point, as in one real hour.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useService } from '../support/service.js';
+import { clearOfWindowEdges } from '../support/window-edges.js';
 
 const HOURLY = 9;
+// The tests of this file share one process's counts, in one hour: none may start with the hour about to
+// end (test/support/window-edges.ts).
+beforeAll(() => clearOfWindowEdges(120_000), 150_000);
 const running = useService({ SEARCHES_PER_HOUR: String(HOURLY), SEARCHES_PER_MONTH: '0' });
 const post = (path: string, body: unknown) => running.service.post(path, body);
 const used = async () => (await post('/v1/usage', {})).json.data.hour.used as number;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
+import { clearOfWindowEdges } from '../support/window-edges.js';
 
 let upstream: FakeSerpApi;
 let table: CacheTableServer;
@@ -23,9 +24,11 @@ afterAll(async () => {
   await table.close();
   await upstream.close();
 });
-beforeEach(() => {
+// A window ending mid-test would reset the counts it compares (test/support/window-edges.ts).
+beforeEach(async () => {
   upstream.reset();
   table.setMode({ kind: 'ok' });
+  await clearOfWindowEdges();
 });
 
 /** A service process counting in the shared table; every process of one `budget` shares its windows. */

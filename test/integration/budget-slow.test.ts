@@ -8,6 +8,7 @@ import { type BudgetProxy, startBudgetProxy } from '../support/budget-proxy.js';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
+import { clearOfWindowEdges } from '../support/window-edges.js';
 
 let upstream: FakeSerpApi;
 let table: CacheTableServer;
@@ -25,7 +26,11 @@ afterAll(async () => {
   await table.close();
   await upstream.close();
 });
-beforeEach(() => upstream.reset());
+// A window ending mid-test would reset the counts it compares (test/support/window-edges.ts).
+beforeEach(async () => {
+  upstream.reset();
+  await clearOfWindowEdges();
+});
 
 async function container(env: Record<string, string>): Promise<ServiceProcess> {
   const { CACHE_TABLE_NAME: _cache, ...tableEnv } = table.env;

@@ -4,13 +4,17 @@
  * mid-page, the 429 with Retry-After, and POST /v1/usage. The tests run in order: each one's spending is
  * the next one's starting point, as in one real hour.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_ACCOUNT } from '../support/fake-serpapi.js';
 import { TEST_CLIENT_KEY, useService } from '../support/service.js';
+import { clearOfWindowEdges } from '../support/window-edges.js';
 
 const HOURLY = 4;
 const LIMITED_KEY = 'limited-key-0123456789';
 
+// The tests of this file share one process's counts, in one hour: none may start with the hour about to
+// end (test/support/window-edges.ts).
+beforeAll(() => clearOfWindowEdges(120_000), 150_000);
 const running = useService({
   SEARCHES_PER_HOUR: String(HOURLY),
   SEARCHES_PER_MONTH: '1000',
