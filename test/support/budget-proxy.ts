@@ -121,19 +121,8 @@ export async function startBudgetProxy(target: string): Promise<BudgetProxy> {
 
 /** The `used` count of a counter item read straight from the table (undefined: no item). */
 export async function storedCount(endpoint: string, tableName: string, key: string): Promise<number | undefined> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  });
-  try {
-    const { Item } = await client.send(
-      new GetItemCommand({ TableName: tableName, Key: { pk: { S: key } }, ConsistentRead: true }),
-    );
-    return Item ? Number(Item.used?.N ?? Number.NaN) : undefined;
-  } finally {
-    client.destroy();
-  }
+  const item = await storedItem(endpoint, tableName, key);
+  return item ? Number(item.used?.N ?? Number.NaN) : undefined;
 }
 
 /**
