@@ -6,18 +6,20 @@
  * table answers a reservation; the horizon of an owed closing, to the millisecond; what `unsettled` and `known` say.
  * The clock is the test's where the counter's own timing matters.
  */
+
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as commands from '@aws-sdk/client-dynamodb';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Counter, CounterUnavailable, createDynamoCounter, type Hold, SETTLE_HORIZON_MS } from '../../lib/budget/counter.js';
 import { type BudgetWindow, dayWindow, hourWindow } from '../../lib/budget/windows.js';
-import { type BudgetProxy, startBudgetProxy, storedCount } from '../support/budget-proxy.js';
-import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
+import { type BudgetProxy, type CounterHarness, startCounterHarness, storedCount } from '../support/budget-proxy.js';
+import type { CacheTableServer } from '../support/cache-table.js';
 
 const TABLE = 'budget-counter-races';
 // Seconds for an answer that passes; held requests never answer in time.
 const TIMEOUT_MS = 1_500;
 
+let harness: CounterHarness;
 let table: CacheTableServer;
 let proxy: BudgetProxy;
 let client: DynamoDBClient;
@@ -27,20 +29,10 @@ let counter: Counter;
 let n = 0;
 
 beforeAll(async () => {
-  table = await startCacheTable(TABLE);
-  proxy = await startBudgetProxy(table.endpoint);
-  client = new DynamoDBClient({
-    endpoint: proxy.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    maxAttempts: 1,
-  });
+  harness = await startCounterHarness(TABLE);
+  ({ table, proxy, client } = harness);
 });
-afterAll(async () => {
-  client.destroy();
-  await proxy.close();
-  await table.close();
-});
+afterAll(() => harness.close());
 /** A counter on the test's clock; `retryMs` 0: never left alone after a failure (the clock stands still). */
 function make(retryMs: number): Counter {
   return createDynamoCounter({

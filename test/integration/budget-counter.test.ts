@@ -7,8 +7,8 @@
  * answers before the counter's timeout, and a passed one has seconds to spare.
  */
 
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as commands from '@aws-sdk/client-dynamodb';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type Counter,
@@ -21,13 +21,21 @@ import {
   SETTLE_HORIZON_MS,
 } from '../../lib/budget/counter.js';
 import { type BudgetWindow, dayWindow, hourWindow, monthWindow } from '../../lib/budget/windows.js';
-import { type BudgetProxy, startBudgetProxy, storedCount, storedItem, storedItemBytes } from '../support/budget-proxy.js';
-import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
+import {
+  type BudgetProxy,
+  type CounterHarness,
+  startCounterHarness,
+  storedCount,
+  storedItem,
+  storedItemBytes,
+} from '../support/budget-proxy.js';
+import type { CacheTableServer } from '../support/cache-table.js';
 
 const TABLE = 'budget-counter-exact';
 // Seconds for an answer that passes (a busy machine stays well within it); held requests never answer.
 const TIMEOUT_MS = 1_500;
 
+let harness: CounterHarness;
 let table: CacheTableServer;
 let proxy: BudgetProxy;
 let client: DynamoDBClient;
@@ -35,14 +43,8 @@ let counter: Counter;
 let clientNumber = 0;
 
 beforeAll(async () => {
-  table = await startCacheTable(TABLE);
-  proxy = await startBudgetProxy(table.endpoint);
-  client = new DynamoDBClient({
-    endpoint: proxy.url,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    maxAttempts: 1,
-  });
+  harness = await startCounterHarness(TABLE);
+  ({ table, proxy, client } = harness);
   counter = createDynamoCounter({
     tableName: TABLE,
     timeoutMs: TIMEOUT_MS,
@@ -54,11 +56,7 @@ beforeAll(async () => {
     retryMs: 0,
   });
 });
-afterAll(async () => {
-  client.destroy();
-  await proxy.close();
-  await table.close();
-});
+afterAll(() => harness.close());
 
 /** A day window of a client of its own, so that each test starts at zero. */
 let day: (limit: number) => BudgetWindow;

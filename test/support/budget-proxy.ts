@@ -8,6 +8,7 @@
  */
 import { createServer, request } from 'node:http';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { type CacheTableServer, startCacheTable } from './cache-table.js';
 import { listenOnLoopback } from './loopback.js';
 
 export type ProxyAction = 'pass' | 'drop' | 'hold' | 'cut' | { strip: string };
@@ -116,6 +117,36 @@ export async function startBudgetProxy(target: string): Promise<BudgetProxy> {
       for (const run of held.splice(0)) await run();
     },
     close: listening.close,
+  };
+}
+
+/** A counter table in dynalite, the fault proxy in front of it and an SDK client that goes through the proxy. */
+export interface CounterHarness {
+  table: CacheTableServer;
+  proxy: BudgetProxy;
+  /** One attempt per call: the proxy's faults reach the counter as they are, never retried by the SDK. */
+  client: DynamoDBClient;
+  close(): Promise<void>;
+}
+
+export async function startCounterHarness(tableName: string): Promise<CounterHarness> {
+  const table = await startCacheTable(tableName);
+  const proxy = await startBudgetProxy(table.endpoint);
+  const client = new DynamoDBClient({
+    endpoint: proxy.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 1,
+  });
+  return {
+    table,
+    proxy,
+    client,
+    close: async () => {
+      client.destroy();
+      await proxy.close();
+      await table.close();
+    },
   };
 }
 
