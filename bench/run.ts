@@ -311,6 +311,12 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
     const { SERPAPI_API_KEY: _key, SERPAPI_SECRET_ID: _secret, ...rest } = env;
     return rest;
   };
+  // A bundle that reads the style pack finds it in the layer's folder here, as under /opt deployed.
+  const envFor = (bundle: BuiltBundle, env: Record<string, string>) => ({
+    ...own(bundle),
+    ...keysFor(bundle, env),
+    ...bundle.localEnvironment,
+  });
   const variants = {
     env_keys: {
       CROSSREF_BASE_URL: crossref.url,
@@ -334,19 +340,13 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
       key: `${variant}/${b.name}`,
       file: b.file,
       eventFile: eventFiles.get(b.name) as string,
-      // A bundle that reads the style pack finds it in the layer's folder here, as under /opt deployed.
-      env: { ...own(b), ...keysFor(b, env), ...b.localEnvironment },
+      env: envFor(b, env),
     })),
   );
   const citeBundle = bundles.find((b) => b.name === 'cite-search');
-  for (const [variant, env] of Object.entries(citeBundle ? variants : {})) {
-    const local = citeBundle?.localEnvironment ?? {};
-    jobs.push({
-      key: `${variant}/${CITE_EXPORT}`,
-      file: citeBundle?.file ?? '',
-      eventFile: exportEvent,
-      env: { ...(citeBundle ? own(citeBundle) : {}), ...env, ...local },
-    });
+  for (const [variant, env] of Object.entries(variants)) {
+    if (!citeBundle) break;
+    jobs.push({ key: `${variant}/${CITE_EXPORT}`, file: citeBundle.file, eventFile: exportEvent, env: envFor(citeBundle, env) });
   }
   log(
     `cold start: ${bundles.length} bundles × ${Object.keys(variants).length} variants × ${SETTINGS.coldRounds} fresh processes`,
