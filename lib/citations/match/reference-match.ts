@@ -20,19 +20,27 @@ export type ReferenceInput = { kind: 'doi'; doi: string } | { kind: 'text'; text
 
 /** A DOI's prefix and suffix: "10." and a registrant code, a slash, then anything but spaces. */
 const DOI = /10\.\d{4,9}\/[^\s"<>]+/i;
+/**
+ * A request's entry that is a DOI and nothing else, its slash percent-encoded or not: links written by
+ * encoders encode it ("10.1002%2Fapp.35676"), and a SICI DOI's angle brackets with it.
+ */
+const WHOLE_DOI = /^10\.\d{4,9}(?:\/|%2f)[^\s"<>]+$/i;
 const DOI_PREFIX = /^(?:doi\s*:?\s*|(?:https?:\/\/)?(?:dx\.)?doi\.org\/)/i;
 
-/** A DOI as found: lower case, trailing punctuation and unbalanced closing brackets removed. */
+/**
+ * A DOI as found: percent-decoded, lower case, trailing punctuation and unbalanced closing brackets
+ * removed one character at a time until the last is neither.
+ */
 function cleanDoi(found: string): string {
   let doi = found;
   try {
-    if (/%[0-9a-f]{2}/i.test(doi)) doi = decodeURIComponent(doi);
+    doi = decodeURIComponent(doi);
   } catch {
-    // Not percent-encoded after all: keep it as it is.
+    // A "%" that encodes nothing ("50%-off"): keep it as it is.
   }
   for (;;) {
     const before = doi;
-    doi = doi.replace(/[.,;:'"’”!?]+$/, '');
+    doi = doi.replace(/[.,;:'"’”!?]$/, '');
     for (const [open, close] of [
       ['(', ')'],
       ['[', ']'],
@@ -49,10 +57,8 @@ function cleanDoi(found: string): string {
 export function parseReferenceInput(input: string): ReferenceInput {
   const text = cleanReference(input);
   const trimmed = text.replace(/^[\s.,;:'"“”‘’<([{]+|[\s,;:'"“”‘’>\]}]+$/g, '');
-  let bare = trimmed.replace(DOI_PREFIX, '').trim();
-  if (/^10\.\d{4,9}%2f/i.test(bare)) bare = cleanDoi(bare);
-  const whole = new RegExp(`^${DOI.source}$`, 'i');
-  if (whole.test(bare)) return { kind: 'doi', doi: cleanDoi(bare) };
+  const bare = trimmed.replace(DOI_PREFIX, '').trim();
+  if (WHOLE_DOI.test(bare)) return { kind: 'doi', doi: cleanDoi(bare) };
   const found = DOI.exec(text)?.[0];
   return found ? { kind: 'text', text, doi: cleanDoi(found) } : { kind: 'text', text };
 }
@@ -63,12 +69,17 @@ const WEB_ADDRESS = /\b(?:https?:\/\/|www\.|(?:dx\.)?doi\.org\/)\S+/gi;
 /** The longest query sent: Crossref ranks on the words, and a reference's tail adds nothing but noise. */
 const QUERY_LENGTH = 300;
 
+/**
+ * The text as Crossref's `query.bibliographic`: web addresses removed (a web address runs to the next
+ * space, so nothing needs to stand in its place), white space collapsed, and a text over QUERY_LENGTH
+ * characters cut at its last space within them plus one, or at QUERY_LENGTH when it has none there
+ * (lastIndexOf's -1 then drops the one character over).
+ */
 export function bibliographicQuery(text: string): string {
-  const clean = text.replace(WEB_ADDRESS, ' ').replace(/\s+/g, ' ').trim();
+  const clean = text.replace(WEB_ADDRESS, '').replace(/\s+/g, ' ').trim();
   if (clean.length <= QUERY_LENGTH) return clean;
   const cut = clean.slice(0, QUERY_LENGTH + 1);
-  const space = cut.lastIndexOf(' ');
-  return (space > 0 ? cut.slice(0, space) : clean.slice(0, QUERY_LENGTH)).trim();
+  return cut.slice(0, cut.lastIndexOf(' '));
 }
 
 export interface ReferenceMatch {
@@ -93,16 +104,17 @@ interface Reference {
   doi?: string;
 }
 
+/** A range that is a span of years, not pages: "1993–94", "2019–2020" (the digits at both ends, a dash between). */
+const YEAR_SPAN = /^(?:1[5-9]|20)\d\d\D+(?:(?:1[5-9]|20)\d\d|\d\d)$/;
+
 function readReference(input: string): Reference {
   const text = cleanReference(input);
   const withoutUrls = text.replace(WEB_ADDRESS, ' ').replace(/\b10\.\d{4,9}\/\S+/g, ' ');
   const words = normalizeText(withoutUrls).split(' ').filter(Boolean);
-  const numbers = new Set((withoutUrls.match(/\d+/g) ?? []).map((n) => n.replace(/^0+(?=\d)/, '')));
-  const years = new Set(
-    [...withoutUrls.matchAll(/(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)/g)].map((m) => Number(m[1])).filter((y) => y >= 1500),
-  );
-  const ranges = [...withoutUrls.matchAll(/(?<!\d|\d\.)(\d+)\s*[-–—‐‑]+\s*(\d+)(?!\d|\.\d)/g)];
-  const hasPages = ranges.some((m) => !(/^(1[5-9]|20)\d\d$/.test(m[1] ?? '') && /^(?:(1[5-9]|20)\d\d|\d\d)$/.test(m[2] ?? '')));
+  const numbers = new Set(Array.from(withoutUrls.matchAll(/\d+/g), ([n]) => n.replace(/^0+(?=\d)/, '')));
+  const years = new Set(Array.from(withoutUrls.matchAll(/(?<!\d)(?:1[5-9]|20)\d\d(?!\d)/g), ([y]) => Number(y)));
+  const ranges = Array.from(withoutUrls.matchAll(/(?<!\d|\d\.)\d+\s*[-–—‐‑]+\s*\d+(?!\d|\.\d)/g), ([range]) => range);
+  const hasPages = ranges.some((range) => !YEAR_SPAN.test(range));
   const parsed = parseReferenceInput(text);
   return {
     raw: text,
