@@ -300,7 +300,12 @@ const PREPRINT_TEXT =
 const DATA_TEXT = /\b(?:data ?sets?|data from|data repository|dryad|pangaea|dataverse)\b/;
 
 /** A work whose container is a book or proceedings: the text must name that container or its pages. */
-const BOOK_OR_PROCEEDINGS_TYPES = new Set(['proceedings-article', 'book-chapter', 'book-section', 'book-part']);
+const BOOK_OR_PROCEEDINGS_TYPES = new Set<string | undefined>([
+  'proceedings-article',
+  'book-chapter',
+  'book-section',
+  'book-part',
+]);
 
 /** How a reference cites a part of a book or proceedings: "In: …", "Proc. …", "(eds.)", a conference or series. */
 const CONTAINED_TEXT =
@@ -326,13 +331,13 @@ interface Refusal {
 /**
  * The titles a reference may give a work by: its own (with its subtitle), and for a dataset deposited as
  * Dryad deposits them ("Data from: <the article's title>") that title without the depositor's prefix, as
- * a reference to the data often writes it ("… The forecast trap [Data set]. Dryad.").
+ * a reference to the data often writes it ("… The forecast trap [Data set]. Dryad."). A title without
+ * that prefix comes twice, which changes nothing: of equally similar titles, judge keeps the first.
  */
 function titlesOf(work: CrossrefWork): string[] {
   const titles = workTitles(work);
   if (work.type !== 'dataset') return titles;
-  const bare = titles.map((title) => title.replace(/^\s*data\s+from\s*:\s*/i, '')).filter((title) => !titles.includes(title));
-  return [...titles, ...bare];
+  return [...titles, ...titles.map((title) => title.replace(/^\s*data\s+from\s*:\s*/i, ''))];
 }
 
 /** One candidate against the text: accepted, or the first rule that refuses it. */
@@ -365,8 +370,9 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
       similarity,
     };
   }
-  const year = workYear(work);
-  if (year === null || ![year - 1, year, year + 1].some((y) => ref.years.has(y))) {
+  // A work without a year agrees with no year (NaN is none of the text's years).
+  const year = workYear(work) ?? Number.NaN;
+  if (![year - 1, year, year + 1].some((y) => ref.years.has(y))) {
     return { rule: 'year', reason: 'The reference’s year is not the year of the work whose title it carries.', similarity };
   }
   // One catalogue's first page is often one off the other's ("424–434" for 423-434): either end may agree.
@@ -376,7 +382,7 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
   }
   const text = ref.words.join(' ');
   // The text names the notice when the title it carries, or up to three words before it, reads as one.
-  const named = [0, 1, 2, 3].some((k) => k <= window.start && isNotice(ref.words.slice(window.start - k, window.end).join(' ')));
+  const named = [0, 1, 2, 3].some((k) => isNotice(ref.words.slice(Math.max(0, window.start - k), window.end).join(' ')));
   const dataset = work.type === 'dataset';
   if (isNotice(title, work.type) && !named && !(dataset && DATA_TEXT.test(text))) {
     return {
@@ -403,7 +409,7 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
     };
   }
   const preprintWork =
-    work.type === 'posted-content' || (work['container-title'] ?? []).some((n) => PREPRINT_TEXT.test(normalizeText(n)));
+    work.type === 'posted-content' || work['container-title']?.some((n) => PREPRINT_TEXT.test(normalizeText(n))) === true;
   if (preprintWork !== PREPRINT_TEXT.test(text)) {
     return {
       rule: 'version',
@@ -413,7 +419,7 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
       similarity,
     };
   }
-  if (BOOK_OR_PROCEEDINGS_TYPES.has(work.type ?? '') && !placed && !CONTAINED_TEXT.test(ref.raw)) {
+  if (BOOK_OR_PROCEEDINGS_TYPES.has(work.type) && !placed && !CONTAINED_TEXT.test(ref.raw)) {
     return {
       rule: 'version',
       reason: 'The work found is a chapter or conference paper, and the reference names neither its book nor its pages.',
@@ -433,15 +439,16 @@ function round(n: number): number {
  * DOI is the match; several are a tie, settled only when exactly one also agrees on pages or venue.
  */
 export function matchReference(text: string, works: readonly CrossrefWork[]): ReferenceOutcome {
-  if (works.length === 0) return { matched: null, rule: 'no_candidates', reason: 'No work was found for this reference.' };
   const ref = readReference(text);
-  if (ref.doi) {
-    const named = works.find((work) => work.DOI.toLowerCase() === ref.doi);
-    if (named) return { matched: { doi: ref.doi, score: 1, rule: 'doi_in_text', work: named } };
+  const named = works.find((work) => work.DOI.toLowerCase() === ref.doi);
+  if (named) return { matched: { doi: named.DOI.toLowerCase(), score: 1, rule: 'doi_in_text', work: named } };
+  const accepted: Accepted[] = [];
+  const refusals: Refusal[] = [];
+  for (const work of works) {
+    const judged = judge(ref, work);
+    if ('work' in judged) accepted.push(judged);
+    else refusals.push(judged);
   }
-  const judged = works.map((work) => judge(ref, work));
-  const accepted = judged.filter((j): j is Accepted => 'work' in j);
-  const refusals = judged.filter((j): j is Refusal => !('work' in j));
   if (ref.doi && accepted.length > 0) {
     return {
       matched: null,
@@ -456,6 +463,7 @@ export function matchReference(text: string, works: readonly CrossrefWork[]): Re
     const order = ['title', 'numbers', 'author', 'year', 'pages', 'notice', 'generic_title', 'version'];
     refusals.sort((a, b) => order.indexOf(b.rule) - order.indexOf(a.rule) || b.similarity - a.similarity);
     const top = refusals[0];
+    // No refusal and no acceptance: there was no candidate.
     if (!top) return { matched: null, rule: 'no_candidates', reason: 'No work was found for this reference.' };
     return { matched: null, rule: top.rule, reason: top.reason, ...(top.similarity > 0 ? { score: round(top.similarity) } : {}) };
   }
@@ -473,7 +481,7 @@ export function matchReference(text: string, works: readonly CrossrefWork[]): Re
       };
     }
   }
-  const best = chosen.sort((a, b) => b.similarity - a.similarity)[0];
-  if (!best) return { matched: null, rule: 'no_candidates', reason: 'No work was found for this reference.' };
+  // The most similar; of equals, the first (Crossref's ranking). `chosen` is never empty here.
+  const best = chosen.reduce((a, b) => (b.similarity > a.similarity ? b : a));
   return { matched: { doi: best.doi, score: round(best.similarity), rule, work: best.work } };
 }
