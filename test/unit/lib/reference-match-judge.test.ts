@@ -162,7 +162,7 @@ describe('the bounds of each rule', () => {
     expect(doiOf(matchReference('Okafor A (2016) The forecast trap. Nature 3:7', [enough]))).toBe('10.1/trap');
   });
 
-  it('a work in a preprint server’s journal is a preprint, whatever its type', () => {
+  it('a work in a preprint server’s journal is a preprint, whatever its type; one without a journal is not', () => {
     const ssrn = { ...shea, DOI: '10.2139/ssrn.1', 'container-title': ['SSRN Electronic Journal'], page: undefined };
     expect(matchReference(SHEA, [ssrn])).toEqual({
       matched: null,
@@ -170,6 +170,7 @@ describe('the bounds of each rule', () => {
       reason: 'The work found is a preprint, and the reference does not cite a preprint.',
       score: 1,
     });
+    expect(doiOf(matchReference(SHEA, [{ ...shea, 'container-title': [] }]))).toBe('10.1103/physrevb.47.9967');
   });
 });
 
