@@ -49,7 +49,8 @@ export function titleSimilarity(scholarTitle: string, crossrefTitle: string): nu
   // The "…" itself is no letter: normalizeText leaves it out of the words and the bigrams.
   if (/(…|\.\.\.)\s*$/.test(scholarTitle)) {
     const words = normalizeText(scholarTitle).split(' ').length;
-    other = normalizeText(crossrefTitle).split(' ').slice(0, words).join(' ');
+    // Joined by commas: the bigrams read no separator.
+    other = normalizeText(crossrefTitle).split(' ').slice(0, words).join();
   }
   const a = bigrams(scholarTitle);
   const b = bigrams(other);
@@ -73,11 +74,11 @@ function familyWords(person: CrossrefPerson): string[] {
  * people (a "Book review", "Medical News", a standard), so no first author means no DOI.
  */
 function sameFirstAuthor(record: ScholarRecord, work: CrossrefWork): boolean {
-  const family = normalizeText(record.authors[0]?.family ?? '')
-    .split(' ')
-    .at(-1);
+  const [first] = record.authors;
+  if (!first) return false;
+  const family = normalizeText(first.family).split(' ').at(-1);
   if (!family) return false;
-  return [...(work.author ?? []), ...(work.editor ?? [])].some((person) => familyWords(person).includes(family));
+  return [work.author, work.editor].some((people) => people?.some((person) => familyWords(person).includes(family)));
 }
 
 export interface Match {
@@ -86,13 +87,14 @@ export interface Match {
 }
 
 // A preprint and its published version share title and authors; the published one is what gets cited.
-const PREPRINT_TYPES = new Set(['posted-content']);
+// (The sets of types take an absent type too: a work without one is in none of them.)
+const PREPRINT_TYPES: ReadonlySet<string | undefined> = new Set(['posted-content']);
 
 /**
  * Crossref types that are never the paper itself: a dataset deposited with it ("Data from: …"), a
  * figure or supplement (`component`), its peer reviews. They carry the paper's title and authors.
  */
-const NOTICE_TYPES = new Set(['dataset', 'component', 'peer-review']);
+const NOTICE_TYPES: ReadonlySet<string | undefined> = new Set(['dataset', 'component', 'peer-review']);
 
 /**
  * Titles of works that are about another work and carry its title and authors: errata and corrections,
@@ -105,7 +107,7 @@ const NOTICE_TITLE =
 
 /** Whether a work is a notice about a paper, or a record deposited beside it, rather than a paper. */
 export function isNotice(title: string, type?: string): boolean {
-  return NOTICE_TYPES.has(type ?? '') || NOTICE_TITLE.test(title.replace(/<[^>]*>/g, '').trim());
+  return NOTICE_TYPES.has(type) || NOTICE_TITLE.test(title.replace(/<[^>]*>/g, '').trim());
 }
 
 /**
@@ -142,7 +144,8 @@ function numbersOf(words: readonly string[]): string[] {
   const numbers: string[] = [];
   words.forEach((word, i) => {
     for (const digits of word.match(/\d+/g) ?? []) numbers.push(digits.replace(/^0+(?=\d)/, ''));
-    if (/\d/.test(word) || !word || !ROMAN.test(word)) return;
+    // ROMAN takes no digit, but the empty word: an empty title has no number.
+    if (!word || !ROMAN.test(word)) return;
     if (word.length > 1 || NUMBER_MARKER.test(words[i - 1] ?? '') || i === words.length - 1) {
       numbers.push(String(romanValue(word)));
     }
@@ -174,7 +177,8 @@ interface Shown {
 
 function shownText(text: string): Shown {
   const start = /^\s*(?:…|\.\.\.)/.exec(text);
-  const cut = /(\s*)(?:…|\.\.\.)\s*$/.exec(start ? text.slice(start[0].length) : text);
+  // A "…" both first and last (the text is nothing else) shows no word: either reading of it compares nothing.
+  const cut = /(\s*)(?:…|\.\.\.)\s*$/.exec(text);
   // The "…" is no letter: normalizeText leaves it out of the words.
   const words = normalizeText(text).split(' ').filter(Boolean);
   return { words, cut: cut !== null, lastWhole: cut === null || cut[1] !== '', cutStart: start !== null };
@@ -188,7 +192,8 @@ function shownText(text: string): Shown {
  * last word whole, so "Part II …" is compared in full.
  */
 function sameNumbersShown(shown: Shown, other: string): boolean {
-  const otherWords = normalizeText(other).split(' ').filter(Boolean);
+  // An empty text gives one empty word, which has no number.
+  const otherWords = normalizeText(other).split(' ');
   const theirs = numbersOf(shown.cut ? otherWords.slice(0, shown.words.length) : otherWords);
   if (shown.lastWhole) return numbersOf(shown.words).join(' ') === theirs.join(' ');
   const head = numbersOf(shown.words.slice(0, -1));
@@ -199,7 +204,7 @@ function sameNumbersShown(shown: Shown, other: string): boolean {
   if (mine.join(' ') !== theirs.slice(0, mine.length).join(' ')) return false;
   if (!lastDigits) return true;
   // The cut number is the start of the other's next number: "20" of "2015", not "2013" for "2015".
-  return (theirs[mine.length] ?? '').startsWith(lastDigits.replace(/^0+(?=\d)/, ''));
+  return theirs[mine.length]?.startsWith(lastDigits.replace(/^0+(?=\d)/, '')) === true;
 }
 
 function sameNumbers(scholarTitle: string, crossrefTitle: string): boolean {
@@ -218,10 +223,12 @@ function sameNumbers(scholarTitle: string, crossrefTitle: string): boolean {
 function venueNamesContainer(venue: string, container: string): boolean {
   const shown = shownText(venue);
   // Crossref passes on the entities publishers deposit ("Analytics &amp; Knowledge"): read as characters.
-  const nameWords = normalizeText(decodeEntities(container)).split(' ').filter(Boolean);
+  // A blank container gives one empty word, with no letter and no number: it names no shown venue.
+  const nameWords = normalizeText(decodeEntities(container)).split(' ');
   const n = shown.words.length;
   if (n === 0) return false;
-  const letters = (words: readonly string[]) => words.filter((word) => !/\d/.test(word)).join(' ');
+  // Compared as letters alone (the separator is no letter): titleSimilarity reads no space or comma.
+  const letters = (words: readonly string[]) => words.filter((word) => !/\d/.test(word)).join();
   const a = letters(shown.words);
   // The runs of the container's words the shown venue may be.
   const starts = !shown.cutStart ? [0] : !shown.cut ? [Math.max(0, nameWords.length - n)] : nameWords.map((_word, i) => i);
@@ -240,11 +247,16 @@ function venueNamesContainer(venue: string, container: string): boolean {
 
 /** Whether the index's venue names one of the work's containers (see venueNamesContainer). */
 function sameVenue(record: ScholarRecord, work: CrossrefWork): boolean {
-  const venue = record.venue ?? '';
+  const venue = record.venue;
+  if (!venue) return false;
   // ACM names its proceedings "Proceedings of the 3rd … Supercomputing - E2SC '15"; the index often
-  // leaves out the acronym after " - ", so the name before it is compared too.
-  const names = (work['container-title'] ?? []).flatMap((name) => [name, name.replace(/\s+-\s+[^-]*$/, '')]);
-  return names.some((container) => venueNamesContainer(venue, container));
+  // leaves out the acronym after " - ", so the name before it is compared too (the white space left
+  // before the dash is no word).
+  return (
+    work['container-title']?.some(
+      (name) => venueNamesContainer(venue, name) || venueNamesContainer(venue, name.replace(/\s-\s[^-]*$/, '')),
+    ) ?? false
+  );
 }
 
 /**
@@ -256,7 +268,7 @@ const PREPRINT_VENUE =
   /\b(?:arxiv|biorxiv|medrxiv|chemrxiv|techrxiv|psyarxiv|socarxiv|eartharxiv|engrxiv|osf preprints|preprints org|research square|researchsquare|ssrn|ess open archive|essoar|essopenarchive|authorea|preprints)\b|\bdiscussions?$/;
 
 function isPreprintVenue(text: string | null | undefined): boolean {
-  return PREPRINT_VENUE.test(normalizeText(text ?? ''));
+  return typeof text === 'string' && PREPRINT_VENUE.test(normalizeText(text));
 }
 
 /** Words that name a conference's proceedings, not a journal: "Proceedings of the 3rd International Workshop…". */
@@ -264,7 +276,7 @@ const CONFERENCE_VENUE = /\b(?:conference|workshop|symposium|congress|colloquium
 
 /** A preprint's record: posted content, or an article of a preprint server's "journal" (SSRN). */
 function isPreprintWork(work: CrossrefWork): boolean {
-  return PREPRINT_TYPES.has(work.type ?? '') || (work['container-title'] ?? []).some((name) => isPreprintVenue(name));
+  return PREPRINT_TYPES.has(work.type) || (work['container-title']?.some((name) => isPreprintVenue(name)) ?? false);
 }
 
 /**
@@ -280,13 +292,13 @@ function isPreprintWork(work: CrossrefWork): boolean {
  * published version to a preprint.
  */
 function sameVersion(record: ScholarRecord, work: CrossrefWork): boolean {
-  if (DATA_REPOSITORY.test(normalizeText(`${record.venue ?? ''} ${record.site ?? ''}`))) return work.type === 'dataset';
+  if (DATA_REPOSITORY.test(whereShown(record))) return work.type === 'dataset';
   const venue = normalizeText(record.venue ?? '');
   const paperIsPreprint = isPreprintVenue(record.venue) || isPreprintVenue(record.site);
   if (paperIsPreprint) return isPreprintWork(work);
   if (!venue) return true;
   if (isPreprintWork(work)) return false;
-  if (BOOK_OR_PROCEEDINGS_TYPES.has(work.type ?? '')) return sameVenue(record, work);
+  if (BOOK_OR_PROCEEDINGS_TYPES.has(work.type)) return sameVenue(record, work);
   if (CONFERENCE_VENUE.test(venue)) return sameVenue(record, work);
   return true;
 }
@@ -296,14 +308,24 @@ const DATA_REPOSITORY = /\b(?:dryad|datadryad|pangaea|dataverse|gbif)\b/;
 /** Repositories of datasets beside other works (software, preprints, papers). */
 const MIXED_REPOSITORY = /\b(?:zenodo|figshare)\b/;
 
+/** The venue and the site the index shows, as one normalised text (an absent one is no word). */
+function whereShown(record: ScholarRecord): string {
+  return normalizeText([record.venue, record.site].join(' '));
+}
+
 /** Whether the index shows the paper on a repository of data, where a dataset is what it lists. */
 function onDataRepository(record: ScholarRecord): boolean {
-  const where = normalizeText(`${record.venue ?? ''} ${record.site ?? ''}`);
+  const where = whereShown(record);
   return DATA_REPOSITORY.test(where) || MIXED_REPOSITORY.test(where);
 }
 
 /** Types whose container is a book or proceedings volume: a version of a paper that the venue tells apart. */
-const BOOK_OR_PROCEEDINGS_TYPES = new Set(['proceedings-article', 'book-chapter', 'book-section', 'book-part']);
+const BOOK_OR_PROCEEDINGS_TYPES: ReadonlySet<string | undefined> = new Set([
+  'proceedings-article',
+  'book-chapter',
+  'book-section',
+  'book-part',
+]);
 
 /**
  * The work that is this paper, or undefined. A work passes when its title is nearly the paper's (the
@@ -336,7 +358,7 @@ export function bestMatch(record: ScholarRecord, works: readonly CrossrefWork[])
     // numbers, and the very year must agree; a volume a year later is another volume.
     if (generic && (!sameVenue(record, work) || yearsApart !== 0)) return [];
     if (!sameVersion(record, work)) return [];
-    const preprint = PREPRINT_TYPES.has(work.type ?? '') ? 1 : 0;
+    const preprint = PREPRINT_TYPES.has(work.type) ? 1 : 0;
     // Compared in hundredths: what separates two renderings of one title is noise, not a preference.
     return [{ work, similarity, score: Math.round(similarity * 100), yearsApart, preprint }];
   });
