@@ -162,12 +162,13 @@ function sharedBigrams(a: Map<string, number>, b: Map<string, number>): number {
  * the text.
  */
 function alignTitle(ref: Reference, title: string): Window | undefined {
-  const titleWords = normalizeText(title).split(' ').filter(Boolean);
+  const titleWords = normalizeText(title).split(' ');
   const n = titleWords.length;
   const titleBigrams = bigramCounts(titleWords.join(''));
   let titleTotal = 0;
   for (const count of titleBigrams.values()) titleTotal += count;
-  if (n === 0 || titleTotal === 0) return undefined;
+  // A title without two letters in a row (one letter, punctuation alone) has nothing to be found by.
+  if (titleTotal === 0) return undefined;
   const threshold = TITLE_SIMILARITY_THRESHOLD;
   if (sharedBigrams(titleBigrams, ref.bigrams) < (threshold * titleTotal) / (2 - threshold)) return undefined;
   let best: Omit<Window, 'numbers'> | undefined;
@@ -198,15 +199,13 @@ const NUMERAL = /^(?:\d+|(?=[ivx]{2,}$)x{0,3}(?:ix|iv|v?i{0,3}))$/;
  * unnumbered sibling of a numbered paper takes its DOI only when the numbers agree.
  */
 function numberedAround(ref: Reference, window: Window): boolean {
-  const [next, after] = [ref.words[window.end], ref.words[window.end + 1]];
-  const [before, last] = [ref.words[window.start - 2], ref.words[window.start - 1]];
-  const roman = (word: string | undefined) => word !== undefined && !/\d/.test(word) && NUMERAL.test(word);
-  const numeral = (word: string | undefined) => word !== undefined && NUMERAL.test(word);
+  // Beyond either end of the text there is no word, which neither pattern matches.
+  const word = (i: number) => ref.words[i] ?? '';
+  const [next, after] = [word(window.end), word(window.end + 1)];
+  const [before, last] = [word(window.start - 2), word(window.start - 1)];
+  const roman = (w: string) => !/\d/.test(w) && NUMERAL.test(w);
   return (
-    roman(next) ||
-    (next !== undefined && NUMBERING.test(next) && numeral(after)) ||
-    roman(last) ||
-    (before !== undefined && NUMBERING.test(before) && numeral(last))
+    roman(next) || (NUMBERING.test(next) && NUMERAL.test(after)) || roman(last) || (NUMBERING.test(before) && NUMERAL.test(last))
   );
 }
 
@@ -220,29 +219,30 @@ function numberedAround(ref: Reference, window: Window): boolean {
  */
 function missingTitleWords(ref: Reference, window: Window, title: string): number {
   const letters = ref.words.slice(window.start, window.end).join('');
-  const words = normalizeText(title).split(' ').filter(Boolean);
+  // The title was aligned (alignTitle), so it has letters: total is never 0.
+  const words = normalizeText(title).split(' ');
   const total = words.reduce((sum, word) => sum + word.length, 0);
   const missing = words.filter((word) => !letters.includes(word)).reduce((sum, word) => sum + word.length, 0);
-  return total === 0 ? 1 : missing / total;
+  return missing / total;
 }
 
 /** The most of a title's letters (in whole words) a text may lack or misspell: a typo, a dropped "the". */
 const MISSING_TITLE_LETTERS = 0.1;
 
-/** Whether `name` (normalised words) appears as consecutive words of the text outside the title window. */
+/**
+ * Whether `name` (normalised words, at least one) appears as consecutive words of the text outside the
+ * title window. An empty word (a name without letters) is no word of the text.
+ */
 function wordsOutside(ref: Reference, name: string[], window: Window): boolean {
-  if (name.length === 0) return false;
-  for (let i = 0; i + name.length <= ref.words.length; i++) {
-    if (i < window.end && i + name.length > window.start) continue;
-    if (name.every((word, j) => ref.words[i + j] === word)) return true;
-  }
-  return false;
+  return ref.words.some(
+    (_, i) => (i >= window.end || i + name.length <= window.start) && name.every((word, j) => ref.words[i + j] === word),
+  );
 }
 
 /** The first author (or, for an edited book without authors, the first editor): family name or organisation. */
 function firstPerson(work: CrossrefWork): CrossrefPerson | undefined {
-  const people = work.author?.length ? work.author : (work.editor ?? []);
-  return people.find((person) => person.family || person.name);
+  const people = work.author?.length ? work.author : work.editor;
+  return people?.find((person) => person.family || person.name);
 }
 
 /**
@@ -251,26 +251,23 @@ function firstPerson(work: CrossrefWork): CrossrefPerson | undefined {
  */
 function namesFirstAuthor(ref: Reference, work: CrossrefWork, window: Window): boolean {
   const person = firstPerson(work);
-  if (!person) return false;
-  if (person.family) {
-    const last = normalizeText(person.family).split(' ').at(-1) ?? '';
+  if (person?.family) {
+    const family = normalizeText(person.family);
+    const last = family.slice(family.lastIndexOf(' ') + 1);
     return last.length > 1 && wordsOutside(ref, [last], window);
   }
-  return wordsOutside(
-    ref,
-    normalizeText(person.name ?? '')
-      .split(' ')
-      .filter(Boolean),
-    window,
-  );
+  if (person?.name) return wordsOutside(ref, normalizeText(person.name).split(' '), window);
+  return false;
 }
 
 /** The first and last pages of a work's page range, when they have digits: "9967-9970" → ["9967", "9970"]. */
 function pages(work: CrossrefWork): string[] {
-  return (work.page ?? '')
-    .split(/[-–—,]/)
-    .map((part) => /\d+/.exec(part)?.[0]?.replace(/^0+(?=\d)/, ''))
-    .filter((digits): digits is string => digits !== undefined);
+  return (
+    work.page
+      ?.split(/[-–—,]/)
+      .map((part) => /\d+/.exec(part)?.[0].replace(/^0+(?=\d)/, ''))
+      .filter((digits): digits is string => digits !== undefined) ?? []
+  );
 }
 
 function firstPage(work: CrossrefWork): string | undefined {
@@ -279,18 +276,20 @@ function firstPage(work: CrossrefWork): string | undefined {
 
 /** Whether a container name of the work appears in the text, nearly letter for letter (as a title must). */
 function namesContainer(ref: Reference, work: CrossrefWork): boolean {
-  return (work['container-title'] ?? []).some((name) => {
-    const window = alignTitle(ref, name);
-    return window !== undefined && normalizeText(name).length >= 4 && window.similarity >= TITLE_SIMILARITY_THRESHOLD;
-  });
+  return (
+    work['container-title']?.some((name) => {
+      const window = alignTitle(ref, name);
+      return window !== undefined && normalizeText(name).length >= 4 && window.similarity >= TITLE_SIMILARITY_THRESHOLD;
+    }) ?? false
+  );
 }
 
 /** Agreement beyond title, author and year: the first page, or the volume with the venue. */
 function agreesOnPlace(ref: Reference, work: CrossrefWork): boolean {
   const page = firstPage(work);
   if (page && ref.numbers.has(page)) return true;
-  const volume = /^\d+$/.test(work.volume ?? '') ? (work.volume ?? '').replace(/^0+(?=\d)/, '') : undefined;
-  return volume !== undefined && ref.numbers.has(volume) && namesContainer(ref, work);
+  // The text's numbers are digits alone: a volume that is not ("12A", "Suppl") is never among them.
+  return work.volume !== undefined && ref.numbers.has(work.volume.replace(/^0+(?=\d)/, '')) && namesContainer(ref, work);
 }
 
 const PREPRINT_TEXT =
