@@ -127,13 +127,14 @@ function newHold(windows: readonly BudgetWindow[], n: number, createdAt: number)
 
 /**
  * Of the windows that cannot take a request, the one it must wait for: the last to reset (a key's day
- * over the hour, the month over both). A refusal names it, and its reset is the real wait.
+ * over the hour, the month over both). A refusal names it, and its reset is the real wait. Windows that
+ * reset at the same instant (the hour and the day in a day's last hour, all three in a month's) name the
+ * longest: the same wait, and the limit a caller can plan by.
  */
 export function lastToReset(windows: readonly BudgetWindow[]): BudgetWindow | undefined {
-  return windows.reduce<BudgetWindow | undefined>(
-    (last, window) => (last && last.endsAt >= window.endsAt ? last : window),
-    undefined,
-  );
+  const later = (a: BudgetWindow, b: BudgetWindow) =>
+    a.endsAt !== b.endsAt ? a.endsAt > b.endsAt : a.endsAt - a.startsAt >= b.endsAt - b.startsAt;
+  return windows.reduce<BudgetWindow | undefined>((last, window) => (last && later(last, window) ? last : window), undefined);
 }
 
 /** The memory counter: exact within one process, always answering. */

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPlanReader, type PlanNumbers, parseAccount, RETRY_AFTER_FAILURE_MS } from '../../../lib/budget/account.js';
 import { type BudgetSettings, defaultBackstop, exhausted, usageReport, windowsFor } from '../../../lib/budget/budget.js';
+import { lastToReset } from '../../../lib/budget/counter.js';
 import { dayWindow, hourWindow, monthWindow } from '../../../lib/budget/windows.js';
 import { parseClientKeySecret } from '../../../lib/credentials/client-keys.js';
 import { SecretShapeError } from '../../../lib/credentials/secrets.js';
@@ -41,6 +42,21 @@ describe('refusals', () => {
     expect(exhausted(monthWindow(NOW, 5000), NOW).headers).toEqual({
       'Retry-After': String((at('2026-02-01T00:00:00Z') - NOW) / 1000),
     });
+  });
+
+  it('names the window the request must wait for: the last to reset, and of windows resetting together the longest', () => {
+    const midDay = at('2026-01-05T12:30:00Z');
+    expect(lastToReset([hourWindow(midDay, 9), dayWindow(midDay, 'ci', 1)])?.kind).toBe('day');
+    expect(lastToReset([dayWindow(midDay, 'ci', 1), hourWindow(midDay, 9)])?.kind).toBe('day');
+    // In a day's last hour the hour and the day reset at the same instant; in a month's, all three.
+    const lastHour = at('2026-01-05T23:30:00Z');
+    expect(lastToReset([hourWindow(lastHour, 9), dayWindow(lastHour, 'ci', 1)])?.kind).toBe('day');
+    expect(lastToReset([dayWindow(lastHour, 'ci', 1), hourWindow(lastHour, 9)])?.kind).toBe('day');
+    const monthsLastHour = at('2026-01-31T23:30:00Z');
+    const three = [hourWindow(monthsLastHour, 9), dayWindow(monthsLastHour, 'ci', 1), monthWindow(monthsLastHour, 100)];
+    expect(lastToReset(three)?.kind).toBe('month');
+    expect(lastToReset([...three].reverse())?.kind).toBe('month');
+    expect(lastToReset([])).toBeUndefined();
   });
 
   it("names the per-container allowance as such, never as the deployment's budget", () => {
