@@ -12,26 +12,8 @@ import {
   titleNumbers,
   titleSimilarity,
 } from '../../../lib/citations/match/match.js';
-import type { ScholarRecord } from '../../../lib/citations/model/scholar.js';
-import { normalizeText } from '../../../lib/citations/model/text.js';
 import type { CrossrefWork } from '../../../lib/citations/model/work.js';
-
-/** A journal article as Crossref records one, by one author. */
-function w(title: string, family: string, year: number | null, extra: Partial<CrossrefWork> = {}): CrossrefWork {
-  return {
-    DOI: `10.1/${normalizeText(title).replace(/ /g, '-').slice(0, 40)}-${year}`,
-    title: [title],
-    author: [{ given: 'A', family }],
-    ...(year === null ? {} : { issued: { 'date-parts': [[year]] } }),
-    type: 'journal-article',
-    ...extra,
-  };
-}
-
-/** A paper as the index summarises it. */
-function rec(title: string, family: string | null, year: number | null, venue: string | null = null): ScholarRecord {
-  return { title, authors: family === null ? [] : [{ given: 'A', family }], year, venue };
-}
+import { indexRecord as rec, titledWork as w } from '../../support/match-records.js';
 
 const title = 'Nitrogen uptake by tropical tree seedlings under drought';
 

@@ -19,6 +19,7 @@ import { type CrossrefWork, workYear } from '../../../lib/citations/model/work.j
 import { worksQuery } from '../../../lib/citations/sources/crossref.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
 import { sample } from '../../../lib/local/samples.js';
+import { indexRecord as rec, titledWork as w } from '../../support/match-records.js';
 
 const boettiger = (JSON.parse(crossrefRecording('boettiger')) as { message: { items: CrossrefWork[] } }).message.items;
 
@@ -227,22 +228,6 @@ describe('the rules against guessing', () => {
     );
   });
 });
-
-/** A recorded-shape work for the rule tests. */
-function w(title: string, family: string, year: number | null, extra: Partial<CrossrefWork> = {}): CrossrefWork {
-  return {
-    DOI: `10.1/${normalizeText(title).replace(/ /g, '-').slice(0, 40)}-${year}`,
-    title: [title],
-    author: [{ given: 'A', family }],
-    ...(year === null ? {} : { issued: { 'date-parts': [[year]] } }),
-    type: 'journal-article',
-    ...extra,
-  };
-}
-
-function rec(title: string, family: string | null, year: number | null, venue: string | null = null): ScholarRecord {
-  return { title, authors: family === null ? [] : [{ given: 'A', family }], year, venue };
-}
 
 describe('the rules each decided by a test', () => {
   const title = 'Nitrogen uptake by tropical tree seedlings under drought';

@@ -6,19 +6,9 @@
  * test/unit/lib/reference-match.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { matchReference, type ReferenceOutcome } from '../../../lib/citations/match/reference-match.js';
+import { matchReference } from '../../../lib/citations/match/reference-match.js';
 import type { CrossrefWork } from '../../../lib/citations/model/work.js';
-
-function work(DOI: string, title: string, family: string, year: number, extra: Partial<CrossrefWork> = {}): CrossrefWork {
-  return {
-    DOI,
-    title: [title],
-    author: [{ given: 'M. J.', family }],
-    issued: { 'date-parts': [[year]] },
-    type: 'journal-article',
-    ...extra,
-  };
-}
+import { doiOf, ruleOf, scoreOf, articleWork as work } from '../../support/match-records.js';
 
 const SHEA_TITLE = 'Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface';
 const shea = work('10.1103/PhysRevB.47.9967', SHEA_TITLE, 'Shea', 1993, {
@@ -31,18 +21,6 @@ const SHEA =
   'Shea, M. J., & Compton, R. N. (1993). Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface. Physical Review B, 47(15), 9967–9970.';
 /** Shea's title without its "a": one letter pair short of the text's, similarity 0.98. */
 const SHEA_TITLE_NEAR = SHEA_TITLE.replace(' of a ', ' of ');
-
-function doiOf(outcome: ReferenceOutcome): string | null {
-  return outcome.matched?.doi ?? null;
-}
-
-function ruleOf(outcome: ReferenceOutcome): string {
-  return outcome.matched ? outcome.matched.rule : outcome.rule;
-}
-
-function scoreOf(outcome: ReferenceOutcome): number | undefined {
-  return outcome.matched ? outcome.matched.score : outcome.score;
-}
 
 const FORECAST = 'Boettiger C (2018) The forecast trap [Data set]. Dryad.';
 function dataset(title: string): CrossrefWork {

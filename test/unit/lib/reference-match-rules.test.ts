@@ -6,27 +6,9 @@
  * matcher's rules as a whole; the real strings are test/unit/lib/reference-labelled.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { matchReference, type ReferenceOutcome } from '../../../lib/citations/match/reference-match.js';
+import { matchReference } from '../../../lib/citations/match/reference-match.js';
 import type { CrossrefWork } from '../../../lib/citations/model/work.js';
-
-function work(DOI: string, title: string, family: string, year: number, extra: Partial<CrossrefWork> = {}): CrossrefWork {
-  return {
-    DOI,
-    title: [title],
-    author: [{ given: 'A.', family }],
-    issued: { 'date-parts': [[year]] },
-    type: 'journal-article',
-    ...extra,
-  };
-}
-
-function doiOf(outcome: ReferenceOutcome): string | null {
-  return outcome.matched?.doi ?? null;
-}
-
-function ruleOf(outcome: ReferenceOutcome): string {
-  return outcome.matched ? outcome.matched.rule : outcome.rule;
-}
+import { doiOf, ruleOf, articleWork as work } from '../../support/match-records.js';
 
 const NITROGEN = 'Nitrogen uptake by tropical seedlings';
 const nitrogen = work('10.1/n', NITROGEN, 'Okafor', 2016);

@@ -3,24 +3,8 @@
  * measurement on real reference strings is test/unit/lib/reference-labelled.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  bibliographicQuery,
-  matchReference,
-  parseReferenceInput,
-  type ReferenceOutcome,
-} from '../../../lib/citations/match/reference-match.js';
-import type { CrossrefWork } from '../../../lib/citations/model/work.js';
-
-function work(DOI: string, title: string, family: string, year: number, extra: Partial<CrossrefWork> = {}): CrossrefWork {
-  return {
-    DOI,
-    title: [title],
-    author: [{ given: 'M. J.', family }],
-    issued: { 'date-parts': [[year]] },
-    type: 'journal-article',
-    ...extra,
-  };
-}
+import { bibliographicQuery, matchReference, parseReferenceInput } from '../../../lib/citations/match/reference-match.js';
+import { doiOf, ruleOf, articleWork as work } from '../../support/match-records.js';
 
 const shea = work(
   '10.1103/PhysRevB.47.9967',
@@ -36,14 +20,6 @@ const shea = work(
 );
 const SHEA =
   'Shea, M. J., & Compton, R. N. (1993). Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface. Physical Review B, 47(15), 9967–9970.';
-
-function doiOf(outcome: ReferenceOutcome): string | null {
-  return outcome.matched?.doi ?? null;
-}
-
-function ruleOf(outcome: ReferenceOutcome): string {
-  return outcome.matched ? outcome.matched.rule : outcome.rule;
-}
 
 describe('parseReferenceInput', () => {
   it.each([
