@@ -8,6 +8,11 @@ import type { ScholarRecord } from '../../lib/citations/model/scholar.js';
 import { normalizeText } from '../../lib/citations/model/text.js';
 import type { CrossrefWork } from '../../lib/citations/model/work.js';
 
+/** A real reference in APA and its Crossref work (Physical Review B, 1993): the matcher's main case. */
+export const SHEA_TITLE = 'Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface';
+export const SHEA =
+  'Shea, M. J., & Compton, R. N. (1993). Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface. Physical Review B, 47(15), 9967–9970.';
+
 /** A journal article by one author, as Crossref records one. */
 export function articleWork(
   DOI: string,
@@ -26,6 +31,13 @@ export function articleWork(
     ...extra,
   };
 }
+
+export const sheaWork = articleWork('10.1103/PhysRevB.47.9967', SHEA_TITLE, 'Shea', 1993, {
+  'container-title': ['Physical Review B'],
+  volume: '47',
+  issue: '15',
+  page: '9967-9970',
+});
 
 /** The same, its DOI made from its title and year, and a year that may be unknown. */
 export function titledWork(title: string, family: string, year: number | null, extra: Partial<CrossrefWork> = {}): CrossrefWork {

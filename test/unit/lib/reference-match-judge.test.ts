@@ -8,17 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { matchReference } from '../../../lib/citations/match/reference-match.js';
 import type { CrossrefWork } from '../../../lib/citations/model/work.js';
-import { doiOf, ruleOf, scoreOf, articleWork as work } from '../../support/match-records.js';
+import { doiOf, ruleOf, SHEA, SHEA_TITLE, scoreOf, sheaWork as shea, articleWork as work } from '../../support/match-records.js';
 
-const SHEA_TITLE = 'Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface';
-const shea = work('10.1103/PhysRevB.47.9967', SHEA_TITLE, 'Shea', 1993, {
-  'container-title': ['Physical Review B'],
-  volume: '47',
-  issue: '15',
-  page: '9967-9970',
-});
-const SHEA =
-  'Shea, M. J., & Compton, R. N. (1993). Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface. Physical Review B, 47(15), 9967–9970.';
 /** Shea's title without its "a": one letter pair short of the text's, similarity 0.98. */
 const SHEA_TITLE_NEAR = SHEA_TITLE.replace(' of a ', ' of ');
 

@@ -4,15 +4,9 @@
  * ranges it reads in a reference before it judges a candidate (seen through matchReference).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  bibliographicQuery,
-  matchReference,
-  parseReferenceInput,
-  type ReferenceOutcome,
-} from '../../../lib/citations/match/reference-match.js';
+import { bibliographicQuery, matchReference, parseReferenceInput } from '../../../lib/citations/match/reference-match.js';
 import type { CrossrefWork } from '../../../lib/citations/model/work.js';
-
-const TITLE = 'Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface';
+import { ruleOf, SHEA_TITLE as TITLE } from '../../support/match-records.js';
 
 function shea(extra: Partial<CrossrefWork> = {}): CrossrefWork {
   return {
@@ -34,10 +28,6 @@ function shea(extra: Partial<CrossrefWork> = {}): CrossrefWork {
 /** The reference in APA, with the date and the place (volume, pages) given. */
 function apa(date: string, place: string): string {
   return `Shea, M. J., & Compton, R. N. (${date}). ${TITLE}. Physical Review B, ${place}`;
-}
-
-function ruleOf(outcome: ReferenceOutcome): string {
-  return outcome.matched ? outcome.matched.rule : outcome.rule;
 }
 
 describe('parseReferenceInput reads an entry that is only a DOI as a DOI', () => {

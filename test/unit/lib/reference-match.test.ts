@@ -4,22 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bibliographicQuery, matchReference, parseReferenceInput } from '../../../lib/citations/match/reference-match.js';
-import { doiOf, ruleOf, articleWork as work } from '../../support/match-records.js';
-
-const shea = work(
-  '10.1103/PhysRevB.47.9967',
-  'Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface',
-  'Shea',
-  1993,
-  {
-    'container-title': ['Physical Review B'],
-    volume: '47',
-    issue: '15',
-    page: '9967-9970',
-  },
-);
-const SHEA =
-  'Shea, M. J., & Compton, R. N. (1993). Surface-plasmon ejection of Ag+ ions from laser irradiation of a roughened silver surface. Physical Review B, 47(15), 9967–9970.';
+import { doiOf, ruleOf, SHEA, sheaWork as shea, articleWork as work } from '../../support/match-records.js';
 
 describe('parseReferenceInput', () => {
   it.each([
