@@ -136,8 +136,8 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
       .then((commands) => ({
         commands,
         // One attempt: a retry would not fit in the budget, and a miss costs only an upstream call. Each
-        // call's own budget aborts it (attempt): a wait for another container's load reads for longer than
-        // any one lookup, so the client sets no request timeout of its own.
+        // call's own budget aborts it (attempt). No requestTimeout: the SDK's only warns (or, told to throw,
+        // would cut a wait's read, which may take longer than any one lookup).
         client: new commands.DynamoDBClient({
           maxAttempts: 1,
           requestHandler: { connectionTimeout: Math.max(options.readTimeoutMs, options.writeTimeoutMs) },

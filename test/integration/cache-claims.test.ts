@@ -41,23 +41,23 @@ beforeEach(() => {
   upstream.reset();
 });
 
-function tableClient(cooldownMs = 10_000): CacheTable {
+function tableClient(cooldownMs = 10_000, writeTimeoutMs = WRITE_TIMEOUT_MS): CacheTable {
   return createCacheTable({
     tableName: table.tableName,
     readTimeoutMs: READ_TIMEOUT_MS,
-    writeTimeoutMs: WRITE_TIMEOUT_MS,
+    writeTimeoutMs,
     cooldownMs,
     pollMs: 20,
   });
 }
 
 /** One container's answer cache: its own memory and table client, sharing calls in flight as the answer cache does. */
-function container() {
+function container(client = tableClient()) {
   return createSharedCache<string>({
     name: 'claims-v1',
     ttlSeconds: 3_600,
     memoryMax: 10,
-    table: tableClient(),
+    table: client,
     inFlight: { sharesFailure: () => false, reserveMs: 0 },
   });
 }
@@ -116,6 +116,26 @@ describe('a claim on a slow table', () => {
     expect(scopeB.activity).toMatchObject({ tableHits: 1, misses: 0, duplicateCalls: 0 });
   });
 
+  it('is waited for though the table slows down mid-wait past every call’s budget (the deployed 150 and 300 ms)', async () => {
+    const [a, b] = [container(), container(tableClient(10_000, 300))];
+    const first = heldLoad<string>();
+    const second = vi.fn(async () => 'answer from B');
+    const answerA = a.remember('slowed down while waiting', first.load, { scope: scope() });
+    await first.started;
+    const scopeB = scope();
+    const answerB = b.remember('slowed down while waiting', second, { scope: scopeB });
+    // B has found A's claim and waits: its next read meets a table answering in 400 ms.
+    await tableSaw('PutItem', 2);
+    const gets = table.calls.filter((call) => call.operation === 'GetItem').length;
+    table.setMode({ kind: 'slow', delayMs: 400 });
+    await tableSaw('GetItem', gets + 1);
+    table.setMode({ kind: 'ok' });
+    first.finish.resolve('answer from A');
+    expect(await answerA).toBe('answer from A');
+    expect(await answerB).toBe('answer from A');
+    expect(second).not.toHaveBeenCalled();
+  });
+
   it('is made even while the table rests after failed lookups, and its answer ends the rest', async () => {
     const client = tableClient(600_000);
     const activity: CacheActivity = {
@@ -138,6 +158,41 @@ describe('a claim on a slow table', () => {
     expect(claim?.outcome).toBe('claimed');
     await client.putMany([{ key: 'claims-v1#resting', value: 'stored', ttlSeconds: 60 }], { activity });
     expect((await client.getMany(['claims-v1#resting'], { activity })).get('claims-v1#resting')?.value).toBe('stored');
+  });
+});
+
+describe('a table client resting after failed lookups', () => {
+  const activity = (): CacheActivity => ({
+    memoryHits: 0,
+    tableHits: 0,
+    misses: 0,
+    tableErrors: 0,
+    duplicateCalls: 0,
+    pendingWrites: [],
+  });
+  /** Three failed lookups in a row: the client leaves the table alone for its (long) cooldown. */
+  async function rest(client: CacheTable): Promise<void> {
+    table.setMode({ kind: 'error' });
+    for (let i = 0; i < 3; i++) await client.getMany(['failed lookup'], { activity: activity() });
+    table.setMode({ kind: 'ok' });
+  }
+
+  it('still reads for a wait: a value stored by another container is found', async () => {
+    const [resting, other] = [tableClient(600_000), tableClient()];
+    await other.putMany([{ key: 'claims-v1#stored while resting', value: 'stored', ttlSeconds: 60 }], { activity: activity() });
+    await rest(resting);
+    const waited = await resting.waitFor?.('claims-v1#stored while resting', Date.now() + 30_000, { activity: activity() });
+    expect(waited).toEqual({ outcome: 'stored', stored: { value: 'stored', expiresAtMs: expect.any(Number) } });
+  });
+
+  it('still gives its claim up, so that the next container may claim the key at once', async () => {
+    const [resting, other] = [tableClient(600_000), tableClient()];
+    const claim = await resting.claim?.('claims-v1#given up while resting', Date.now() + 60_000, { activity: activity() });
+    if (claim?.outcome !== 'claimed') throw new Error(`not claimed: ${claim?.outcome}`);
+    await rest(resting);
+    await resting.release?.('claims-v1#given up while resting', claim.owner, { activity: activity() });
+    const next = await other.claim?.('claims-v1#given up while resting', Date.now() + 60_000, { activity: activity() });
+    expect(next?.outcome).toBe('claimed');
   });
 });
 
