@@ -223,67 +223,58 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
       { duringRest: true },
     );
 
+  /**
+   * One conditional PutItem of the one-call-per-question path (made while the table rests, like the reads of
+   * a wait): true when written, false when its condition failed, undefined when the table did not answer.
+   */
+  const conditionalPut = (
+    operation: string,
+    context: TableContext,
+    input: { Item: Record<string, { S: string } | { N: string }> } & Record<string, unknown>,
+  ) =>
+    attempt(
+      operation,
+      options.writeTimeoutMs,
+      context,
+      async ({ client, commands }, abortSignal) => {
+        try {
+          await client.send(new commands.PutItemCommand({ TableName: options.tableName, ...input }), { abortSignal });
+          return true;
+        } catch (error) {
+          if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+          throw error;
+        }
+      },
+      { duringRest: true },
+    );
+
   return {
     async claim(key, untilMs, context) {
       const owner = randomBytes(9).toString('base64url');
-      const claimed = await attempt(
-        'claim',
-        options.writeTimeoutMs,
-        context,
-        async ({ client, commands }, abortSignal) => {
-          try {
-            await client.send(
-              new commands.PutItemCommand({
-                TableName: options.tableName,
-                Item: {
-                  pk: { S: prefixed(key) },
-                  owner: { S: owner },
-                  loading_until: { N: String(untilMs) },
-                  expires_at: { N: String(Math.ceil(untilMs / 1000)) },
-                },
-                // Only where nothing live is: no value and no other container's claim.
-                ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-                ExpressionAttributeValues: { ':now': { N: String(Math.floor(now() / 1000)) } },
-              }),
-              { abortSignal },
-            );
-            return true;
-          } catch (error) {
-            if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-            throw error;
-          }
+      const claimed = await conditionalPut('claim', context, {
+        Item: {
+          pk: { S: prefixed(key) },
+          owner: { S: owner },
+          loading_until: { N: String(untilMs) },
+          expires_at: { N: String(Math.ceil(untilMs / 1000)) },
         },
-        { duringRest: true },
-      );
+        // Only where nothing live is: no value and no other container's claim.
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+        ExpressionAttributeValues: { ':now': { N: String(Math.floor(now() / 1000)) } },
+      });
       if (claimed === undefined) return { outcome: 'unavailable' };
       return claimed ? { outcome: 'claimed', owner } : { outcome: 'taken' };
     },
 
     async release(key, owner, context) {
-      await attempt(
-        'release',
-        options.writeTimeoutMs,
-        context,
-        async ({ client, commands }, abortSignal) => {
-          try {
-            await client.send(
-              new commands.PutItemCommand({
-                TableName: options.tableName,
-                // Expired at once: readers find nothing, the next claim takes the key.
-                Item: { pk: { S: prefixed(key) }, expires_at: { N: '0' } },
-                ConditionExpression: '#owner = :owner',
-                ExpressionAttributeNames: { '#owner': 'owner' },
-                ExpressionAttributeValues: { ':owner': { S: owner } },
-              }),
-              { abortSignal },
-            );
-          } catch (error) {
-            // Someone stored the value over the claim already: nothing to give up.
-            if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-          }
-        },
-        { duringRest: true },
-      );
+      // A failed condition means someone stored the value over the claim already: nothing to give up.
+      await conditionalPut('release', context, {
+        // Expired at once: readers find nothing, the next claim takes the key.
+        Item: { pk: { S: prefixed(key) }, expires_at: { N: '0' } },
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': { S: owner } },
+      });
     },
 
     async waitFor(key, untilMs, context) {

@@ -66,8 +66,24 @@ function scope(waitMs = 60_000): CacheScope & { activity: CacheActivity } {
   return {
     fresh: false,
     deadline: Date.now() + waitMs,
-    activity: { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, duplicateCalls: 0, pendingWrites: [] },
+    activity: activity(),
   };
+}
+
+const activity = (): CacheActivity => ({
+  memoryHits: 0,
+  tableHits: 0,
+  misses: 0,
+  tableErrors: 0,
+  duplicateCalls: 0,
+  pendingWrites: [],
+});
+
+/** Three failed lookups in a row: the client leaves the table alone for its (long) cooldown. */
+async function rest(client: CacheTable): Promise<void> {
+  table.setMode({ kind: 'error' });
+  for (let i = 0; i < 3; i++) await client.getMany(['failed lookup'], { activity: activity() });
+  table.setMode({ kind: 'ok' });
 }
 
 /** A load the test finishes when it chooses, and a promise that says when it started. */
@@ -138,45 +154,20 @@ describe('a claim on a slow table', () => {
 
   it('is made even while the table rests after failed lookups, and its answer ends the rest', async () => {
     const client = tableClient(600_000);
-    const activity: CacheActivity = {
-      memoryHits: 0,
-      tableHits: 0,
-      misses: 0,
-      tableErrors: 0,
-      duplicateCalls: 0,
-      pendingWrites: [],
-    };
-    table.setMode({ kind: 'error' });
-    // Three failures in a row: the table rests for the cooldown.
-    for (let i = 0; i < 3; i++) await client.getMany(['resting lookup'], { activity });
-    table.setMode({ kind: 'ok' });
+    const context = { activity: activity() };
+    await rest(client);
     table.resetLog();
-    await client.getMany(['resting lookup'], { activity });
+    await client.getMany(['resting lookup'], context);
     // Resting: the lookup was not even sent.
     expect(table.calls).toEqual([]);
-    const claim = await client.claim?.('claims-v1#resting', Date.now() + 60_000, { activity });
+    const claim = await client.claim?.('claims-v1#resting', Date.now() + 60_000, context);
     expect(claim?.outcome).toBe('claimed');
-    await client.putMany([{ key: 'claims-v1#resting', value: 'stored', ttlSeconds: 60 }], { activity });
-    expect((await client.getMany(['claims-v1#resting'], { activity })).get('claims-v1#resting')?.value).toBe('stored');
+    await client.putMany([{ key: 'claims-v1#resting', value: 'stored', ttlSeconds: 60 }], context);
+    expect((await client.getMany(['claims-v1#resting'], context)).get('claims-v1#resting')?.value).toBe('stored');
   });
 });
 
 describe('a table client resting after failed lookups', () => {
-  const activity = (): CacheActivity => ({
-    memoryHits: 0,
-    tableHits: 0,
-    misses: 0,
-    tableErrors: 0,
-    duplicateCalls: 0,
-    pendingWrites: [],
-  });
-  /** Three failed lookups in a row: the client leaves the table alone for its (long) cooldown. */
-  async function rest(client: CacheTable): Promise<void> {
-    table.setMode({ kind: 'error' });
-    for (let i = 0; i < 3; i++) await client.getMany(['failed lookup'], { activity: activity() });
-    table.setMode({ kind: 'ok' });
-  }
-
   it('still reads for a wait: a value stored by another container is found', async () => {
     const [resting, other] = [tableClient(600_000), tableClient()];
     await other.putMany([{ key: 'claims-v1#stored while resting', value: 'stored', ttlSeconds: 60 }], { activity: activity() });
