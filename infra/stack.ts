@@ -477,9 +477,10 @@ export class SearchCitationApiStack extends Stack {
    *   Manager adds later is denied too) is denied to every principal but the admins, the account root and
    *   the deployment's CloudFormation role: writing a value, moving a version stage (a rollback to a
    *   revoked key list), rotation, restore, replication, tags, deletion, and the policy itself.
-   * The CloudFormation role (the bootstrap's cfn-exec-role, and deployRoleArn for `--role-arn`) is exempt
-   * from both, so that a deploy can update the secrets and their policies whatever it has to read: anyone
-   * who can deploy the stack can rewrite these policies anyway. The policies are kept, as the secrets are,
+   * The CloudFormation role (the bootstrap's cfn-exec-role, or with deployerArns the stack's own execution
+   * role, infra/deployer.ts; and deployRoleArn for `--role-arn`) is exempt from both, so that a deploy can
+   * update the secrets and their policies whatever it has to read: anyone who can deploy the stack can
+   * rewrite these policies anyway. The policies are kept, as the secrets are,
    * when the stack is deleted: a kept secret never stands unguarded. Secrets given by name or ARN are the
    * team's own: their policies are left as they are.
    */
