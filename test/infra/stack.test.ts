@@ -4,8 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Validations } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -19,9 +20,12 @@ import {
   PAID_CALLS_PER_REQUEST,
 } from '../../infra/budget.js';
 import { STYLE_PACK_ROUTES } from '../../infra/bundling.js';
+import { reservedConcurrencyOf, reservedConcurrencyProblem, UNRESERVED_CONCURRENCY } from '../../infra/concurrency.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import {
   API_5XX_THRESHOLD,
+  CACHE_TABLE_ERRORS_PERIODS,
+  CACHE_TABLE_ERRORS_THRESHOLD,
   RATE_LIMITED_PERCENT_THRESHOLD,
   REFUSED_FLOOD_THRESHOLD,
   WAF_BLOCKED_THRESHOLD,
@@ -178,6 +182,54 @@ describe('functions', () => {
         BUDGET_FAIL_CLOSED: 'false',
       });
     }
+  });
+
+  it('reserves at most 400 a copy by default, every function of the stack counted, so that a second copy fits in a default account', () => {
+    const functions = reservedConcurrencyOf(stack);
+    expect(functions).toHaveLength(FUNCTION_COUNT);
+    const total = functions.reduce((sum, fn) => sum + fn.reserved, 0);
+    expect(total).toBe(FUNCTION_COUNT * (DEFAULT_SETTINGS.reservedConcurrency ?? 0));
+    expect(DEFAULT_SETTINGS.reservedConcurrencyPerCopy).toBe(400);
+    expect(total).toBeLessThanOrEqual(DEFAULT_SETTINGS.reservedConcurrencyPerCopy);
+    // Two copies at the defaults fit in what a default account may reserve: 1,000 less the 100 Lambda keeps.
+    expect(2 * DEFAULT_SETTINGS.reservedConcurrencyPerCopy).toBeLessThanOrEqual(
+      DEFAULT_SETTINGS.accountConcurrency - UNRESERVED_CONCURRENCY,
+    );
+    // Any function in the tree counts, whatever built it (a worker of a later construct, say).
+    const other = new Stack(new App(), 'Other');
+    new lambda.Function(other, 'Worker', {
+      runtime: lambda.Runtime.NODEJS_22_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('export const handler = async () => undefined;'),
+      reservedConcurrentExecutions: 7,
+    });
+    expect(reservedConcurrencyOf(other)).toEqual([{ path: 'Other/Worker/Resource', reserved: 7 }]);
+  });
+
+  it('refuses at synth a copy reserving more than its share, or than the stated account quota leaves reservable', () => {
+    expect(() => createApp({ context: { ...BASE_CONTEXT, reservedConcurrency: '30' } })).toThrow(
+      new RegExp(
+        `^Invalid CDK context: reservedConcurrency: the stack's ${FUNCTION_COUNT} functions would reserve ${FUNCTION_COUNT * 30} instances together, over this copy's share, reservedConcurrencyPerCopy 400`,
+      ),
+    );
+    const total = FUNCTION_COUNT * (DEFAULT_SETTINGS.reservedConcurrency ?? 0);
+    expect(reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: total, accountConcurrency: 1_000 })).toBeUndefined();
+    expect(reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: total - 1, accountConcurrency: 1_000 })).toMatch(
+      /reservedConcurrencyPerCopy/,
+    );
+    // A quota of 400 leaves 300 to reserve, whatever the copy's share.
+    expect(reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: 5_000, accountConcurrency: 400 })).toMatch(
+      /over the 300 an account with a quota of 400 \(accountConcurrency\) may reserve/,
+    );
+    expect(
+      reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: 5_000, accountConcurrency: total + 100 }),
+    ).toBeUndefined();
+    const settings = (values: Record<string, unknown>) => settingsFromContext(contextOf({ secretAdminArns: ADMIN, ...values }));
+    expect(settings({ reservedConcurrencyPerCopy: '600', accountConcurrency: '3000' })).toMatchObject({
+      reservedConcurrencyPerCopy: 600,
+      accountConcurrency: 3_000,
+    });
+    expect(() => settings({ accountConcurrency: '5' })).toThrow(/accountConcurrency: must be a whole number from 10/);
   });
 
   it('caps every function with a reserved concurrency by default (20), none with reservedConcurrency=none', () => {
@@ -680,9 +732,26 @@ describe('logs, alarms, dashboard', () => {
       ([, a]) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Throttles',
     );
     expect(throttleAlarms).toHaveLength(FUNCTION_COUNT);
-    // 5XX, spend, budget counter, 429 share, refused flood, WAF blocks (two rules), metrics stopped, and errors
-    // and throttles per function.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(8 + 2 * FUNCTION_COUNT);
+    // 5XX, spend, budget counter, 429 share, refused flood, WAF blocks (three rate rules), metrics stopped, the
+    // cache table's errors, undelivered secret-change alerts, and errors and throttles per function.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(11 + 2 * FUNCTION_COUNT);
+  });
+
+  it('alarms when the cache table fails for ten minutes: CacheTableErrors of every endpoint together, 5 or more in each of two periods', () => {
+    expect([CACHE_TABLE_ERRORS_THRESHOLD, CACHE_TABLE_ERRORS_PERIODS]).toEqual([5, 2]);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'SearchCitationApi',
+      MetricName: 'CacheTableErrors',
+      // The totals record the functions write (lib/middleware/metrics.ts): the service alone, every endpoint.
+      Dimensions: [{ Name: 'service', Value: 'search-citation-api' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: CACHE_TABLE_ERRORS_THRESHOLD,
+      EvaluationPeriods: CACHE_TABLE_ERRORS_PERIODS,
+      DatapointsToAlarm: CACHE_TABLE_ERRORS_PERIODS,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
   });
 
   it('gives every alarm an action and an OK action on the alarm topic the stack creates', () => {
@@ -708,7 +777,17 @@ describe('logs, alarms, dashboard', () => {
     const dashboards = ofType('AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0]?.[1].Properties.DashboardBody);
-    for (const metric of ['Requests', 'Errors', 'Latency', 'UpstreamCalls', 'UpstreamLatency', 'CacheHits', 'ErrorsByCode']) {
+    for (const metric of [
+      'Requests',
+      'Errors',
+      'Latency',
+      'UpstreamCalls',
+      'UpstreamLatency',
+      'CacheHits',
+      'ErrorsByCode',
+      'CacheTableErrors',
+      'CacheDuplicateCalls',
+    ]) {
       expect(body).toContain(metric);
     }
     for (const route of ROUTES) expect(body).toContain(`\\"endpoint\\",\\"${route.name}\\"`);
@@ -885,7 +964,7 @@ describe('context settings', () => {
       TopicArn: topicArn,
     });
     const alarms = Object.values(custom.findResources('AWS::CloudWatch::Alarm')) as Resource[];
-    expect(alarms).toHaveLength(8 + 2 * FUNCTION_COUNT);
+    expect(alarms).toHaveLength(11 + 2 * FUNCTION_COUNT);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
       expect(alarm.Properties.OKActions).toEqual([topicArn]);
