@@ -5,7 +5,6 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.js';
-import { AppError } from '../errors.js';
 import { SECRET_KEY_SHAPE } from './key-shape.js';
 import { jsonKind, readSecret, SecretShapeError } from './secrets.js';
 
@@ -100,9 +99,6 @@ function clientKeys(deadline?: number): Promise<ClientKey[]> {
   return readSecret(config.CLIENT_KEYS_SECRET_ID as string, parseClientKeySecret, deadline);
 }
 
-/** The keys of the last successful read: while the secret cannot be read, they tell a client from a stranger. */
-let lastReadKeys: readonly ClientKey[] = [];
-
 function matchOf(digest: Buffer, keys: readonly ClientKey[]): ClientKey | undefined {
   let match: ClientKey | undefined;
   for (const key of keys) {
@@ -112,47 +108,19 @@ function matchOf(digest: Buffer, keys: readonly ClientKey[]): ClientKey | undefi
 }
 
 /**
- * The name of the client whose key this is, or undefined. Every stored digest is compared in constant
- * time, so the time taken says nothing about which key, or how much of it, matched.
+ * The client key this token is, with the key's own settings (its limits), or undefined. Every stored
+ * digest is compared in constant time, so the time taken says nothing about which key, or how much of
+ * it, matched. A token not shaped like a stored key is refused without reading the secret.
  *
- * While Secrets Manager does not answer (a timeout, throttling, its own error), every token shaped like a
- * key gets 503 SERVICE_UNAVAILABLE with Retry-After: a valid key cannot be told from a guess then, and a
- * client told its working key is invalid would discard it. While the secret is unreadable for a reason of
- * the deployment's (missing, denied, the wrong shape), only a key this container has seen in the secret
- * before meets SERVICE_MISCONFIGURED (500); any other token is refused as unknown (401). A token not shaped
- * like a stored key never reads the secret. `deadline` is the request's (epoch ms).
+ * Without the secret a valid key cannot be told from a guess, and a 401 would tell a client its good key
+ * is bad (a fresh container has never seen any key): so while the secret cannot be read, every token that
+ * could be a key gets the failure itself, 503 SERVICE_UNAVAILABLE with Retry-After when Secrets Manager did
+ * not answer (a timeout, throttling, its own error), 500 SERVICE_MISCONFIGURED when the deployment is wrong
+ * (the secret missing, access denied, not JSON, the wrong shape) (docs/decisions.md §3). The gateway's
+ * authorizer, whose refusals API Gateway remembers per token, relies on the same: no outage or mistake of
+ * the deployment's is ever cached as a Deny. `deadline` is the request's (epoch ms).
  */
-export async function findClient(presentedKey: string, deadline?: number): Promise<string | undefined> {
-  return (await findClientKey(presentedKey, deadline))?.name;
-}
-
-/** As {@link findClient}, with the key's own settings (its daily limit). */
 export async function findClientKey(presentedKey: string, deadline?: number): Promise<ClientKey | undefined> {
   if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
-  const digest = sha256(presentedKey);
-  let keys: readonly ClientKey[];
-  try {
-    keys = await clientKeys(deadline);
-  } catch (error) {
-    // The store did not answer: a valid key cannot be told from a guess, and a 401 would tell a client its
-    // good key is bad, so every token that could be a key is answered 503 with Retry-After.
-    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw error;
-    if (matchOf(digest, lastReadKeys) !== undefined) throw error;
-    return undefined;
-  }
-  if (!localKeys) lastReadKeys = keys;
-  return matchOf(digest, keys);
-}
-
-/**
- * The client key this token is, or undefined, for a caller whose refusal is remembered: the gateway's
- * authorizer, whose Deny API Gateway caches for the token. A client key secret that cannot be read
- * throws (SERVICE_MISCONFIGURED) whatever the token, so that no valid key is ever refused because of an
- * outage; a token not shaped like a stored key is refused without reading the secret.
- */
-export async function identifyClientKey(presentedKey: string, deadline?: number): Promise<ClientKey | undefined> {
-  if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
-  const keys = await clientKeys(deadline);
-  if (!localKeys) lastReadKeys = keys;
-  return matchOf(sha256(presentedKey), keys);
+  return matchOf(sha256(presentedKey), await clientKeys(deadline));
 }
