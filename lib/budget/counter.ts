@@ -28,8 +28,12 @@
  * Down. A call without an answer twice marks the table down for `retryMs`: reservations then fail at once
  * (the caller fails open or refuses, lib/budget/budget.ts) and what is owed (closings that could not be
  * written) is written by the container's own timer at the end of that time, and at once whenever the table
- * answers again. An owed closing whose token may have been removed (older than SETTLE_HORIZON_MS, tokens
- * are kept 8 minutes) is dropped with a log line that says which way the count is off.
+ * answers again. A window a call never reached (the connection refused, or an error of the request's
+ * answered) holds nothing of it, so what is owed there is kept until written, however long the outage;
+ * searches never sent are merged into one closing per set of windows, and at most MAX_OWED closings are
+ * kept. Only a window sent to without an answer, whose token may have been removed since (older than
+ * SETTLE_HORIZON_MS, tokens are kept 8 minutes), is dropped, with a log line that says which way its count
+ * is off.
  *
  * Time budget. Each call's timeout follows what the table has been answering: twice the 99th percentile
  * of the last answers' latencies, between `timeoutMs` and `maxTimeoutMs` (docs/budget-and-caching.md, "Why
@@ -108,6 +112,29 @@ export class CounterUnavailable extends Error {
   override name = 'CounterUnavailable';
   /** Set by reserve(): what may have been reserved, for close(). */
   hold?: Hold;
+  /**
+   * Whether a copy of the call may have reached the table (no answer came): false when it surely did not
+   * (the connection was refused, or the table answered that it did nothing), so that what it carried is
+   * known never to have been written.
+   */
+  sent = true;
+}
+
+// Failures of the connection itself: the request was never sent (a reset, by contrast, may follow a request).
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Whether a failed call surely changed nothing in the table: no connection was made (refused, no such
+ * host, no route), or the table answered an error of the request's (HTTP 4xx: throttled, denied, invalid),
+ * which DynamoDB applies nothing of. A timeout, a reset or a server error (5xx) may follow a write that
+ * landed. A pure function, so the rule is tested on its own.
+ */
+export function surelyNotWritten(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const failure = error as Error & { code?: string; syscall?: string; $metadata?: { httpStatusCode?: number } };
+  if (NOT_CONNECTED.has(failure.code ?? '') || failure.syscall === 'connect') return true;
+  const status = failure.$metadata?.httpStatusCode ?? 0;
+  return status >= 400 && status < 500;
 }
 
 export function newToken(): string {
@@ -199,9 +226,34 @@ export interface DynamoCounterOptions {
   client: () => Promise<{ client: DynamoDBClient; commands: typeof import('@aws-sdk/client-dynamodb') }>;
   now?: () => number;
   timers?: CounterTimers;
-  /** Called when an owed closing is dropped (its token may be gone): which way the count stays off, and by how much. */
-  onAbandoned?: (owed: { hold: Hold; kept: number; off: Unsettled }) => void;
+  /**
+   * Called for each window of an owed closing that is dropped, and why: its token may be gone (sent more
+   * than SETTLE_HORIZON_MS before), or more closings are owed than the container keeps (MAX_OWED); with
+   * which way that window's count stays off, and by how much.
+   */
+  onAbandoned?: (dropped: Abandoned) => void;
+  /**
+   * Called when closings owed through an outage have all been written: how many searches were written
+   * that had never reached the table, and how long the oldest of them was owed.
+   */
+  onSettled?: (settled: { searches: number; owedMs: number }) => void;
 }
+
+/** An owed closing's window given up on, and why: see DynamoCounterOptions.onAbandoned. */
+export interface Abandoned {
+  hold: Hold;
+  kept: number;
+  window: BudgetWindow;
+  reason: 'token-may-be-gone' | 'too-many-owed';
+  off: Unsettled;
+}
+
+/**
+ * The most closings a container keeps owed. Searches never sent while the table was down are merged into
+ * one closing per set of windows (a client's hour, say), so an outage of days stays far below it; past it
+ * the oldest is dropped, and said so.
+ */
+export const MAX_OWED = 10_000;
 
 /** Tokens are kept in 16 one-minute sets; each reservation removes the set 8 minutes ahead (8 minutes old). */
 const TOKEN_SETS = 16;
@@ -234,17 +286,30 @@ function tokenSets(minuteMs: number) {
 type Outcome = 'done' | 'condition-failed';
 
 /**
- * What an owed closing means for the hour window's count (every hold of a request has the hour window):
- * searches made and not counted (the count is low by them), units not given back (high by them). A hold
- * sent without an answer may have landed or not: it is reported at the most either way could be.
+ * What an owed closing means for one window's count: searches made and not counted (the count is low by
+ * them), units not given back (high by them). A hold sent without an answer may have landed or not: it is
+ * reported at the most either way could be.
  */
-export function offBy(hold: Hold, kept: number): Unsettled {
-  const i = hold.windows.findIndex((window) => window.kind === 'hour');
+export function offIn(hold: Hold, i: number, kept: number): Unsettled {
   const state = hold.states[i];
-  if (i < 0 || state === 'closed') return { uncounted: 0, notGivenBack: 0 };
+  if (state === undefined || state === 'closed') return { uncounted: 0, notGivenBack: 0 };
   if (state === 'unsent') return { uncounted: kept, notGivenBack: 0 };
   if (state === 'unknown') return { uncounted: kept, notGivenBack: hold.n - kept };
   return { uncounted: 0, notGivenBack: hold.n - kept };
+}
+
+/** What an owed closing means for the hour window's count (every hold of a request has the hour window). */
+export function offBy(hold: Hold, kept: number): Unsettled {
+  return offIn(
+    hold,
+    hold.windows.findIndex((window) => window.kind === 'hour'),
+    kept,
+  );
+}
+
+/** Whether any window of the hold still needs a write to hold exactly `kept` (an unsent window with nothing kept does not). */
+function needsWrite(hold: Hold, kept: number): boolean {
+  return hold.states.some((state) => state !== 'closed' && !(state === 'unsent' && kept === 0));
 }
 
 export function createDynamoCounter(options: DynamoCounterOptions): Counter {
@@ -253,6 +318,13 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   const maxTimeoutMs = Math.max(options.timeoutMs, options.maxTimeoutMs ?? DEFAULT_MAX_TIMEOUT_MS);
   const retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
   const owed: { hold: Hold; kept: number }[] = [];
+  /** When the closings owed now began to be owed, and how many searches of them were written since. */
+  let owedSince: number | undefined;
+  let writtenSince = 0;
+  /** The owed closing being written now. */
+  let writing: { hold: Hold; kept: number } | undefined;
+  /** Owed closings of searches never sent, by their windows: another such search is added to its windows' one. */
+  const mergeable = new Map<string, { hold: Hold; kept: number }>();
   /** Holds not yet written everywhere: what `known` adds to the last count heard. */
   const open = new Map<Hold, number>();
   const heard = new Map<string, { used: number; endsAt: number }>();
@@ -262,7 +334,12 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
 
   const hear = (window: BudgetWindow, item: Record<string, AttributeValue> | undefined) => {
     const used = Number(item?.used?.N);
-    if (Number.isFinite(used)) heard.set(window.key, { used, endsAt: window.endsAt });
+    if (Number.isFinite(used)) remember(window, used);
+  };
+  /** A count heard; windows that have ended are forgotten now and then, so that a long-lived process keeps a handful. */
+  const remember = (window: BudgetWindow, used: number) => {
+    heard.set(window.key, { used, endsAt: window.endsAt });
+    if (heard.size > 1_000) for (const [key, last] of heard) if (last.endsAt <= now()) heard.delete(key);
   };
 
   function markDown(): void {
@@ -325,12 +402,19 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   ): Promise<{ outcome: Outcome; item?: Record<string, AttributeValue> }> {
     const budgetMs = counterTimeout(latencies, options.timeoutMs, maxTimeoutMs);
     let handle: NodeJS.Timeout | undefined;
+    // Until the call is handed to the SDK nothing can reach the table.
+    let dispatched = false;
     const timeout = new Promise<never>((_, reject) => {
-      handle = setTimeout(() => reject(new CounterUnavailable(`no answer within ${budgetMs} ms`)), budgetMs);
+      handle = setTimeout(() => {
+        const error = new CounterUnavailable(`no answer within ${budgetMs} ms`);
+        error.sent = dispatched;
+        reject(error);
+      }, budgetMs);
     });
     try {
       // Loading the SDK is a one-off per container, not the table's slowness: not in the latencies.
       const { client, commands } = await Promise.race([options.client(), timeout]);
+      dispatched = true;
       const key = { pk: { S: window.key } };
       const abort = { abortSignal: AbortSignal.timeout(maxTimeoutMs) };
       if ('read' in input) {
@@ -357,7 +441,11 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
     } catch (error) {
       if ((error as Error).name === 'ConditionalCheckFailedException') return { outcome: 'condition-failed' };
       if (error instanceof CounterUnavailable) throw error;
-      throw new CounterUnavailable(`${(error as Error).name}: ${(error as Error).message}`.slice(0, 300), { cause: error });
+      const unavailable = new CounterUnavailable(`${(error as Error).name}: ${(error as Error).message}`.slice(0, 300), {
+        cause: error,
+      });
+      unavailable.sent = dispatched && !surelyNotWritten(error);
+      throw unavailable;
     } finally {
       clearTimeout(handle);
     }
@@ -367,15 +455,21 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   async function sendTwice(
     ...args: Parameters<typeof send>
   ): Promise<{ outcome: Outcome; retried: boolean; item?: Record<string, AttributeValue> }> {
+    let firstSent: boolean;
     try {
       return { ...(await send(...args)), retried: false };
     } catch (error) {
       if (!(error instanceof CounterUnavailable)) throw error;
+      firstSent = error.sent;
     }
     try {
       return { ...(await send(...args)), retried: true };
     } catch (error) {
-      if (error instanceof CounterUnavailable) markDown();
+      if (error instanceof CounterUnavailable) {
+        markDown();
+        // Either attempt may be the one that landed.
+        error.sent ||= firstSent;
+      }
       throw error;
     }
   }
@@ -396,6 +490,23 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   }
 
   /**
+   * The call's outcome; when it failed without a copy that could have reached the table, the hold's window
+   * is marked unsent again (nothing of it is in the table, and none can land), so that what is owed there is
+   * kept until written, however long the table is down.
+   */
+  async function unlessNeverSent<T>(hold: Hold, i: number, call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      if (error instanceof CounterUnavailable && !error.sent) {
+        hold.states[i] = 'unsent';
+        hold.minutes[i] = undefined;
+      }
+      throw error;
+    }
+  }
+
+  /**
    * Reserves in one window: the state of the hold there, or 'full' (the window's state then says whether
    * a copy of the refused reservation may still be on its way: `unknown`, or nothing landed: `closed`).
    */
@@ -404,19 +515,23 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
     const minute = hold.createdAt;
     hold.minutes[i] = minute;
     hold.states[i] = 'unknown';
-    const attempt = await sendTwice(window, {
-      update: 'ADD used :n, #s :tok SET expires_at = if_not_exists(expires_at, :exp) REMOVE #os, #oc',
-      condition: 'NOT contains(#s, :t) AND NOT contains(#c, :t) AND (attribute_not_exists(used) OR used <= :room)',
-      names: tokenSets(minute),
-      values: {
-        ':n': { N: String(hold.n) },
-        ':tok': tok(hold.token),
-        ':t': { S: hold.token },
-        ':exp': exp(window),
-        ':room': { N: String(window.limit - hold.n) },
-      },
-      returnValues: 'UPDATED_NEW',
-    });
+    const attempt = await unlessNeverSent(
+      hold,
+      i,
+      sendTwice(window, {
+        update: 'ADD used :n, #s :tok SET expires_at = if_not_exists(expires_at, :exp) REMOVE #os, #oc',
+        condition: 'NOT contains(#s, :t) AND NOT contains(#c, :t) AND (attribute_not_exists(used) OR used <= :room)',
+        names: tokenSets(minute),
+        values: {
+          ':n': { N: String(hold.n) },
+          ':tok': tok(hold.token),
+          ':t': { S: hold.token },
+          ':exp': exp(window),
+          ':room': { N: String(window.limit - hold.n) },
+        },
+        returnValues: 'UPDATED_NEW',
+      }),
+    );
     if (attempt.outcome === 'done') {
       hear(window, attempt.item);
       return attempt.retried ? 'held-retried' : 'held';
@@ -473,10 +588,14 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
       return;
     }
     if (state === 'unsent') {
-      // Never sent: nothing landed, nothing can land; only kept searches are counted.
+      // Never sent: nothing landed, nothing can land; only kept searches are counted. From this write on a
+      // copy may be on its way (unknown), under the minute it is sent in; a write that surely never left is
+      // unsent again.
       if (kept > 0) {
-        hold.minutes[i] ??= now();
-        const counted = await countClosed(window, kept, token, hold.minutes[i] as number);
+        const minute = now();
+        hold.minutes[i] = minute;
+        hold.states[i] = 'unknown';
+        const counted = await unlessNeverSent(hold, i, countClosed(window, kept, token, minute));
         if (counted.outcome === 'done') hear(window, counted.item);
       }
       hold.states[i] = 'closed';
@@ -508,23 +627,76 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   }
 
   async function close(hold: Hold, kept: number): Promise<void> {
+    if (!needsWrite(hold, kept)) {
+      // Nothing of it reached the table and nothing was kept: there is nothing to write, now or later.
+      hold.states.fill('closed');
+      open.delete(hold);
+      return;
+    }
     if (open.has(hold)) open.set(hold, kept);
     try {
       await closeNow(hold, kept);
     } catch (error) {
       if (!(error instanceof CounterUnavailable)) throw error;
-      open.set(hold, kept);
-      owed.push({ hold, kept });
-      schedule();
+      owe(hold, kept);
     }
   }
 
-  /** A closing that may meet a removed token (one sent long enough ago) can no longer be written exactly. */
-  const expired = (hold: Hold) =>
-    hold.states.some(
-      (state, i) =>
-        state !== 'closed' && hold.minutes[i] !== undefined && now() - (hold.minutes[i] as number) > SETTLE_HORIZON_MS,
-    );
+  /** Unsent in every window: no token of it is in the table, so it can be written as part of any other. */
+  const neverSent = (hold: Hold) => hold.states.every((state) => state === 'unsent');
+  const windowsKey = (hold: Hold) => hold.windows.map((window) => window.key).join('\n');
+
+  /**
+   * Keeps a closing to write when the table answers. Searches never sent are added to a closing owed for the
+   * same windows, if any, so that what is owed grows with the windows an outage spans, not with its
+   * requests; past MAX_OWED closings the oldest is dropped, and said so.
+   */
+  function owe(hold: Hold, kept: number): void {
+    owedSince ??= now();
+    const windows = windowsKey(hold);
+    const into = neverSent(hold) ? mergeable.get(windows) : undefined;
+    if (into && into !== writing && neverSent(into.hold)) {
+      into.kept += kept;
+      into.hold.n = into.kept;
+      open.set(into.hold, into.kept);
+      open.delete(hold);
+    } else {
+      const entry = { hold, kept };
+      open.set(hold, kept);
+      owed.push(entry);
+      if (neverSent(hold)) mergeable.set(windows, entry);
+    }
+    while (owed.length > MAX_OWED) {
+      const oldest = owed.shift() as { hold: Hold; kept: number };
+      forget(oldest);
+      abandon(oldest, () => true, 'too-many-owed');
+    }
+    schedule();
+  }
+
+  /** An owed closing no longer owed (written, or dropped): nothing more is added to it. */
+  function forget(entry: { hold: Hold; kept: number }): void {
+    const windows = windowsKey(entry.hold);
+    if (mergeable.get(windows) === entry) mergeable.delete(windows);
+  }
+
+  /** Gives up the windows of an owed closing that `which` picks, reporting each; the rest stay owed. */
+  function abandon(entry: { hold: Hold; kept: number }, which: (i: number) => boolean, reason: Abandoned['reason']): void {
+    const { hold, kept } = entry;
+    hold.windows.forEach((window, i) => {
+      if (hold.states[i] === 'closed' || !which(i)) return;
+      options.onAbandoned?.({ hold, kept, window, reason, off: offIn(hold, i, kept) });
+      hold.states[i] = 'closed';
+    });
+    if (hold.states.every((state) => state === 'closed')) open.delete(hold);
+  }
+
+  /**
+   * A window whose closing may meet a removed token (sent there long enough ago) can no longer be written
+   * exactly. A window never sent to has no token to lose: it is written whenever the table answers.
+   */
+  const expiredIn = (hold: Hold, i: number) =>
+    hold.states[i] !== 'unsent' && hold.minutes[i] !== undefined && now() - (hold.minutes[i] as number) > SETTLE_HORIZON_MS;
 
   /**
    * The refusal of a request the first of `windows` refused: the windows after it are read too, so that
@@ -548,7 +720,7 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
         // No item: a window never used. An item without `used` is not a zero: every write adds to it.
         const used = item === undefined ? 0 : Number(item.used?.N);
         if (!Number.isFinite(used)) throw new CounterUnavailable('the counter answered without a count');
-        heard.set(window.key, { used, endsAt: window.endsAt });
+        remember(window, used);
         return used;
       }),
     );
@@ -558,19 +730,25 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   async function drain(): Promise<void> {
     while (owed.length > 0) {
       const entry = owed[0] as { hold: Hold; kept: number };
-      if (expired(entry.hold)) {
-        owed.shift();
-        open.delete(entry.hold);
-        options.onAbandoned?.({ ...entry, off: offBy(entry.hold, entry.kept) });
-        continue;
-      }
+      abandon(entry, (i) => expiredIn(entry.hold, i), 'token-may-be-gone');
+      const written = offBy(entry.hold, entry.kept).uncounted;
+      // While it is being written nothing is added to it: what is added would not be written.
+      writing = entry;
       try {
         await closeNow(entry.hold, entry.kept);
       } catch (error) {
         if (!(error instanceof CounterUnavailable)) throw error;
         return;
+      } finally {
+        writing = undefined;
       }
-      owed.shift();
+      forget(owed.shift() as { hold: Hold; kept: number });
+      writtenSince += written;
+    }
+    if (owedSince !== undefined) {
+      options.onSettled?.({ searches: writtenSince, owedMs: now() - owedSince });
+      owedSince = undefined;
+      writtenSince = 0;
     }
   }
 

@@ -1,14 +1,14 @@
 /**
  * The budget's rules that no request-level test pins down: the default per-container allowance, each
- * window's refusal wording, /v1/usage's arithmetic, the counter keys' zero padding, which windows a
- * client's search counts in, the Account API reader's refresh and retry, and the client keys' parsing
+ * window's refusal wording, /v1/usage's arithmetic, what a failed counter call may have written, the
+ * counter keys' zero padding, which windows a client's search counts in, the Account API reader's refresh and retry, and the client keys' parsing
  * that decides a client's day window (a daily limit of 0, a digest's anchors, an entry without a name,
  * the bearer scheme's anchor).
  */
 import { describe, expect, it } from 'vitest';
 import { createPlanReader, type PlanNumbers, parseAccount, RETRY_AFTER_FAILURE_MS } from '../../../lib/budget/account.js';
 import { type BudgetSettings, defaultBackstop, exhausted, usageReport, windowsFor } from '../../../lib/budget/budget.js';
-import { lastToReset } from '../../../lib/budget/counter.js';
+import { lastToReset, surelyNotWritten } from '../../../lib/budget/counter.js';
 import { dayWindow, hourWindow, monthWindow } from '../../../lib/budget/windows.js';
 import { parseClientKeySecret } from '../../../lib/credentials/client-keys.js';
 import { SecretShapeError } from '../../../lib/credentials/secrets.js';
@@ -90,6 +90,34 @@ describe('/v1/usage arithmetic', () => {
     const report = usageReport({ client: 'free' }, windows, [1, 1]);
     expect(report.client.today).toMatchObject({ limit: null, used: 1, left: null });
     expect(report.month).toBeNull();
+  });
+});
+
+describe('what a failed counter call may have written', () => {
+  const failure = (fields: Record<string, unknown>) => Object.assign(new Error('failed'), fields);
+
+  it('nothing when no connection was made, or the table answered an error of the request (4xx)', () => {
+    expect(surelyNotWritten(failure({ code: 'ECONNREFUSED', syscall: 'connect' }))).toBe(true);
+    expect(surelyNotWritten(failure({ code: 'ENOTFOUND', syscall: 'getaddrinfo' }))).toBe(true);
+    expect(surelyNotWritten(failure({ code: 'EAI_AGAIN' }))).toBe(true);
+    expect(surelyNotWritten(failure({ code: 'EHOSTUNREACH' }))).toBe(true);
+    expect(surelyNotWritten(failure({ code: 'ENETUNREACH' }))).toBe(true);
+    // A connection that timed out before it was made.
+    expect(surelyNotWritten(failure({ code: 'ETIMEDOUT', syscall: 'connect' }))).toBe(true);
+    expect(surelyNotWritten(failure({ name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } }))).toBe(true);
+    expect(surelyNotWritten(failure({ name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } }))).toBe(true);
+    expect(surelyNotWritten(failure({ $metadata: { httpStatusCode: 499 } }))).toBe(true);
+  });
+
+  it('perhaps, after a reset, a timeout, a server error or anything unknown', () => {
+    expect(surelyNotWritten(failure({ code: 'ECONNRESET', syscall: 'read' }))).toBe(false);
+    expect(surelyNotWritten(failure({ code: 'ETIMEDOUT', syscall: 'read' }))).toBe(false);
+    expect(surelyNotWritten(failure({ code: 'EPIPE', syscall: 'write' }))).toBe(false);
+    expect(surelyNotWritten(failure({ name: 'InternalServerError', $metadata: { httpStatusCode: 500 } }))).toBe(false);
+    expect(surelyNotWritten(failure({ $metadata: { httpStatusCode: 399 } }))).toBe(false);
+    expect(surelyNotWritten(failure({ $metadata: { attempts: 1 } }))).toBe(false);
+    expect(surelyNotWritten(new Error('no answer within 1000 ms'))).toBe(false);
+    expect(surelyNotWritten({ code: 'ECONNREFUSED' })).toBe(false);
   });
 });
 
