@@ -1,30 +1,47 @@
 /**
  * The client API keys, as SHA-256 digests. Plain keys are never kept where deployed: the secret holds
- * `{"keys":[{"name","sha256","dailySearches"?}]}`. Locally `API_KEYS` (comma-separated plain keys, or
- * `name:key[:daily=N]`) stands in and is hashed once.
+ * `{"keys":[{"name","sha256","hourlySearches"?,"dailySearches"?}]}`. Locally `API_KEYS` (comma-separated
+ * plain keys, or `name:key[:hourly=N][:daily=N]`) stands in and is hashed once.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.js';
 import { SECRET_KEY_SHAPE } from './key-shape.js';
 import { jsonKind, readSecret, SecretShapeError } from './secrets.js';
 
+/**
+ * A key's own limit of paid searches in a window: a number (kept exactly, lib/budget/budget.ts), null for
+ * none of its own (only the deployment's budget), or unset: its default share of the deployment's budget
+ * when several keys share it, else none.
+ */
+export type OwnLimit = number | null | undefined;
+
 export interface ClientKey {
   name: string;
   digest: Buffer;
-  /** The key's own limit of paid searches per UTC day; unset: only the deployment's budget applies. */
-  dailySearches?: number;
+  /** The key's own limit per UTC hour (see OwnLimit). */
+  hourlySearches?: OwnLimit;
+  /** The key's own limit per UTC day (see OwnLimit). */
+  dailySearches?: OwnLimit;
+}
+
+/** A key found for a request: its entry, and whether the deployment has other keys (its default share). */
+export interface FoundKey extends ClientKey {
+  shared: boolean;
 }
 
 export function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-// `name:key` or `name:key:daily=N`; anything else is a plain key (so plain keys must not hold a colon).
-const NAMED_ENTRY = /^([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([^:\s]+)(?::daily=(\d{1,9}))?$/;
+// `name:key`, then optionally `:hourly=N` and `:daily=N` (N a number of searches, or `none`), each once;
+// anything else is a plain key (so plain keys must not hold a colon).
+const NAMED_ENTRY = /^([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([^:\s]+)((?::(?:hourly|daily)=(?:\d{1,9}|none))*)$/;
+const LIMIT_OPTION = /:(hourly|daily)=(\d{1,9}|none)/g;
 
 /**
  * The local `API_KEYS` form: comma-separated entries, each a plain key (named `local-1`, `local-2`, … by
- * position), `name:key`, or `name:key:daily=N` for a key with its own daily search limit.
+ * position), `name:key`, or `name:key` with `:hourly=N` and `:daily=N` for a key's own limits (`none`: no
+ * limit of its own, not even its share).
  */
 export function parseLocalKeys(text: string): ClientKey[] {
   return text
@@ -33,9 +50,19 @@ export function parseLocalKeys(text: string): ClientKey[] {
     .filter(Boolean)
     .map((entry, i) => {
       const named = NAMED_ENTRY.exec(entry);
-      if (!named) return { name: `local-${i + 1}`, digest: sha256(entry) };
-      const [, name, key, daily] = named as unknown as [string, string, string, string | undefined];
-      return { name, digest: sha256(key), ...(daily === undefined ? {} : { dailySearches: Number(daily) }) };
+      const options = [...(named?.[3] ?? '').matchAll(LIMIT_OPTION)];
+      // An option given twice is no entry of this form: the whole entry stays a plain key, as any other.
+      if (!named || new Set(options.map((option) => option[1])).size < options.length) {
+        return { name: `local-${i + 1}`, digest: sha256(entry) };
+      }
+      const [, name, key] = named as unknown as [string, string, string];
+      const limits = Object.fromEntries(
+        options.map(([, which, value]) => [
+          which === 'hourly' ? 'hourlySearches' : 'dailySearches',
+          value === 'none' ? null : Number(value),
+        ]),
+      );
+      return { name, digest: sha256(key), ...limits };
     });
 }
 
@@ -66,10 +93,12 @@ export function parseClientKeySecret(value: unknown): ClientKey[] {
     const {
       name,
       sha256: digest,
+      hourlySearches,
       dailySearches,
     } = (typeof entry === 'object' && entry !== null ? entry : {}) as {
       name?: unknown;
       sha256?: unknown;
+      hourlySearches?: unknown;
       dailySearches?: unknown;
     };
     // By its index only: a field put in the wrong place (a key as the name) must not reach the log.
@@ -82,14 +111,18 @@ export function parseClientKeySecret(value: unknown): ClientKey[] {
         `${which} has ${typeof digest === 'string' ? 'a "sha256" that is not' : 'no "sha256" of'} 64 hex digits`,
       );
     }
-    if (dailySearches !== undefined && !(Number.isInteger(dailySearches) && (dailySearches as number) >= 0)) {
-      throw new SecretShapeError(`${which} has a "dailySearches" that is not a whole number`);
+    const limits: Pick<ClientKey, 'hourlySearches' | 'dailySearches'> = {};
+    for (const [field, value] of [
+      ['hourlySearches', hourlySearches],
+      ['dailySearches', dailySearches],
+    ] as const) {
+      if (value === undefined) continue;
+      if (value !== null && !(Number.isInteger(value) && (value as number) >= 0)) {
+        throw new SecretShapeError(`${which} has a "${field}" that is not a whole number (or null for none)`);
+      }
+      limits[field] = value as number | null;
     }
-    return {
-      name: typeof name === 'string' ? name : 'unnamed',
-      digest: Buffer.from(digest, 'hex'),
-      ...(dailySearches === undefined ? {} : { dailySearches: dailySearches as number }),
-    };
+    return { name: typeof name === 'string' ? name : 'unnamed', digest: Buffer.from(digest, 'hex'), ...limits };
   });
 }
 
@@ -108,7 +141,8 @@ function matchOf(digest: Buffer, keys: readonly ClientKey[]): ClientKey | undefi
 }
 
 /**
- * The client key this token is, with the key's own settings (its limits), or undefined. Every stored
+ * The client key this token is, with the key's own settings (its limits) and whether the deployment has
+ * other keys (a key without limits of its own then gets its share of the budget), or undefined. Every stored
  * digest is compared in constant time, so the time taken says nothing about which key, or how much of
  * it, matched. A token not shaped like a stored key is refused without reading the secret.
  *
@@ -120,7 +154,9 @@ function matchOf(digest: Buffer, keys: readonly ClientKey[]): ClientKey | undefi
  * authorizer, whose refusals API Gateway remembers per token, relies on the same: no outage or mistake of
  * the deployment's is ever cached as a Deny. `deadline` is the request's (epoch ms).
  */
-export async function findClientKey(presentedKey: string, deadline?: number): Promise<ClientKey | undefined> {
+export async function findClientKey(presentedKey: string, deadline?: number): Promise<FoundKey | undefined> {
   if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
-  return matchOf(sha256(presentedKey), await clientKeys(deadline));
+  const keys = await clientKeys(deadline);
+  const match = matchOf(sha256(presentedKey), keys);
+  return match && { ...match, shared: keys.length > 1 };
 }

@@ -373,7 +373,7 @@ export interface Upstream {
 export function upstreamFor(state: RequestState): Upstream {
   const budget: BudgetScope = {
     client: state.client,
-    dailySearches: state.clientDailySearches,
+    ...state.clientLimits,
     requestId: state.requestId,
     onCounterError: () => {
       state.budgetCounterErrors = (state.budgetCounterErrors ?? 0) + 1;

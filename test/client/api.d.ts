@@ -2852,13 +2852,27 @@ export interface components {
         /** @description The calling key's name */
         name: string;
         today: {
-          /** @description The key's own daily limit; null: none (only the deployment's budget) */
+          /** @description The key's limit per day: its own, or its default share of the deployment's when several keys share it (`share`); null: none (only the deployment's budget) */
           limit: number | null;
+          /** @description true when the limit is the key's default share of the deployment's day (the key's entry sets no limit of its own) */
+          share: boolean;
           /** @description Paid searches this key caused today (UTC) */
           used: number;
-          /** @description Searches left today under the key’s own limit; null: no limit */
+          /** @description Searches left today under the key’s limit; null: no limit */
           left: number | null;
           /** @description When the day resets (ISO 8601, UTC) */
+          resets_at: string;
+        };
+        this_hour: {
+          /** @description The key's limit per hour: its own, or its default share of the deployment's when several keys share it (`share`); null: none (only the deployment's budget) */
+          limit: number | null;
+          /** @description true when the limit is the key's default share of the deployment's hour (the key's entry sets no limit of its own) */
+          share: boolean;
+          /** @description Paid searches this key caused this hour (UTC) */
+          used: number;
+          /** @description Searches left this hour under the key’s limit; null: no limit */
+          left: number | null;
+          /** @description When the hour resets (ISO 8601, UTC) */
           resets_at: string;
         };
       };

@@ -28,6 +28,7 @@ describe('the threat table', () => {
       '| No key, 500 addresses, 1 a second each',
       '| Made-up keys of the right shape, 1 address, 1,000 a second (each new, so never a cached answer)',
       '| One client at 10 × its rate (50 a second on the default 5)',
+      '| One client searching at its full rate (5 a second, every request a new search), the deployment shared by several keys',
       '| 100 clients behind one NAT, each within its rate',
     ]);
   });

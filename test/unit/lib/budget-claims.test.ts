@@ -16,7 +16,7 @@ import {
 } from '../../../lib/budget/budget.js';
 import { type Counter, CounterUnavailable, createMemoryCounter, type Hold } from '../../../lib/budget/counter.js';
 import { createRequestSpend } from '../../../lib/budget/spend.js';
-import { dayWindow, hourWindow, monthWindow } from '../../../lib/budget/windows.js';
+import { dayWindow, hourWindow, keyHourWindow, monthWindow } from '../../../lib/budget/windows.js';
 import { AppError } from '../../../lib/errors.js';
 
 const NOW = Date.parse('2026-01-05T03:04:05.000Z');
@@ -207,31 +207,49 @@ describe('while the counter cannot be reached', () => {
     expect(closed.map((c) => c.kept)).toEqual([0]);
   });
 
-  it('lets a key below its limit search while failing open, and refuses it at the limit', async () => {
+  it('refuses a key with its own daily limit, heard below it or never heard: 503, Retry-After the counter’s next try (other containers may spend it meanwhile)', async () => {
     const day = dayWindow(NOW, 'ci', 7);
-    const known = { [day.key]: 5 };
-    const { counter, goDown } = flaky(known);
-    const budget = budgetOn(counter);
-    goDown();
-    const first = await budget.claim(client, 1);
-    await first.close(1);
-    const second = await budget.claim(client, 1);
-    await second.close(1);
-    expect(known[day.key]).toBe(7);
-    expect((await refusal(budget.claim(client, 1))).code).toBe('BUDGET_EXHAUSTED');
+    for (const known of [{ [day.key]: 5 }, {}]) {
+      const { counter, goDown, closed } = flaky(known);
+      const budget = budgetOn(counter);
+      goDown(NOW + 4_000);
+      const error = await refusal(budget.claim(client, 1));
+      expect(error.code).toBe('BUDGET_UNAVAILABLE');
+      expect(error.details).toBe(
+        "The budget counter cannot be reached, so your key's own limit of 7 searches today cannot be kept (what other containers spent meanwhile is not known); the counter is tried again in 4 s. Answers already in the cache are still served.",
+      );
+      expect(error.headers).toEqual({ 'Retry-After': '4' });
+      expect(closed.map((c) => c.kept)).toEqual([0]);
+      // A key without a limit searches on, within the allowance.
+      expect((await budget.claim({ client: 'free' }, 1)).n).toBe(1);
+    }
   });
 
-  it('refuses a key with a daily limit whose count it never heard: 503, Retry-After the counter’s next try', async () => {
+  it('refuses a key with its own hourly limit too, naming its hour', async () => {
     const { counter, goDown } = flaky();
     const budget = budgetOn(counter);
-    goDown(NOW + 4_000);
-    const error = await refusal(budget.claim(client, 1));
+    goDown();
+    const error = await refusal(budget.claim({ client: 'ci', hourlySearches: 4 }, 1));
     expect(error.code).toBe('BUDGET_UNAVAILABLE');
-    expect(error.details).toMatch(/has not heard your key's count today, so its own limit of 7 searches a day cannot be kept/);
-    expect(error.headers).toEqual({ 'Retry-After': '4' });
-    // A key without a limit searches on, within the allowance.
-    const free = await budget.claim({ client: 'free' }, 1);
-    expect(free.n).toBe(1);
+    expect(error.details).toMatch(
+      /^The budget counter cannot be reached, so your key's own limit of 4 searches this hour cannot be kept/,
+    );
+  });
+
+  it('lets a key whose limits are its shares search below them, as the deployment’s windows do, and refuses it at a share it knows full', async () => {
+    const shared = { client: 'team', shared: true };
+    const keyHour = keyHourWindow(NOW, 'team', 5);
+    const known = { [keyHour.key]: 3 };
+    const { counter, goDown } = flaky(known);
+    const budget = budgetOn(counter, { backstopPerHour: 10 });
+    goDown();
+    for (let i = 0; i < 2; i++) await (await budget.claim(shared, 1)).close(1);
+    expect(known[keyHour.key]).toBe(5);
+    const error = await refusal(budget.claim(shared, 1));
+    expect(error.code).toBe('BUDGET_EXHAUSTED');
+    expect(error.details).toMatch(
+      /^Your key's share of the deployment's budget, 5 of its 10 searches this hour, is used up \(as this container last heard it/,
+    );
   });
 
   it('names the last to reset of the windows it knows to be full', async () => {
@@ -311,14 +329,15 @@ describe('/v1/usage', () => {
     }
   });
 
-  it('leaves the month out when there is no monthly cap, and reads the day of a key without a limit', async () => {
+  it('leaves the month out when there is no monthly cap, and reads the hour and day of a key without limits', async () => {
     const settings: BudgetSettings = { searchesPerHour: () => 10, searchesPerMonth: 0, failClosed: false, backstopPerHour: 1 };
     const windows = usageWindows(settings, { client: 'free' }, NOW);
     expect(windows.map((w) => [w.kind, w.limit])).toEqual([
       ['hour', 10],
       ['day', NO_LIMIT],
+      ['key-hour', NO_LIMIT],
     ]);
-    expect(usageReport({ client: 'free' }, windows, [1, 1]).month).toBeNull();
+    expect(usageReport({ client: 'free' }, windows, [1, 1, 1]).month).toBeNull();
   });
 });
 

@@ -7,9 +7,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createPlanReader, type PlanNumbers, parseAccount, RETRY_AFTER_FAILURE_MS } from '../../../lib/budget/account.js';
-import { type BudgetSettings, defaultBackstop, exhausted, usageReport, windowsFor } from '../../../lib/budget/budget.js';
+import {
+  type BudgetSettings,
+  defaultBackstop,
+  exhausted,
+  KEY_SHARE,
+  keyShare,
+  NO_LIMIT,
+  usageReport,
+  usageWindows,
+  windowsFor,
+} from '../../../lib/budget/budget.js';
 import { lastToReset, surelyNotWritten } from '../../../lib/budget/counter.js';
-import { dayWindow, hourWindow, monthWindow } from '../../../lib/budget/windows.js';
+import { dayWindow, hourWindow, keyHourWindow, monthWindow } from '../../../lib/budget/windows.js';
 import { parseClientKeySecret } from '../../../lib/credentials/client-keys.js';
 import { SecretShapeError } from '../../../lib/credentials/secrets.js';
 import { bearerToken } from '../../../lib/middleware/auth.js';
@@ -44,6 +54,21 @@ describe('refusals', () => {
     });
   });
 
+  it("names a key's own hour as its own, and a key's share as a share of the deployment's, saying the other keys can still search", () => {
+    expect(details(exhausted(keyHourWindow(NOW, 'ci', 40), NOW))).toMatch(
+      /^Your key's own limit of 40 searches this hour is used up \(other clients are not affected\); it resets at 2026-01-05T04:00:00Z\./,
+    );
+    const share = { ...keyHourWindow(NOW, 'ci', 125), shareOf: 250 };
+    expect(details(exhausted(share, NOW))).toMatch(
+      /^Your key's share of the deployment's budget, 125 of its 250 searches this hour, is used up \(the deployment's other keys can still search; a key's own limit is set in its entry\); it resets at 2026-01-05T04:00:00Z\./,
+    );
+    expect(exhausted(share, NOW).headers).toEqual({ 'Retry-After': String((at('2026-01-05T04:00:00Z') - NOW) / 1000) });
+    const dayShare = { ...dayWindow(NOW, 'ci', 81), shareOf: 162 };
+    expect(details(exhausted(dayShare, NOW, { needed: 3, used: 80 }))).toMatch(
+      /^Your key's share of the deployment's budget: 1 of 81 searches left today, fewer than the 3 this request can make/,
+    );
+  });
+
   it('names the window the request must wait for: the last to reset, and of windows resetting together the longest', () => {
     const midDay = at('2026-01-05T12:30:00Z');
     expect(lastToReset([hourWindow(midDay, 9), dayWindow(midDay, 'ci', 1)])?.kind).toBe('day');
@@ -73,23 +98,38 @@ describe('refusals', () => {
 
 describe('/v1/usage arithmetic', () => {
   it('reports left as the limit less the count in every window, and never below 0', () => {
-    const windows = [hourWindow(NOW, 250), dayWindow(NOW, 'ci', 50), monthWindow(NOW, 5000)];
-    const report = usageReport({ client: 'ci', dailySearches: 50 }, windows, [38, 12, 912]);
+    const windows = usageWindows(SETTINGS, { client: 'ci', dailySearches: 50, hourlySearches: 20 }, NOW);
+    expect(windows.map((w) => [w.kind, w.limit])).toEqual([
+      ['hour', 250],
+      ['day', 50],
+      ['key-hour', 20],
+      ['month', 5000],
+    ]);
+    const report = usageReport({ client: 'ci' }, windows, [38, 12, 9, 912]);
     expect(report.hour).toEqual({ limit: 250, used: 38, left: 212, resets_at: '2026-01-05T04:00:00Z' });
     expect(report.month).toEqual({ limit: 5000, used: 912, left: 4088, resets_at: '2026-02-01T00:00:00Z' });
     expect(report.client).toEqual({
       name: 'ci',
-      today: { limit: 50, used: 12, left: 38, resets_at: '2026-01-06T00:00:00Z' },
+      today: { limit: 50, share: false, used: 12, left: 38, resets_at: '2026-01-06T00:00:00Z' },
+      this_hour: { limit: 20, share: false, used: 9, left: 11, resets_at: '2026-01-05T04:00:00Z' },
     });
-    const over = usageReport({ client: 'ci', dailySearches: 5 }, windows, [251, 7, 5001]);
-    expect([over.hour.left, over.month?.left, over.client.today.left]).toEqual([0, 0, 0]);
+    const over = usageReport({ client: 'ci' }, windows, [251, 51, 21, 5001]);
+    expect([over.hour.left, over.month?.left, over.client.today.left, over.client.this_hour.left]).toEqual([0, 0, 0, 0]);
   });
 
-  it('shows a key without a daily limit its count, with no limit and nothing left to compute', () => {
-    const windows = [hourWindow(NOW, 250), dayWindow(NOW, 'free', Number.MAX_SAFE_INTEGER)];
-    const report = usageReport({ client: 'free' }, windows, [1, 1]);
-    expect(report.client.today).toMatchObject({ limit: null, used: 1, left: null });
+  it('shows a key without limits its counts, with no limit and nothing left to compute', () => {
+    const settings = { ...SETTINGS, searchesPerMonth: 0 };
+    const report = usageReport({ client: 'free' }, usageWindows(settings, { client: 'free' }, NOW), [1, 1, 1]);
+    expect(report.client.today).toMatchObject({ limit: null, share: false, used: 1, left: null });
+    expect(report.client.this_hour).toMatchObject({ limit: null, share: false, used: 1, left: null });
     expect(report.month).toBeNull();
+  });
+
+  it('shows a key of a shared deployment its shares, and says they are shares', () => {
+    const report = usageReport({ client: 'ci' }, usageWindows(SETTINGS, { client: 'ci', shared: true }, NOW), [0, 3, 2, 0]);
+    // January: 5,000 over 31 days is 162 a day, of which half.
+    expect(report.client.today).toMatchObject({ limit: 81, share: true, used: 3, left: 78 });
+    expect(report.client.this_hour).toMatchObject({ limit: 125, share: true, used: 2, left: 123 });
   });
 });
 
@@ -130,15 +170,63 @@ describe('counter keys', () => {
 });
 
 describe('the windows of a search', () => {
-  it("counts a client's search in its day (with its limit, or none), the hour and the month", () => {
-    expect(windowsFor(SETTINGS, { client: 'ci', dailySearches: 0 }, NOW).map((w) => [w.kind, w.limit])).toEqual([
-      ['hour', 250],
-      ['month', 5000],
-      ['day', 0],
+  const limits = (scope: Parameters<typeof windowsFor>[1], settings = SETTINGS) =>
+    windowsFor(settings, scope, NOW).map((w) => [w.kind, w.limit, w.shareOf]);
+
+  it("counts a client's search in the hour, the month, and its own hour and day (with its limits, or none)", () => {
+    expect(limits({ client: 'ci', dailySearches: 0, hourlySearches: 9 })).toEqual([
+      ['hour', 250, undefined],
+      ['month', 5000, undefined],
+      ['key-hour', 9, undefined],
+      ['day', 0, undefined],
     ]);
-    expect(windowsFor(SETTINGS, { client: 'free' }, NOW)[2]).toMatchObject({ kind: 'day', limit: Number.MAX_SAFE_INTEGER });
+    expect(limits({ client: 'free' }).slice(2)).toEqual([
+      ['key-hour', NO_LIMIT, undefined],
+      ['day', NO_LIMIT, undefined],
+    ]);
     expect(windowsFor(SETTINGS, {}, NOW).map((w) => w.kind)).toEqual(['hour', 'month']);
-    expect(windowsFor({ ...SETTINGS, searchesPerMonth: 0 }, { client: 'ci' }, NOW).map((w) => w.kind)).toEqual(['hour', 'day']);
+    expect(windowsFor({ ...SETTINGS, searchesPerMonth: 0 }, { client: 'ci' }, NOW).map((w) => w.kind)).toEqual([
+      'hour',
+      'key-hour',
+      'day',
+    ]);
+    expect(windowsFor(SETTINGS, { client: 'ci' }, NOW)[2]?.key).toBe('hour#2026-01-05T03#client#ci');
+  });
+
+  it('gives a key of a shared deployment, without limits of its own, half the hour and half the day (the month spread over its days)', () => {
+    // January: 5,000 over 31 days is 162 a day (rounded up), of which half is 81.
+    expect(limits({ client: 'ci', shared: true }).slice(2)).toEqual([
+      ['key-hour', 125, 250],
+      ['day', 81, 162],
+    ]);
+    // February 2026 has 28 days: 179 a day.
+    const february = Date.parse('2026-02-10T10:00:00Z');
+    expect(windowsFor(SETTINGS, { client: 'ci', shared: true }, february).at(-1)).toMatchObject({ limit: 90, shareOf: 179 });
+    // No monthly cap: a day is 24 hours of the hourly budget.
+    expect(limits({ client: 'ci', shared: true }, { ...SETTINGS, searchesPerMonth: 0 }).slice(1)).toEqual([
+      ['key-hour', 125, 250],
+      ['day', 3000, 6000],
+    ]);
+    // An odd limit is rounded up, and a share is never 0.
+    expect(limits({ client: 'ci', shared: true }, { ...SETTINGS, searchesPerHour: () => 1 })[2]).toEqual(['key-hour', 1, 1]);
+    expect(keyShare(5)).toBe(3);
+    expect(KEY_SHARE).toBe(0.5);
+  });
+
+  it('keeps a key’s own limits, or none (null), in a shared deployment, each window on its own', () => {
+    expect(limits({ client: 'ci', shared: true, hourlySearches: 40, dailySearches: null }).slice(2)).toEqual([
+      ['key-hour', 40, undefined],
+      ['day', NO_LIMIT, undefined],
+    ]);
+    expect(limits({ client: 'ci', shared: true, hourlySearches: null, dailySearches: 0 }).slice(2)).toEqual([
+      ['key-hour', NO_LIMIT, undefined],
+      ['day', 0, undefined],
+    ]);
+    // A deployment of one key: no share.
+    expect(limits({ client: 'ci', shared: false }).slice(2)).toEqual([
+      ['key-hour', NO_LIMIT, undefined],
+      ['day', NO_LIMIT, undefined],
+    ]);
   });
 });
 
