@@ -47,6 +47,12 @@ export interface BudgetScope extends KeyLimits {
   /** The client key's name; undefined only for calls made outside a request (the benchmark). */
   client?: string;
   requestId?: string;
+  /**
+   * Epoch ms by which what the request reserves is closed at the latest (its deadline): a reservation of
+   * several searches carries it, so that a request its in-flight reservation refuses is told how soon it
+   * can be given back.
+   */
+  deadline?: number;
   /** Called when the counter could not be reached (the request's BudgetCounterErrors metric). */
   onCounterError?: () => void;
 }
@@ -86,6 +92,10 @@ export interface Ask {
   /** How to ask for fewer, given how many are left (when known), e.g. `"enrich": 0 makes 1`. */
   less?: (left: number | undefined) => string | undefined;
 }
+
+/** The Retry-After of a refusal by plans in flight before any was measured, and how many are measured. */
+export const DEFAULT_PLAN_MS = 2_000;
+export const PLAN_SAMPLES = 50;
 
 // A key without a limit in a window: its searches are counted there, never refused.
 export const NO_LIMIT = Number.MAX_SAFE_INTEGER;
@@ -171,11 +181,21 @@ export interface Refusal {
   ask?: Ask;
   /** The count is the last this container heard: the counter cannot be reached right now. */
   lastHeard?: boolean;
+  /**
+   * Plans of requests still in progress hold `held` of the window's count, and would leave room were they
+   * given back; they are closed by `by` (epoch ms) at the latest, and a retry in `retryAfter` seconds (how
+   * long such a request usually takes) is likely to find what they did not use.
+   */
+  inFlight?: { held: number; by: number; retryAfter: number };
 }
 
 /** The 429 for a window that cannot take the searches asked for, naming it, with the wait until it can. */
 export function exhausted(window: BudgetWindow, now: number, refusal: Refusal = {}): AppError {
-  const resets = `it resets at ${iso(window.endsAt)}`;
+  const { inFlight } = refusal;
+  // Full for now, by reservations of requests still in progress: the wait is for their give-backs, not the reset.
+  const resets = inFlight
+    ? `${inFlight.held} of the searches counted are held by requests still in progress, which give back what they do not use by ${iso(inFlight.by)} at the latest: retry in ${inFlight.retryAfter} s (it resets at ${iso(window.endsAt)})`
+    : `it resets at ${iso(window.endsAt)}`;
   const cache = 'Answers already in the cache are still served.';
   if (refusal.allowance) {
     const seconds = refusal.retryAfter ?? secondsUntilReset(window, now);
@@ -184,7 +204,7 @@ export function exhausted(window: BudgetWindow, now: number, refusal: Refusal = 
       headers: { 'Retry-After': String(seconds) },
     });
   }
-  const headers = { 'Retry-After': String(secondsUntilReset(window, now)) };
+  const headers = { 'Retry-After': String(inFlight?.retryAfter ?? secondsUntilReset(window, now)) };
   const heard = refusal.lastHeard ? ' (as this container last heard it: the counter cannot be reached right now)' : '';
   const { needed = 1, used } = refusal;
   const left = used === undefined ? undefined : Math.max(0, window.limit - used);
@@ -200,11 +220,12 @@ export function exhausted(window: BudgetWindow, now: number, refusal: Refusal = 
     return new AppError('BUDGET_EXHAUSTED', { details: `${has}${why}${heard}; ${resets}.${less} ${cache}`, headers });
   }
   const when = windowWords(window.kind);
+  const up = `used up${inFlight ? ' for now' : ''}${heard}`;
   const whose = !isKeyWindow(window)
-    ? `The deployment's budget of ${window.limit} searches ${when} is used up${heard}`
+    ? `The deployment's budget of ${window.limit} searches ${when} is ${up}`
     : window.shareOf === undefined
-      ? `Your key's own limit of ${window.limit} searches ${when} is used up${heard} (other clients are not affected)`
-      : `Your key's share of the deployment's budget, ${window.limit} of its ${window.shareOf} searches ${when}, is used up${heard} (the deployment's other keys can still search; a key's own limit is set in its entry)`;
+      ? `Your key's own limit of ${window.limit} searches ${when} is ${up} (other clients are not affected)`
+      : `Your key's share of the deployment's budget, ${window.limit} of its ${window.shareOf} searches ${when}, is ${up} (the deployment's other keys can still search; a key's own limit is set in its entry)`;
   return new AppError('BUDGET_EXHAUSTED', { details: `${whose}; ${resets}. ${cache}`, headers });
 }
 
@@ -277,6 +298,19 @@ export function createBudget(options: BudgetOptions): Budget {
   const retryMs = options.retryMs ?? 2_000;
   const warn = options.warn ?? (() => undefined);
 
+  /** How long this container's recent requests of several searches held their reservations (ms). */
+  const planDurations: number[] = [];
+  /**
+   * The Retry-After of a refusal caused by plans still in flight: how long such a request usually holds its
+   * reservation (the median of this container's last ones; 2 s before any), never past when they are
+   * closed at the latest, at least 1 s.
+   */
+  function inFlightWait(by: number, now: number): number {
+    const sorted = [...planDurations].sort((a, b) => a - b);
+    const typical = sorted.length === 0 ? DEFAULT_PLAN_MS : (sorted[Math.floor(sorted.length / 2)] as number);
+    return Math.max(1, Math.ceil(Math.min(typical, by - now) / 1000));
+  }
+
   /** Seconds until the counter is tried again: the Retry-After of a refusal the outage caused. */
   const retryAfter = (now: number) => Math.max(1, Math.ceil(((counter.retryAt() ?? now + retryMs) - now) / 1000));
 
@@ -306,7 +340,7 @@ export function createBudget(options: BudgetOptions): Budget {
     const windows = windowsFor(settings, scope, now);
     let outcome: Awaited<ReturnType<Counter['reserve']>>;
     try {
-      outcome = await counter.reserve(windows, n);
+      outcome = await counter.reserve(windows, n, scope.deadline);
     } catch (error) {
       if (!(error instanceof CounterUnavailable) || !error.hold) throw error;
       const hold = error.hold;
@@ -344,9 +378,22 @@ export function createBudget(options: BudgetOptions): Budget {
         },
       };
     }
-    if (!outcome.ok) throw exhausted(outcome.refused, now, { needed: n, used: outcome.used, ask });
+    if (!outcome.ok) {
+      const { refused, used, inFlight } = outcome;
+      const wait = inFlight && { ...inFlight, retryAfter: inFlightWait(inFlight.by, now) };
+      throw exhausted(refused, now, { needed: n, used, ask, ...(wait ? { inFlight: wait } : {}) });
+    }
     const { hold } = outcome;
-    return { n, close: (kept) => counter.close(hold, kept) };
+    return {
+      n,
+      close: async (kept) => {
+        if (n > 1) {
+          planDurations.push(clock() - now);
+          if (planDurations.length > PLAN_SAMPLES) planDurations.shift();
+        }
+        await counter.close(hold, kept);
+      },
+    };
   }
 
   async function usage(scope: BudgetScope): Promise<UsageReport> {

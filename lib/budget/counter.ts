@@ -15,6 +15,12 @@
  * A reservation is a hold: `n` units under one random token. When the request is over it is closed with
  * what it kept (the searches the provider bills, docs/budget-and-caching.md): the rest is given back.
  *
+ * Plans in flight. A hold of several units that says when it is closed at the latest (its request's
+ * deadline) is a plan, and its token says both; it is removed from the item when the plan is closed, used
+ * in full or not. A refusal reads the plans still in flight in the windows that cannot take the request,
+ * and names the one to wait for with the time by which their giving back could leave room (mustWaitFor),
+ * so that a window full of reservations in flight is not waited for until it resets.
+ *
  * Exact when slow. A write whose answer does not come in time may still land. So each reservation carries
  * its token, added to the window's item in the same atomic step (a string set per minute, `s0`…`sf`), and
  * the write is conditional on the token not being there yet: sending it again is harmless, it lands at
@@ -66,10 +72,20 @@ export interface Hold {
   createdAt: number;
 }
 
+/** A plan in flight: `n` units held by a request of several searches, closed by `by` (epoch ms) at the latest. */
+export interface Returning {
+  n: number;
+  by: number;
+}
+
 export type Reservation =
   | { ok: true; hold: Hold }
-  /** `used`: the refusing window's count, when known (it tells a request of several searches what is left). */
-  | { ok: false; refused: BudgetWindow; used?: number };
+  /**
+   * `used`: the refusing window's count, when known (it tells a request of several searches what is left).
+   * `inFlight`: when plans still in flight there hold enough that, were they given back, the request would
+   * fit: how many units they hold, and by when they are closed at the latest.
+   */
+  | { ok: false; refused: BudgetWindow; used?: number; inFlight?: { held: number; by: number } };
 
 /** What this container owes the counter: searches made but not counted, and units to give back. */
 export interface Unsettled {
@@ -83,9 +99,10 @@ export interface Counter {
   /**
    * Adds `n` to every window if each stays within its limit, and answers the hold; otherwise adds nothing
    * (what landed is given back) and names the window that refused. Rejects with CounterUnavailable, whose
-   * `hold` says what may have landed.
+   * `hold` says what may have landed. `until` (epoch ms): when the hold will be closed at the latest (its
+   * request's deadline); a hold of several units that says so is a plan, which a refusal can wait for.
    */
-  reserve(windows: readonly BudgetWindow[], n: number): Promise<Reservation>;
+  reserve(windows: readonly BudgetWindow[], n: number, until?: number): Promise<Reservation>;
   /** Each window's count (0 for one not used yet), in order. */
   read(windows: readonly BudgetWindow[]): Promise<number[]>;
   /**
@@ -141,9 +158,24 @@ export function newToken(): string {
   return randomBytes(9).toString('base64url');
 }
 
-function newHold(windows: readonly BudgetWindow[], n: number, createdAt: number): Hold {
+/**
+ * The token of a plan (a hold of several units that says when it is closed at the latest): it carries its
+ * units and that time, so that a refusal read from a window's item can tell what may come back, and when.
+ */
+export function planToken(n: number, until: number): string {
+  return `${newToken()}.${n.toString(36)}.${Math.ceil(until / 1000).toString(36)}`;
+}
+
+/** The plan a token stands for, or undefined for a hold of one unit, or one that said no time. */
+export function planOf(token: string): Returning | undefined {
+  const match = /^[A-Za-z0-9_-]{12}\.([0-9a-z]{1,8})\.([0-9a-z]{1,10})$/.exec(token);
+  if (!match) return undefined;
+  return { n: Number.parseInt(match[1] as string, 36), by: Number.parseInt(match[2] as string, 36) * 1000 };
+}
+
+function newHold(windows: readonly BudgetWindow[], n: number, createdAt: number, until?: number): Hold {
   return {
-    token: newToken(),
+    token: n > 1 && until !== undefined ? planToken(n, until) : newToken(),
     n,
     windows,
     states: windows.map(() => 'unsent'),
@@ -164,6 +196,52 @@ export function lastToReset(windows: readonly BudgetWindow[]): BudgetWindow | un
   return windows.reduce<BudgetWindow | undefined>((last, window) => (last && later(last, window) ? last : window), undefined);
 }
 
+/** A window that cannot take a request, as a refusal read it: its count and the plans in flight there. */
+export interface FullWindow {
+  window: BudgetWindow;
+  used?: number;
+  returning?: readonly Returning[];
+}
+
+/**
+ * When the plans in flight in a window, were they given back, would leave room for `n` more: the soonest
+ * time by which enough of them are closed at the latest (`now` when the count read has room already, as
+ * after a give-back that raced the refusal); undefined when all of them would not (or the count is
+ * unknown), so that only the window's reset can. A pure function, so the rule is tested on its own.
+ */
+export function roomBy(full: FullWindow, n: number, now: number): { held: number; by: number } | undefined {
+  const plans = full.returning ?? [];
+  if (full.used === undefined || plans.length === 0) return undefined;
+  const held = plans.reduce((sum, plan) => sum + plan.n, 0);
+  const over = full.used + n - full.window.limit;
+  if (over <= 0) return { held, by: now };
+  let back = 0;
+  for (const plan of [...plans].sort((a, b) => a.by - b.by)) {
+    back += plan.n;
+    if (back >= over) return { held, by: plan.by };
+  }
+  return undefined;
+}
+
+/**
+ * Of the windows a request cannot have now, the one it must wait for longest: a window that plans in flight
+ * may free by some time is waited for until then, any other until it resets; of equal waits, as
+ * lastToReset. The refusal names it, with its count and what is in flight there.
+ */
+export function mustWaitFor(candidates: readonly FullWindow[], n: number, now: number): Reservation & { ok: false } {
+  const waits = candidates.map((full) => ({ full, room: roomBy(full, n, now) }));
+  const waitOf = (entry: (typeof waits)[number]) => entry.room?.by ?? entry.full.window.endsAt;
+  const longest = Math.max(...waits.map(waitOf));
+  const chosen = lastToReset(waits.filter((entry) => waitOf(entry) === longest).map((entry) => entry.full.window));
+  const entry = waits.find((w) => w.full.window === chosen) as (typeof waits)[number];
+  return {
+    ok: false,
+    refused: entry.full.window,
+    ...(entry.full.used === undefined ? {} : { used: entry.full.used }),
+    ...(entry.room ? { inFlight: entry.room } : {}),
+  };
+}
+
 /** The memory counter: exact within one process, always answering. */
 export function createMemoryCounter(now: () => number = Date.now): Counter {
   const counts = new Map<string, { used: number; endsAt: number }>();
@@ -174,14 +252,29 @@ export function createMemoryCounter(now: () => number = Date.now): Counter {
   const add = (window: BudgetWindow, n: number) => {
     counts.set(window.key, { used: current(window) + n, endsAt: window.endsAt });
   };
+  /** Plans not closed yet, by window and token; one past its time is no longer in flight (its request died). */
+  const plans = new Map<string, Map<string, Returning>>();
+  const returning = (window: BudgetWindow) => {
+    const open = plans.get(window.key);
+    for (const [token, plan] of open ?? []) if (plan.by <= now()) open?.delete(token);
+    return [...(open?.values() ?? [])];
+  };
   return {
-    async reserve(windows, n) {
+    async reserve(windows, n, until) {
       // Synchronous from the check to the increment: no other request of this process can come between.
-      const refused = lastToReset(windows.filter((window) => current(window) + n > window.limit));
-      if (refused) return { ok: false, refused, used: current(refused) };
-      const hold = newHold(windows, n, now());
+      const full = windows.filter((window) => current(window) + n > window.limit);
+      if (full.length > 0) {
+        return mustWaitFor(
+          full.map((window) => ({ window, used: current(window), returning: returning(window) })),
+          n,
+          now(),
+        );
+      }
+      const hold = newHold(windows, n, now(), until);
       for (const window of windows) add(window, n);
       hold.states.fill('held');
+      const plan = planOf(hold.token);
+      if (plan) for (const window of windows) plans.set(window.key, (plans.get(window.key) ?? new Map()).set(hold.token, plan));
       // Old windows are dropped as new ones start: the map holds a handful of keys per client.
       if (counts.size > 10_000) for (const [key, entry] of counts) if (entry.endsAt <= now()) counts.delete(key);
       return { ok: true, hold };
@@ -193,6 +286,9 @@ export function createMemoryCounter(now: () => number = Date.now): Counter {
       hold.windows.forEach((window, i) => {
         if (hold.states[i] === 'held' && kept < hold.n) add(window, kept - hold.n);
         hold.states[i] = 'closed';
+        const open = plans.get(window.key);
+        open?.delete(hold.token);
+        if (open?.size === 0) plans.delete(window.key);
       });
     },
     // Memory always answers: nothing is ever owed.
@@ -578,8 +674,9 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
     const { token, n } = hold;
     if (state === 'closed') return;
     if (state === 'held' || state === 'held-retried') {
-      // Nothing to give back, and a copy still on its way finds the token there and cannot land.
-      if (kept < n) {
+      // Nothing to give back, and a copy still on its way finds the token there and cannot land; but a
+      // plan's token is removed all the same, so that no refusal waits for it as if still in flight.
+      if (kept < n || planOf(token)) {
         const back = await giveBack(window, n - kept, token, hold.minutes[i] as number, state === 'held-retried');
         // Refused: a closing whose answer was lost already gave it back.
         if (back.outcome === 'done') hear(window, back.item);
@@ -706,14 +803,31 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
    */
   async function refusal(windows: readonly BudgetWindow[], n: number): Promise<Reservation> {
     const [first] = windows as [BudgetWindow, ...BudgetWindow[]];
-    const counts = await read(windows).catch(() => undefined);
-    if (!counts) return { ok: false, refused: first };
-    const full = windows.filter((window, i) => i === 0 || (counts[i] as number) + n > window.limit);
-    const refused = lastToReset(full) as BudgetWindow;
-    return { ok: false, refused, used: counts[windows.indexOf(refused)] as number };
+    const items = await readItems(windows).catch(() => undefined);
+    if (!items) return { ok: false, refused: first };
+    const full = items.filter(({ window, used }, i) => i === 0 || used + n > window.limit);
+    return mustWaitFor(
+      full.map(({ window, used, item }) => ({ window, used, returning: returningIn(item) })),
+      n,
+      now(),
+    );
   }
 
-  function read(windows: readonly BudgetWindow[]): Promise<number[]> {
+  /** The plans in flight an item holds: plan tokens still in its sets, not yet past their time. */
+  function returningIn(item: Record<string, AttributeValue> | undefined): Returning[] {
+    const plans: Returning[] = [];
+    for (const [name, value] of Object.entries(item ?? {})) {
+      if (!/^s[0-9a-f]$/.test(name)) continue;
+      for (const token of value.SS ?? []) {
+        const plan = planOf(token);
+        if (plan && plan.by > now()) plans.push(plan);
+      }
+    }
+    return plans;
+  }
+
+  /** Each window's item (a consistent read) and its count. */
+  function readItems(windows: readonly BudgetWindow[]) {
     return Promise.all(
       windows.map(async (window) => {
         const { item } = await sendTwice(window, { read: true });
@@ -721,9 +835,13 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
         const used = item === undefined ? 0 : Number(item.used?.N);
         if (!Number.isFinite(used)) throw new CounterUnavailable('the counter answered without a count');
         remember(window, used);
-        return used;
+        return { window, used, item };
       }),
     );
+  }
+
+  async function read(windows: readonly BudgetWindow[]): Promise<number[]> {
+    return (await readItems(windows)).map(({ used }) => used);
   }
 
   /** Writes the owed closings in order, until one cannot be written. */
@@ -767,8 +885,8 @@ export function createDynamoCounter(options: DynamoCounterOptions): Counter {
   }
 
   return {
-    async reserve(windows, n) {
-      const hold = newHold(windows, n, now());
+    async reserve(windows, n, until) {
+      const hold = newHold(windows, n, now(), until);
       if (now() < downUntil) {
         const error = new CounterUnavailable('the counter did not answer recently; it is tried again shortly');
         error.hold = hold;

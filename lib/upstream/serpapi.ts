@@ -375,6 +375,7 @@ export function upstreamFor(state: RequestState): Upstream {
     client: state.client,
     ...state.clientLimits,
     requestId: state.requestId,
+    deadline: state.deadline,
     onCounterError: () => {
       state.budgetCounterErrors = (state.budgetCounterErrors ?? 0) + 1;
     },

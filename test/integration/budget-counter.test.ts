@@ -263,6 +263,33 @@ describe('closing a hold with what the request kept', () => {
     expect(await counter.reserve([{ ...day(0), key: `${window.key}-none` }], 1)).toMatchObject({ ok: false, used: 0 });
   });
 
+  it('tells a refusal what plans in flight hold and by when, read from the item, and forgets a plan once closed, used in full or not', async () => {
+    const window = day(10);
+    const until = Date.now() + 25_000;
+    const by = Math.ceil(until / 1000) * 1000;
+    const first = await counter.reserve([window], 6, until);
+    if (!first.ok) throw new Error('refused');
+    // The plan's token is in the item: a second plan is told the first may give back in time.
+    expect(await counter.reserve([window], 6, until)).toEqual({
+      ok: false,
+      refused: window,
+      used: 6,
+      inFlight: { held: 6, by },
+    });
+    // Used in full, its token is removed (one write), so that nothing waits for it any more.
+    const before = proxy.operations.length;
+    await counter.close(first.hold, 6);
+    expect(proxy.operations.length - before).toBe(1);
+    expect(await counter.reserve([window], 6, until)).toEqual({ ok: false, refused: window, used: 6 });
+    // A plan given back in part is forgotten too, and what it gave back is room.
+    const other = { ...day(10), key: `${day(10).key}-other` };
+    const partly = await counter.reserve([other], 6, until);
+    if (!partly.ok) throw new Error('refused');
+    await counter.close(partly.hold, 2);
+    expect(await counter.reserve([other], 9, until)).toEqual({ ok: false, refused: other, used: 2 });
+    expect(await counter.reserve([other], 8, until)).toMatchObject({ ok: true });
+  });
+
   it('names the window the request must wait for when several cannot take it: the last to reset', async () => {
     const hour = { ...hourWindow(Date.now(), 1), key: `last-hour-${clientNumber}` };
     const fullDay = day(1);

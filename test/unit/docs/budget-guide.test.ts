@@ -5,7 +5,7 @@
  * and what the counter keeps through an outage (the 6-minute horizon, the 10,000 closings it keeps owed).
  */
 import { describe, expect, it } from 'vitest';
-import { deploymentDay, exhausted, KEY_SHARE, keyShare } from '../../../lib/budget/budget.js';
+import { DEFAULT_PLAN_MS, deploymentDay, exhausted, KEY_SHARE, keyShare, PLAN_SAMPLES } from '../../../lib/budget/budget.js';
 import { MAX_OWED, SETTLE_HORIZON_MS } from '../../../lib/budget/counter.js';
 import { keyHourWindow } from '../../../lib/budget/windows.js';
 import { loadConfig } from '../../../lib/config.js';
@@ -65,6 +65,16 @@ describe('the /v1/usage example', () => {
     const data = JSON.parse(example?.text ?? 'null').data;
     expect(responseSchema.safeParse(data).success).toBe(true);
     expect(data.client.this_hour).toMatchObject({ limit: keyShare(HOUR), share: true });
+  });
+});
+
+describe('a refusal by reservations still in flight', () => {
+  it('waits as long as such a request usually takes, as the guide and the decision record say', () => {
+    says(prose, `(the median of its last ${PLAN_SAMPLES}; ${DEFAULT_PLAN_MS / 1000} s before any)`);
+    says(
+      readDocument('docs/decisions.md').replace(/\s+/g, ' '),
+      `the median of the container's last ${PLAN_SAMPLES}, ${DEFAULT_PLAN_MS / 1000} s before any`,
+    );
   });
 });
 

@@ -30,8 +30,8 @@ function flaky(known: Record<string, number> = {}) {
   let down = false;
   let retryAt: number | undefined;
   const counter: Counter = {
-    async reserve(windows, n) {
-      if (!down) return memory.reserve(windows, n);
+    async reserve(windows, n, until) {
+      if (!down) return memory.reserve(windows, n, until);
       const error = new CounterUnavailable('no answer');
       error.hold = {
         token: 't',
@@ -154,6 +154,70 @@ describe('a claim', () => {
     expect(error.headers['Retry-After']).toBe(String((HOUR_END - NOW) / 1000));
     // Nothing of it was counted.
     expect(await memory.read([hour()])).toEqual([9]);
+  });
+});
+
+describe('a refusal caused by reservations still in flight', () => {
+  const DEADLINE = NOW + 25_000;
+  const planner = { client: 'planner', deadline: DEADLINE };
+
+  it('says to retry in about as long as such a request takes, not at the reset, and when the plans are closed at the latest', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter);
+    const first = await budget.claim(planner, 6);
+    const error = await refusal(budget.claim(planner, 6));
+    expect(error.code).toBe('BUDGET_EXHAUSTED');
+    expect(error.details).toBe(
+      "The deployment's budget: 4 of 10 searches left this hour, fewer than the 6 this request can make; 6 of the searches counted are held by requests still in progress, which give back what they do not use by 2026-01-05T03:04:30Z at the latest: retry in 2 s (it resets at 2026-01-05T04:00:00Z). Answers already in the cache are still served.",
+    );
+    // No plan has been measured yet: 2 s.
+    expect(error.headers).toEqual({ 'Retry-After': '2' });
+    // What the first request did not use makes room.
+    await first.close(1);
+    expect((await budget.claim(planner, 6)).n).toBe(6);
+  });
+
+  it('waits for the plans’ usual length once measured, never past when they are closed at the latest, at least 1 s', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter);
+    // A plan closed the instant it was made: the usual length is 0, so 1 s.
+    await (await budget.claim(planner, 2)).close(2);
+    await budget.claim(planner, 6);
+    expect((await refusal(budget.claim(planner, 6))).headers).toEqual({ 'Retry-After': '1' });
+    // Closed within a second of now at the latest: never later than that.
+    const soon = budgetOn(flaky().counter);
+    await soon.claim({ client: 'planner', deadline: NOW + 400 }, 6);
+    expect((await refusal(soon.claim(planner, 6))).headers).toEqual({ 'Retry-After': '1' });
+  });
+
+  it('says the used-up budget of a single search is used up for now, when the plans in flight could free it', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter);
+    await budget.claim(planner, 10);
+    const error = await refusal(budget.claim(client, 1));
+    expect(error.details).toMatch(
+      /^The deployment's budget of 10 searches this hour is used up for now; 10 of the searches counted are held by requests still in progress/,
+    );
+    expect(error.headers).toEqual({ 'Retry-After': '2' });
+  });
+
+  it('waits for the reset when the plans in flight could not free enough, or are past their time, or a single search holds the count', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter);
+    for (let i = 0; i < 5; i++) await budget.claim(client, 1);
+    await budget.claim(planner, 4);
+    // 9 counted, 4 of them in flight: 6 more cannot fit even if all 4 came back.
+    const refused = await refusal(budget.claim(planner, 6));
+    expect(refused.headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
+    expect(refused.details).not.toMatch(/in progress/);
+    // A plan whose request should have ended is no longer waited for (its request died, or is owed).
+    const other = budgetOn(flaky().counter);
+    await other.claim({ client: 'planner', deadline: NOW - 1 }, 6);
+    expect((await refusal(other.claim(planner, 6))).headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
+    // A request without a deadline reserves no plan.
+    const bench = budgetOn(flaky().counter);
+    await bench.claim({}, 6);
+    expect((await refusal(bench.claim(planner, 6))).headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
   });
 });
 

@@ -18,7 +18,7 @@ import {
   usageWindows,
   windowsFor,
 } from '../../../lib/budget/budget.js';
-import { lastToReset, surelyNotWritten } from '../../../lib/budget/counter.js';
+import { lastToReset, mustWaitFor, newToken, planOf, planToken, roomBy, surelyNotWritten } from '../../../lib/budget/counter.js';
 import { dayWindow, hourWindow, keyHourWindow, monthWindow } from '../../../lib/budget/windows.js';
 import { parseClientKeySecret } from '../../../lib/credentials/client-keys.js';
 import { SecretShapeError } from '../../../lib/credentials/secrets.js';
@@ -130,6 +130,77 @@ describe('/v1/usage arithmetic', () => {
     // January: 5,000 over 31 days is 162 a day, of which half.
     expect(report.client.today).toMatchObject({ limit: 81, share: true, used: 3, left: 78 });
     expect(report.client.this_hour).toMatchObject({ limit: 125, share: true, used: 2, left: 123 });
+  });
+});
+
+describe('plans in flight', () => {
+  const hour = hourWindow(NOW, 10);
+  const day = dayWindow(NOW, 'ci', 20);
+
+  it('carry their units and when they are closed at the latest in their token, and nothing else does', () => {
+    const token = planToken(21, NOW + 25_000);
+    expect(planOf(token)).toEqual({ n: 21, by: Math.ceil((NOW + 25_000) / 1000) * 1000 });
+    expect(token).toMatch(/^[A-Za-z0-9_-]{12}\.l\./);
+    expect(planOf(newToken())).toBeUndefined();
+    for (const bad of [`${newToken()}.5`, `${newToken()}.5.x.y`, `x${token}`, `${token}.`, token.replace('.l.', '.L.')]) {
+      expect(planOf(bad), bad).toBeUndefined();
+    }
+  });
+
+  it('free a window by the time enough of them are closed, soonest first; never when all would not be enough', () => {
+    const returning = [
+      { n: 3, by: NOW + 9_000 },
+      { n: 2, by: NOW + 4_000 },
+      { n: 4, by: NOW + 20_000 },
+    ];
+    // 10 counted, 9 of them in plans: 1 more needs 1 back (the 4 s plan), 4 more 4 (by 9 s), 8 more all.
+    expect(roomBy({ window: hour, used: 10, returning }, 1, NOW)).toEqual({ held: 9, by: NOW + 4_000 });
+    expect(roomBy({ window: hour, used: 10, returning }, 5, NOW)).toEqual({ held: 9, by: NOW + 9_000 });
+    expect(roomBy({ window: hour, used: 10, returning }, 9, NOW)).toEqual({ held: 9, by: NOW + 20_000 });
+    expect(roomBy({ window: hour, used: 10, returning }, 10, NOW)).toBeUndefined();
+    expect(roomBy({ window: hour, used: 10, returning: [] }, 1, NOW)).toBeUndefined();
+    expect(roomBy({ window: hour, returning }, 1, NOW)).toBeUndefined();
+    // Room already (a give-back since the refusal): at once.
+    expect(roomBy({ window: hour, used: 8, returning }, 1, NOW)).toEqual({ held: 9, by: NOW });
+  });
+
+  it('make a refusal name the window waited for longest: one they free waits for them, any other for its reset', () => {
+    const plans = [{ n: 5, by: NOW + 25_000 }];
+    // The hour freed by a plan, the day full for good: the day.
+    expect(
+      mustWaitFor(
+        [
+          { window: hour, used: 10, returning: plans },
+          { window: day, used: 20, returning: [] },
+        ],
+        1,
+        NOW,
+      ),
+    ).toEqual({ ok: false, refused: day, used: 20 });
+    // Both freed by plans: the later of the two.
+    expect(
+      mustWaitFor(
+        [
+          { window: hour, used: 10, returning: [{ n: 5, by: NOW + 30_000 }] },
+          { window: day, used: 20, returning: plans },
+        ],
+        1,
+        NOW,
+      ),
+    ).toEqual({ ok: false, refused: hour, used: 10, inFlight: { held: 5, by: NOW + 30_000 } });
+    // A count not read: its reset, as before.
+    expect(mustWaitFor([{ window: hour }], 1, NOW)).toEqual({ ok: false, refused: hour });
+    // Full for good, both: the last to reset, as lastToReset.
+    expect(
+      mustWaitFor(
+        [
+          { window: hour, used: 10 },
+          { window: day, used: 20 },
+        ],
+        1,
+        NOW,
+      ),
+    ).toMatchObject({ refused: day });
   });
 });
 
