@@ -5,7 +5,15 @@
  * and what the counter keeps through an outage (the 6-minute horizon, the 10,000 closings it keeps owed).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLAN_MS, deploymentDay, exhausted, KEY_SHARE, keyShare, PLAN_SAMPLES } from '../../../lib/budget/budget.js';
+import {
+  DEFAULT_PLAN_MS,
+  deploymentDay,
+  exhausted,
+  KEY_SHARE,
+  keyShare,
+  PLAN_SAMPLES,
+  windowsFor,
+} from '../../../lib/budget/budget.js';
 import { MAX_OWED, SETTLE_HORIZON_MS } from '../../../lib/budget/counter.js';
 import { keyHourWindow } from '../../../lib/budget/windows.js';
 import { loadConfig } from '../../../lib/config.js';
@@ -65,6 +73,19 @@ describe('the /v1/usage example', () => {
     const data = JSON.parse(example?.text ?? 'null').data;
     expect(responseSchema.safeParse(data).success).toBe(true);
     expect(data.client.this_hour).toMatchObject({ limit: keyShare(HOUR), share: true });
+  });
+});
+
+describe('what the counter costs', () => {
+  it('is one write per window a search counts in, at the price the guide quotes, as a share of a search', () => {
+    const windows = windowsFor(settings, { client: 'team-a' }, NOVEMBER).length;
+    expect(windows).toBe(4);
+    const perSearch = (windows * 0.625) / 1e6;
+    says(
+      prose,
+      `(3–${windows} per search: the hour, the month when capped, the key's hour and day; $${perSearch.toFixed(7)} at $0.625 per million for ${windows};`,
+    );
+    says(prose, `about ${((perSearch / (75 / MONTH)) * 100).toFixed(2)} % of the search it guards`);
   });
 });
 
