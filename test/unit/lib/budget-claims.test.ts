@@ -218,6 +218,31 @@ describe('a refusal caused by reservations still in flight', () => {
     const bench = budgetOn(flaky().counter);
     await bench.claim({}, 6);
     expect((await refusal(bench.claim(planner, 6))).headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
+    // Nor does a single search, even with a deadline: it is nearly always billed.
+    const singles = budgetOn(flaky().counter);
+    for (let i = 0; i < 10; i++) await singles.claim(planner, 1);
+    expect((await refusal(singles.claim(planner, 1))).headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
+  });
+
+  it('takes the usual length as the median of the plans this container closed', async () => {
+    let clock = NOW;
+    const counter = createMemoryCounter(() => clock);
+    const budget = createBudget({
+      counter,
+      backstop: createMemoryCounter(() => clock),
+      now: () => clock,
+      settings: { searchesPerHour: () => 100, searchesPerMonth: 0, failClosed: false, backstopPerHour: 1 },
+    });
+    // Three plans held 6 s, 9 s and 4 s (closed in that order): the median is 6 s.
+    for (const ms of [6_000, 9_000, 4_000]) {
+      const claim = await budget.claim({ client: 'planner', deadline: clock + 25_000 }, 2);
+      clock += ms;
+      await claim.close(2);
+    }
+    await budget.claim({ client: 'planner', deadline: clock + 25_000 }, 90);
+    expect((await refusal(budget.claim({ client: 'planner', deadline: clock + 25_000 }, 90))).headers).toEqual({
+      'Retry-After': '6',
+    });
   });
 });
 

@@ -140,6 +140,8 @@ describe('plans in flight', () => {
   it('carry their units and when they are closed at the latest in their token, and nothing else does', () => {
     const token = planToken(21, NOW + 25_000);
     expect(planOf(token)).toEqual({ n: 21, by: Math.ceil((NOW + 25_000) / 1000) * 1000 });
+    // More units than one base-36 digit holds.
+    expect(planOf(planToken(1_000, NOW))).toEqual({ n: 1_000, by: Math.ceil(NOW / 1000) * 1000 });
     expect(token).toMatch(/^[A-Za-z0-9_-]{12}\.l\./);
     expect(planOf(newToken())).toBeUndefined();
     for (const bad of [`${newToken()}.5`, `${newToken()}.5.x.y`, `x${token}`, `${token}.`, token.replace('.l.', '.L.')]) {
@@ -160,8 +162,9 @@ describe('plans in flight', () => {
     expect(roomBy({ window: hour, used: 10, returning }, 10, NOW)).toBeUndefined();
     expect(roomBy({ window: hour, used: 10, returning: [] }, 1, NOW)).toBeUndefined();
     expect(roomBy({ window: hour, returning }, 1, NOW)).toBeUndefined();
-    // Room already (a give-back since the refusal): at once.
+    // Room already (a give-back since the refusal), or exactly: at once.
     expect(roomBy({ window: hour, used: 8, returning }, 1, NOW)).toEqual({ held: 9, by: NOW });
+    expect(roomBy({ window: hour, used: 9, returning }, 1, NOW)).toEqual({ held: 9, by: NOW });
   });
 
   it('make a refusal name the window waited for longest: one they free waits for them, any other for its reset', () => {
