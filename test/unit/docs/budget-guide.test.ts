@@ -5,8 +5,10 @@
  * and what the counter keeps through an outage (the 6-minute horizon, the 10,000 closings it keeps owed).
  */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../../infra/settings.js';
 import {
   DEFAULT_PLAN_MS,
+  defaultBackstop,
   deploymentDay,
   exhausted,
   KEY_SHARE,
@@ -64,6 +66,26 @@ describe('a key’s default share, as the guides state it', () => {
     says(row, `the whole hour in ${HOUR / rate} s, and the month in ${MONTH / HOUR} hours ($${MONTH * price})`);
     says(prose, `the whole default hour of ${HOUR} searches in ${HOUR / rate} seconds`);
     says(prose, `a month's ${number(MONTH)} in ${Math.round(MONTH / rate / 60)} minutes`);
+  });
+
+  it('gives the threat table’s figures for one client while the counter is down: a container’s allowance, times the containers', () => {
+    const row = threats.split('\n').find((line) => line.startsWith('| One client searching at its full rate while')) ?? '';
+    const allowance = defaultBackstop(HOUR);
+    const price = 75 / MONTH;
+    const dollars = (searches: number) => `$${(searches * price).toFixed(2)}`;
+    says(row, `each container's own allowance, ${allowance} searches an hour`);
+    const containers = DEFAULT_SETTINGS.reservedConcurrency ?? Number.NaN;
+    const most = containers * allowance;
+    says(
+      row,
+      `at most ${containers} reserved containers × ${allowance} = ${most} searches an hour (${dollars(most)} at $${price} a search)`,
+    );
+    // A search answered in about a second: a client at its rate keeps as many containers busy as its rate.
+    const rate = DEFAULT_SETTINGS.keyRatePerSecond;
+    says(
+      row,
+      `its ${rate} a second keep about ${rate} containers busy: ${rate * allowance} an hour (${dollars(rate * allowance)})`,
+    );
   });
 });
 
