@@ -56,9 +56,12 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
   BUDGET_EXHAUSTED: {
     when:
       'The team’s search budget cannot cover this request’s paid searches: the deployment’s searches this hour ' +
-      'or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until ' +
-      'that window resets (while the budget’s counter cannot be reached and a container’s own allowance is used up, ' +
-      'the seconds until the counter is tried again). A request that can make several paid searches (trends, profiles ' +
+      'or this month, or the calling key’s own hourly or daily limit, or its share of the deployment’s hour or day ' +
+      '(half of each, when several keys share the deployment and the key sets no limit of its own). `details` names ' +
+      'which; `Retry-After` is the seconds until that window resets (while the budget’s counter cannot be reached and ' +
+      'a container’s own allowance is used up, the seconds until the counter is tried again; while the window is full ' +
+      'of reservations of requests still in progress, about how long such a request takes, and `details` says by when ' +
+      'they are given back at the latest). A request that can make several paid searches (trends, profiles ' +
       'with `enrich`, citation search from the index) reserves them all before the first, so it is refused whole, ' +
       'before any is made, and `details` says how to ask for fewer. Answers from the cache are never counted; ' +
       '`POST /v1/usage` shows where the budget stands.',
@@ -69,8 +72,9 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
     when:
       'The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set ' +
       'to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within the counts the ' +
-      'container last heard and its own allowance), or when the calling key has a daily limit whose count the ' +
-      'container has not heard; `POST /v1/usage` is refused in either mode. `Retry-After`: when the counter is tried again.',
+      'container last heard and its own allowance), or when the calling key has an hourly or daily limit of its own, ' +
+      'which no container can keep without the counter; `POST /v1/usage` is refused in either mode. `Retry-After`: ' +
+      'when the counter is tried again.',
     example: 'The search budget could not be checked; retry shortly',
     headers: ['Retry-After'],
   },

@@ -30,8 +30,8 @@ export interface RequestState {
   /** Epoch ms by which every upstream call of this request must be over. */
   deadline: number;
   client?: string;
-  /** The client key's own daily search limit, when it has one (lib/budget/budget.ts). */
-  clientDailySearches?: number;
+  /** The client key's limits: its own per hour and day, or its share of a shared deployment (lib/budget/budget.ts). */
+  clientLimits?: { hourlySearches?: number | null; dailySearches?: number | null; shared?: boolean };
   /** Times the budget's counter could not be reached during this request (the fail-open metric). */
   budgetCounterErrors?: number;
   /** The validated request body. */

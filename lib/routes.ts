@@ -130,7 +130,7 @@ export const ROUTES: readonly Route[] = [
   {
     path: '/v1/usage',
     name: 'usage',
-    summary: "The search budget: this hour, this month, the caller's day",
+    summary: "The search budget: this hour, this month, the caller's hour and day",
     tag: 'Usage',
     // The counter is read, and the plan's numbers come from SerpApi's free Account API, which needs the key.
     needs: { paidCalls: false, upstreamKey: true, budget: 'read', sharedCache: false },

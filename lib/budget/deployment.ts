@@ -51,10 +51,17 @@ const counter = config.BUDGET_TABLE_NAME
       maxTimeoutMs: config.BUDGET_TIMEOUT_MAX_MS,
       retryMs: config.BUDGET_RETRY_MS,
       client: dynamo,
-      onAbandoned: ({ off }) =>
-        logger.warn('budget closing dropped: its token may be gone, so the counter stays off by it', {
-          counterLowBy: off.uncounted,
-          counterHighBy: off.notGivenBack,
+      onAbandoned: ({ window, reason, off }) =>
+        logger.warn(
+          reason === 'too-many-owed'
+            ? 'budget closing dropped: this container owes more closings than it keeps, so the counter stays off by it'
+            : 'budget closing dropped: its token may be gone, so the counter stays off by it',
+          { window: window.key, counterLowBy: off.uncounted, counterHighBy: off.notGivenBack },
+        ),
+      onSettled: ({ searches, owedMs }) =>
+        logger.info('budget counter answers again: what this container owed is written', {
+          searchesCounted: searches,
+          owedForMs: owedMs,
         }),
     })
   : createMemoryCounter();

@@ -274,7 +274,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * The search budget: this hour, this month, the caller's day
+     * The search budget: this hour, this month, the caller's hour and day
      * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['usage'];
@@ -2852,13 +2852,27 @@ export interface components {
         /** @description The calling key's name */
         name: string;
         today: {
-          /** @description The key's own daily limit; null: none (only the deployment's budget) */
+          /** @description The key's limit per day: its own, or its default share of the deployment's when several keys share it (`share`); null: none (only the deployment's budget) */
           limit: number | null;
+          /** @description true when the limit is the key's default share of the deployment's day (the key's entry sets no limit of its own) */
+          share: boolean;
           /** @description Paid searches this key caused today (UTC) */
           used: number;
-          /** @description Searches left today under the key’s own limit; null: no limit */
+          /** @description Searches left today under the key’s limit; null: no limit */
           left: number | null;
           /** @description When the day resets (ISO 8601, UTC) */
+          resets_at: string;
+        };
+        this_hour: {
+          /** @description The key's limit per hour: its own, or its default share of the deployment's when several keys share it (`share`); null: none (only the deployment's budget) */
+          limit: number | null;
+          /** @description true when the limit is the key's default share of the deployment's hour (the key's entry sets no limit of its own) */
+          share: boolean;
+          /** @description Paid searches this key caused this hour (UTC) */
+          used: number;
+          /** @description Searches left this hour under the key’s limit; null: no limit */
+          left: number | null;
+          /** @description When the hour resets (ISO 8601, UTC) */
           resets_at: string;
         };
       };
@@ -3038,7 +3052,7 @@ export interface components {
     /**
      * @description `RATE_LIMITED`: The gateway’s flood guard (one rate for the whole API stage) or, where deployed with it, WAF’s per-IP rule refused the request. Retry after `Retry-After`. The spending budget answers `BUDGET_EXHAUSTED` instead.
      *
-     *     `BUDGET_EXHAUSTED`: The team’s search budget cannot cover this request’s paid searches: the deployment’s searches this hour or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until that window resets (while the budget’s counter cannot be reached and a container’s own allowance is used up, the seconds until the counter is tried again). A request that can make several paid searches (trends, profiles with `enrich`, citation search from the index) reserves them all before the first, so it is refused whole, before any is made, and `details` says how to ask for fewer. Answers from the cache are never counted; `POST /v1/usage` shows where the budget stands.
+     *     `BUDGET_EXHAUSTED`: The team’s search budget cannot cover this request’s paid searches: the deployment’s searches this hour or this month, or the calling key’s own hourly or daily limit, or its share of the deployment’s hour or day (half of each, when several keys share the deployment and the key sets no limit of its own). `details` names which; `Retry-After` is the seconds until that window resets (while the budget’s counter cannot be reached and a container’s own allowance is used up, the seconds until the counter is tried again; while the window is full of reservations of requests still in progress, about how long such a request takes, and `details` says by when they are given back at the latest). A request that can make several paid searches (trends, profiles with `enrich`, citation search from the index) reserves them all before the first, so it is refused whole, before any is made, and `details` says how to ask for fewer. Answers from the cache are never counted; `POST /v1/usage` shows where the budget stands.
      */
     Error429: {
       headers: {
@@ -3118,7 +3132,7 @@ export interface components {
       };
     };
     /**
-     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within the counts the container last heard and its own allowance), or when the calling key has a daily limit whose count the container has not heard; `POST /v1/usage` is refused in either mode. `Retry-After`: when the counter is tried again.
+     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within the counts the container last heard and its own allowance), or when the calling key has an hourly or daily limit of its own, which no container can keep without the counter; `POST /v1/usage` is refused in either mode. `Retry-After`: when the counter is tried again.
      *
      *     `UPSTREAM_QUOTA_EXCEEDED`: The search provider refused for rate, after retries (`Retry-After` when the provider said when), or because the service’s plan there is used up: answered at once, without retries, and `details` says so.
      *

@@ -29,6 +29,8 @@ describe('the threat table', () => {
       '| Made-up keys of the right shape, 1 address, 1,000 a second (each new, so never a cached answer)',
       "| One made-up key repeated, 1 address, 1,000 a second (refused from the authorizer's cached answer, never invoking it)",
       '| One client at 10 × its rate (50 a second on the default 5)',
+      '| One client searching at its full rate (5 a second, every request a new search), the deployment shared by several keys',
+      '| One client searching at its full rate while the budget counter is down (failing open, the default)',
       '| Clients behind one NAT, each within its rate, up to 100 a second together',
     ]);
   });

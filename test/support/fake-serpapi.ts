@@ -24,7 +24,13 @@ export type Fault =
   | 'gzip'
   // A Buffer body is sent as is (a gzip body with its Content-Encoding header, say).
   | { status: number; body: string | Buffer; headers?: Record<string, string> }
-  | { json: unknown };
+  | { json: unknown }
+  // Held until `until` settles, then answered as `then` (the sample by default): a call still in flight for
+  // as long as the test needs, whatever the machine's speed.
+  | { until: Promise<unknown>; then?: Answer };
+
+/** A fault that is answered at once. */
+type Answer = Exclude<Fault, { until: Promise<unknown> }>;
 
 /** Decides how one query is answered; undefined means the next queued fault, else the sample. */
 export type Responder = (query: URLSearchParams) => Fault | undefined;
@@ -206,14 +212,14 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       return;
     }
     requests.push(query);
-    const fault = responder?.(query) ?? queued.shift() ?? 'sample';
+    const given = responder?.(query) ?? queued.shift() ?? 'sample';
     const json = (status: number, body: string | Buffer, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
       const after = fake.afterAnswer;
       fake.afterAnswer = undefined;
       res.end(body, after);
     };
-    const answer = () => {
+    const answer = (fault: Answer) => {
       if (fault === 'hang') return; // never answers; the client's timeout must fire
       if (fault === 'reset') return req.socket.destroy();
       if (fault === 'html502') {
@@ -256,8 +262,13 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       if ('json' in fault) return json(200, JSON.stringify(fault.json));
       return json(fault.status, fault.body, fault.headers);
     };
-    if (fake.latencyMs > 0) setTimeout(answer, fake.latencyMs);
-    else answer();
+    const answerGiven = () => {
+      if (typeof given === 'object' && 'until' in given) {
+        void given.until.then(() => answer(given.then ?? 'sample'));
+      } else answer(given);
+    };
+    if (fake.latencyMs > 0) setTimeout(answerGiven, fake.latencyMs);
+    else answerGiven();
   });
   server.keepAliveTimeout = 60_000;
   const listening = await listenOnLoopback(server);
