@@ -1065,6 +1065,11 @@ function updateIssues(work: CrossrefWork): CheckIssue[] {
   return found;
 }
 
+/** What a record alone says a citation of it should know: its notices (retractions, corrections, concerns). */
+export function recordIssues(work: CrossrefWork): CheckIssue[] {
+  return sortIssues(updateIssues(work));
+}
+
 /** How the record is known: whole (a registry's), or as the scholarly index shows it (its author list cut). */
 export interface CompareOptions {
   /** This year, from the caller's clock: a later year is an error. */
