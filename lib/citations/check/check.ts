@@ -211,9 +211,12 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
     state.looked.add('Crossref').add('DataCite');
     if (outcome && 'work' in outcome) claimDoi(state, outcome.work, currentYear);
     else if (outcome && 'absent' in outcome) {
-      state.doiIssues.push(
-        issue('doi_unknown', state.claimed, null, `No registry asked (Crossref, DataCite) knows the DOI ${state.claimed}.`),
-      );
+      // A DOI the reference gives is a claim; one made here from an arXiv identifier is only a way to look.
+      if (state.ref.doi) {
+        state.doiIssues.push(
+          issue('doi_unknown', state.claimed, null, `No registry asked (Crossref, DataCite) knows the DOI ${state.claimed}.`),
+        );
+      }
       state.searchCrossref = hasText(state.ref);
     } else {
       state.failures.push(
@@ -316,7 +319,7 @@ function settle(
       ...said,
       message: `${said.message} The reference describes ${named(chosen.best.id.work)}, DOI ${own}.`,
     };
-  } else if (own !== state.claimed) {
+  } else if (own !== state.claimed && state.ref.doi) {
     state.doiIssues.push(
       issue('doi_differs', state.claimed, own, `The reference gives the DOI ${state.claimed}; the work it describes has ${own}.`),
     );

@@ -10,9 +10,10 @@
  */
 import type { IssueField, IssueSeverity } from '../../contract/cite-check.js';
 import type { CitedReference } from '../model/cited.js';
+import { plainText } from '../model/csl.js';
 import { normalizeText } from '../model/text.js';
 import { type CrossrefPerson, type CrossrefWork, workTitles, workYear } from '../model/work.js';
-import { isNotice, titleNumbers } from './match.js';
+import { isNotice, titleNumbers, titleSimilarity } from './match.js';
 import { alignTitle, namesNotice, type Reference, readReference, WEB_ADDRESS, type Window } from './reference-match.js';
 
 /** One rule: its name, the field it judges and how grave what it finds is. */
@@ -92,6 +93,13 @@ export const CHECK_RULES = [
     field: 'authors',
     severity: 'error',
     finds: 'The reference names people who are not among the record’s authors.',
+  },
+  {
+    rule: 'authors_more',
+    field: 'authors',
+    severity: 'info',
+    finds:
+      'The reference names more authors than the record, which gives only one (the first): registries sometimes hold only a first author.',
   },
   {
     rule: 'authors_missing',
@@ -185,15 +193,21 @@ const RETRACTED_MARK = /^\s*(?:<[^>]*>\s*)*(?:retracted|withdrawn)(?:\s+article)
 
 /** A record's titles as a reference cites them: with and without its subtitle, a retraction mark removed. */
 export function citableTitles(work: CrossrefWork): string[] {
-  return workTitles(work).map((title) => title.replace(RETRACTED_MARK, '').replace(/<[^>]*>/g, ' '));
+  // Markup read as a citation shows it: "Al<sub>2</sub>O<sub>3</sub>" is "Al2O3", MathML its text.
+  return workTitles(work).map((title) => plainText(title.replace(RETRACTED_MARK, '')) ?? '');
 }
 
 /** Whether the record is a notice about another work: it updates one, or its title or type says so. */
 export function isNoticeWork(work: CrossrefWork): boolean {
   if ((work['update-to'] ?? []).length > 0) return true;
   const title = (work.title?.[0] ?? '').replace(/<[^>]*>/g, '');
-  return !RETRACTED_MARK.test(title) && isNotice(title, work.type);
+  // A dataset, a figure or supplement deposited beside a paper is a work of its own to a reference list.
+  if (RETRACTED_MARK.test(title) || DEPOSITS.test(title) || ['dataset', 'component'].includes(work.type ?? '')) return false;
+  return isNotice(title, work.type);
 }
+
+/** Titles of deposits beside a paper: "Data from: …", "Supplementary material …". */
+const DEPOSITS = /^\s*(?:data\s+from\s*:|supplementa(?:l|ry)\s+(?:material|information|data)\b)/i;
 
 /** The record's authors (its editors when it has none: an edited book), as the reference would name them. */
 function peopleOf(work: CrossrefWork): CrossrefPerson[] {
@@ -241,6 +255,12 @@ function recordYears(work: CrossrefWork): { issued: number | null; printOnline: 
 /** Preprint servers, as records and references name them. */
 const PREPRINT =
   /\b(?:arxiv|biorxiv|medrxiv|chemrxiv|techrxiv|psyarxiv|socarxiv|eartharxiv|engrxiv|osf preprints|preprints org|research square|ssrn|essoar|authorea|preprint)\b/;
+
+/** Repositories a preprint or a deposit is cited by ("OSF", "Zenodo"). */
+const REPOSITORY = /\b(?:osf|zenodo|figshare|dryad|hal|researchgate|repository)\b/;
+
+/** Types whose container is a book or proceedings. */
+const CONTAINED_TYPES = new Set(['proceedings-article', 'book-chapter', 'book-section', 'book-part', 'reference-entry']);
 
 function isPreprintWork(work: CrossrefWork): boolean {
   return work.type === 'posted-content' || (work['container-title'] ?? []).some((name) => PREPRINT.test(normalizeText(name)));
@@ -379,6 +399,8 @@ export interface Reading {
   years: number[];
   venueWords: string[];
   venue: string;
+  /** The text after the title, links included (a preprint server may be named only in a link). */
+  afterText: string;
   volume?: string;
   issue?: string;
   /** The first and last page of a page range. */
@@ -413,14 +435,24 @@ function readText(cited: CitedReference, work: CrossrefWork, threshold: number):
     if (window && (!best || window.similarity > best.window.similarity)) best = { window, title };
   }
   if (!best) return undefined;
-  const { window, title } = best;
+  const { title } = best;
+  const window = trimmed(ref, best.window, title);
   const before = ref.words.slice(0, window.start);
   const after = ref.words.slice(window.end);
   const afterText = aligned && list[window.end] ? ref.raw.slice(list[window.end]?.from) : after.join(' ');
   const beforeText = said(0, window.start);
-  // The venue: the words after the title up to the first number, page mark or link.
+  // The venue: the words after the title up to the first number, page mark or link; a year that starts a
+  // name ("2007 IEEE 11th International Conference…") is part of it.
   let venueEnd = 0;
-  while (venueEnd < after.length && !/\d/.test(after[venueEnd] ?? '') && !VENUE_END.has(after[venueEnd] ?? '')) venueEnd++;
+  const pureNumber = (word: string | undefined) => word !== undefined && /^\d+$/.test(word);
+  while (
+    venueEnd < after.length &&
+    pureNumber(after[venueEnd]) &&
+    /^\p{L}/u.test(after[venueEnd + 1] ?? '') &&
+    !VENUE_END.has(after[venueEnd + 1] ?? '')
+  )
+    venueEnd++;
+  while (venueEnd < after.length && !pureNumber(after[venueEnd]) && !VENUE_END.has(after[venueEnd] ?? '')) venueEnd++;
   const numbers = numbersAfter(afterText);
   return {
     similarity: window.similarity,
@@ -433,34 +465,65 @@ function readText(cited: CitedReference, work: CrossrefWork, threshold: number):
     authorsCut: AUTHORS_CUT.test(beforeText),
     authorsPlaced: before.some((word) => /\p{L}/u.test(word) && !LIST_WORDS.has(word)),
     outsideWords: [...before, ...after],
-    years: [...new Set(Array.from(`${beforeText} ${afterText}`.matchAll(YEAR), ([y]) => Number(y)))],
+    // Years, not pages that look like one ("pp. 1988–90").
+    years: [...new Set(Array.from(`${beforeText} ${withoutPages(afterText)}`.matchAll(YEAR), ([y]) => Number(y)))],
     venueWords: after.slice(0, venueEnd),
     venue: said(window.end, window.end + venueEnd),
+    afterText,
     ...numbers,
     namesNotice: namesNotice(ref, window),
   };
 }
 
-/** Volume, issue and pages from the text after a title: "21(8), 1255–1267", "vol. 21, no. 8, pp. 1255–67", "21:1255". */
+/**
+ * The window without words at its edges that are none of the title's: the best run of the title's length
+ * give or take two may take in the "al" of "et al." before it, or a venue's first word after it.
+ */
+function trimmed(ref: Reference, window: Window, title: string): Window {
+  const letters = normalizeText(title).replace(/ /g, '');
+  let { start, end } = window;
+  while (end - start > 1 && !letters.includes(ref.words[start] ?? '')) start++;
+  while (end - start > 1 && !letters.includes(ref.words[end - 1] ?? '')) end--;
+  return { ...window, start, end };
+}
+
+/** Volume, issue and pages from the text after a title: "21(8), 1255–1267", "vol. 21, no. 8, pp. 1255–67", "21, no. 8 (2018)", "21:1255". */
 function numbersAfter(text: string): Pick<Reading, 'volume' | 'issue' | 'pages'> {
   const withoutLinks = text
     .replace(WEB_ADDRESS, ' ')
     .replace(/\b10\.\d{4,9}\/\S+/g, ' ')
     .replace(/\b(?:ISBN|ISSN)[\s:]*[\dXx-]+/gi, ' ');
-  const range = PAGE_RANGE.exec(withoutLinks.replace(YEAR_SPAN_TEXT, ' '));
+  // An issue range ("53(5–6)", "nos. 1–4") is no page range.
+  const range = PAGE_RANGE.exec(
+    withoutLinks
+      .replace(YEAR_SPAN_TEXT, ' ')
+      .replace(/\(\s*\d+\s*[-–—‐‑]+\s*\d+\s*\)/g, ' ')
+      .replace(/\bnos?\.?\s*\d+\s*[-–—‐‑]+\s*\d+/gi, ' '),
+  );
   const pages: [string, string | undefined] | undefined = range ? [strip(range[1] ?? ''), strip(range[2] ?? '')] : undefined;
+  const isYear = (n: string | undefined) => n !== undefined && /^(?:1[5-9]|20)\d\d$/.test(n);
+  // "21(8)" and "47(15)", not "15 (1993)": a year in brackets is the date.
+  const bracketed = [...withoutLinks.matchAll(/(?<![\d.–-])(\d{1,5})\s*\(\s*(\d[\w–-]*)\s*\)/g)].find(
+    (match) => !isYear(match[2]),
+  );
   const volume =
     /\bvol(?:ume)?\.?\s*(\d+)/i.exec(withoutLinks)?.[1] ??
-    /(?<![\d.–-])(\d{1,5})\s*\(\s*[\w–-]+\s*\)/.exec(withoutLinks)?.[1] ??
+    /(?<![\d.–-])(\d{1,5}),?\s+(?:no|nr|issue)\.?\s*\d/i.exec(withoutLinks)?.[1] ??
+    bracketed?.[1] ??
     /(?<![\d.–-])(\d{1,5})\s*:\s*[\dA-Za-z]/.exec(withoutLinks)?.[1];
-  const issue =
-    /\b(?:no|nr|issue)\.?\s*(\d+)/i.exec(withoutLinks)?.[1] ?? /(?<![\d.–-])\d{1,5}\s*\(\s*(\d+)[^)]*\)/.exec(withoutLinks)?.[1];
-  const isYear = (n: string | undefined) => n !== undefined && /^(?:1[5-9]|20)\d\d$/.test(n);
+  const issue = /\b(?:no|nr|issue)\.?\s*(\d+)/i.exec(withoutLinks)?.[1] ?? bracketed?.[2]?.match(/^\d+/)?.[0];
   return {
     ...(volume && !isYear(volume) ? { volume: strip(volume) } : {}),
     ...(issue ? { issue: strip(issue) } : {}),
     ...(pages ? { pages } : {}),
   };
+}
+
+/** The text without its page range: "pp. 1988–90" holds no year. */
+function withoutPages(text: string): string {
+  const spans = text.replace(YEAR_SPAN_TEXT, (span) => '\u0000'.repeat(span.length));
+  const range = PAGE_RANGE.exec(spans.replace(/\(\s*\d+\s*[-–—‐‑]+\s*\d+\s*\)/g, (issue) => ' '.repeat(issue.length)));
+  return range ? `${text.slice(0, range.index)} ${text.slice(range.index + range[0].length)}` : text;
 }
 
 /** Spans of years, which are not pages: "1992–1993", "2019–20". */
@@ -475,10 +538,14 @@ function readFields(cited: CitedReference, work: CrossrefWork, threshold: number
   const fields = cited.fields ?? {};
   if (!fields.title) return undefined;
   const ref = readReference(fields.title);
+  // An entry's title is the whole field: the record's title (with its subtitle or not) most like all of it.
   let best: { window: Window; title: string } | undefined;
   for (const title of citableTitles(work)) {
     const window = alignTitle(ref, title, threshold);
-    if (window && (!best || window.similarity > best.window.similarity)) best = { window, title };
+    if (!window) continue;
+    const whole = titleSimilarity(fields.title, title);
+    if (!best || whole > titleSimilarity(fields.title, best.title))
+      best = { window: { ...window, similarity: Math.max(whole, window.similarity) }, title };
   }
   if (!best) return undefined;
   const names = fields.authors ?? [];
@@ -510,6 +577,7 @@ function readFields(cited: CitedReference, work: CrossrefWork, threshold: number
       .split(' ')
       .filter(Boolean),
     venue: fields.venue ?? '',
+    afterText: fields.venue ?? '',
     ...(fields.volume ? { volume: strip(fields.volume) } : {}),
     ...(fields.issue ? { issue: strip(fields.issue) } : {}),
     ...(range
@@ -543,29 +611,41 @@ interface AuthorAgreement {
   named: number[];
   /** Words of the author list that are none of the record's authors' names. */
   unknown: string[];
+  /** Whether one of them stands before the record's first author: someone else is named first. */
+  unknownFirst: boolean;
 }
 
 function agreeOnAuthors(reading: Reading, work: CrossrefWork): AuthorAgreement {
   const people = peopleOf(work);
-  const words = reading.authorsPlaced ? reading.authorWords : reading.outsideWords;
+  const words = (reading.authorsPlaced ? reading.authorWords : reading.outsideWords).map(latinLookalikes);
   const positions: { index: number; at: number }[] = [];
   const explained = new Set<number>();
+  // Each person at the next place their name stands after the one before ("Lin JD, Lin LP, Lin FG" are three
+  // places, not one three times), else at any place not yet taken: then they are out of order.
+  let cursor = 0;
+  const findRun = (run: readonly string[], from: number) =>
+    words.findIndex((_, i) => i >= from && !explained.has(i) && run.every((word, j) => words[i + j] === word));
   people.forEach((person, index) => {
     const family = familyWords(person);
     const last = family.at(-1);
     if (!last) return;
     // An organisation is named whole; a person by the last word of the family name.
     const run = person.name && !person.family ? family : [last];
-    const at = words.findIndex((_, i) => run.every((word, j) => words[i + j] === word));
-    if (at < 0 || (run.length === 1 && run[0] && run[0].length < 2)) return;
+    if (run.length === 1 && (run[0]?.length ?? 0) < 2) return;
+    const after = findRun(run, cursor);
+    const at = after >= 0 ? after : findRun(run, 0);
+    if (at < 0) return;
     positions.push({ index, at });
+    if (after >= 0) cursor = at + run.length;
     for (let j = 0; j < run.length; j++) explained.add(at + j);
   });
   positions.sort((a, b) => a.at - b.at);
-  if (!reading.authorsPlaced) return { named: positions.map((p) => p.index), unknown: [] };
-  const givens = people.map(givenWords);
-  const families = people.map(familyWords);
+  if (!reading.authorsPlaced) return { named: positions.map((p) => p.index), unknown: [], unknownFirst: false };
+  const givens = people.map((person) => givenWords(person).map(latinLookalikes));
+  const families = people.map((person) => familyWords(person).map(latinLookalikes));
   const unknown: string[] = [];
+  const firstAt = positions.find((p) => p.index === 0)?.at ?? Number.POSITIVE_INFINITY;
+  let unknownFirst = false;
   words.forEach((word, i) => {
     if (explained.has(i) || word.length < 2 || /\d/.test(word) || LIST_WORDS.has(word) || PARTICLES.has(word)) return;
     if (families.some((family) => family.includes(word)) || givens.some((given) => given.includes(word))) return;
@@ -575,8 +655,44 @@ function agreeOnAuthors(reading: Reading, work: CrossrefWork): AuthorAgreement {
     if (near.some((index) => word.length <= 3 && [...word].every((letter) => initialsOf(index).includes(letter)))) return;
     if (near.some((index) => initialsOf(index).startsWith(word[0] ?? ''))) return;
     unknown.push(word);
+    if (i < firstAt) unknownFirst = true;
   });
-  return { named: positions.map((p) => p.index), unknown };
+  return { named: positions.map((p) => p.index), unknown, unknownFirst };
+}
+
+/** Greek and Cyrillic letters that look Latin ("Κita" with a Greek kappa), as Latin, in a word that mixes scripts. */
+const LOOKALIKES: Record<string, string> = {
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  ζ: 'z',
+  η: 'h',
+  ι: 'i',
+  κ: 'k',
+  μ: 'm',
+  ν: 'n',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'y',
+  χ: 'x',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  х: 'x',
+  у: 'y',
+};
+
+function latinLookalikes(word: string): string {
+  if (!/[a-z]/.test(word) || !/[\u0370-\u03ff\u0400-\u04ff]/.test(word)) return word;
+  return [...word].map((letter) => LOOKALIKES[letter] ?? letter).join('');
 }
 
 /** What makes a record the reference's: the title (nearly) and one more field besides. */
@@ -697,9 +813,10 @@ function titleIssues(reading: Reading): CheckIssue[] {
     ];
   }
   // A letter changed in a long word, or a small word, is spelling; any other word is another title.
-  const respelt = (a: string, b: string) => a.length >= 5 && b.length >= 5 && editDistanceAtMostOne(a, b);
-  const missing = lacking.filter((word) => !SMALL_WORDS.has(word) && !adding.some((other) => respelt(word, other)));
-  const added = adding.filter((word) => !SMALL_WORDS.has(word) && !lacking.some((other) => respelt(word, other)));
+  // A letter changed, added or dropped in a word of four letters or more ("fie" for "fine", "texts" for "text").
+  const respelt = (a: string, b: string) => Math.max(a.length, b.length) >= 4 && a[0] === b[0] && editDistanceAtMostOne(a, b);
+  const missing = lacking.filter((word) => !SMALL_WORDS.has(word) && !cited.some((other) => respelt(word, other)));
+  const added = adding.filter((word) => !SMALL_WORDS.has(word) && !record.some((other) => respelt(word, other)));
   if (missing.length === 0 && added.length === 0) {
     return [
       issue(
@@ -743,11 +860,12 @@ function authorIssues(reading: Reading, work: CrossrefWork, recordCut: boolean):
   const people = peopleOf(work);
   if (people.length === 0) return [];
   const recorded = authorsText(people);
-  const { named, unknown } = agreeOnAuthors(reading, work);
+  const { named, unknown, unknownFirst } = agreeOnAuthors(reading, work);
   const found: CheckIssue[] = [];
   const cited = reading.authors || null;
   const first = people[0] as CrossrefPerson;
-  if (named[0] !== 0) {
+  // A first author recorded as initials alone ("T.J.C.") cannot be told from others' initials.
+  if ((named[0] !== 0 || unknownFirst) && surname(first).length >= 2) {
     const swapped = named.includes(0);
     found.push(
       issue(
@@ -760,7 +878,19 @@ function authorIssues(reading: Reading, work: CrossrefWork, recordCut: boolean):
       ),
     );
   }
-  if (unknown.length > 0 && !recordCut) {
+  // A record that gives one author, whom the reference names first, with others after: registries sometimes
+  // hold only a work's first author.
+  const onlyFirst = people.length === 1 && named[0] === 0 && !unknownFirst;
+  if (unknown.length > 0 && onlyFirst && !recordCut) {
+    found.push(
+      issue(
+        'authors_more',
+        cited,
+        recorded,
+        `The reference names more authors than the record, which gives only ${personText(first)}: check the author list.`,
+      ),
+    );
+  } else if (unknown.length > 0 && !recordCut) {
     found.push(
       issue(
         'authors_unknown',
@@ -771,7 +901,8 @@ function authorIssues(reading: Reading, work: CrossrefWork, recordCut: boolean):
     );
   }
   const missing = people.length - new Set(named).size;
-  if (missing > 0 && named.length > 0 && !reading.authorsCut && !recordCut && reading.authorsPlaced) {
+  // Authors replaced by others are reported as such, not as left out.
+  if (missing > 0 && named.length > 0 && unknown.length === 0 && !reading.authorsCut && !recordCut && reading.authorsPlaced) {
     found.push(
       issue(
         'authors_missing',
@@ -832,10 +963,17 @@ export function venueNamed(reading: Reading, work: CrossrefWork): boolean | unde
     const words = normalizeText(name).split(' ');
     const ref = readReference(venue.join(' '));
     const window = alignTitle(ref, name, 0.85);
-    if (window && window.similarity >= 0.85 && normalizeText(name).length >= 4) return true;
+    // The name found within the venue, and nothing before it but small words: "The Journal of Clinical
+    // Endocrinology & Metabolism" is not "Clinical Endocrinology".
+    const before = window ? venue.slice(0, window.start) : [];
+    const leads = before.every((word) => SMALL_WORDS.has(word) || VENUE_LEADS.has(word));
+    if (window && window.similarity >= 0.85 && normalizeText(name).length >= 4 && leads) return true;
     return venue.some((_, start) => abbreviates(venue.slice(start), words));
   });
 }
+
+/** Words a venue may be introduced by, before the name of its book or proceedings. */
+const VENUE_LEADS = new Set(['in', 'proceedings', 'proc', 'eds', 'ed']);
 
 /** Whether `cited` abbreviates `name` word by word: each cited word a contraction of the next name word. */
 function abbreviates(cited: readonly string[], name: readonly string[]): boolean {
@@ -871,10 +1009,11 @@ function contracts(short: string, word: string): boolean {
 function venueIssues(reading: Reading, work: CrossrefWork): CheckIssue[] {
   const container = (work['container-title'] ?? [])[0] ?? null;
   const citedVenue = reading.venue || null;
-  const citesPreprint = PREPRINT.test(reading.venueWords.join(' '));
+  // A preprint server or repository named anywhere after the title, a link to one included.
   if (isPreprintWork(work)) {
-    if (reading.venueWords.length === 0 || citesPreprint) return [];
-    // Words that name no venue: a publisher's or a server's words are no journal ("Cornell University").
+    // The venue it names, not a link: a preprint's own DOI link does not make a journal named before it its server.
+    const venue = reading.venueWords.join(' ');
+    if (reading.venueWords.length === 0 || PREPRINT.test(venue) || REPOSITORY.test(venue)) return [];
     if (venueNamed(reading, work)) return [];
     return [
       issue(
@@ -885,7 +1024,7 @@ function venueIssues(reading: Reading, work: CrossrefWork): CheckIssue[] {
       ),
     ];
   }
-  if (citesPreprint) {
+  if (PREPRINT.test(normalizeText(reading.afterText)) && !venueNamed(reading, work)) {
     return [
       issue(
         'published_version',
@@ -895,6 +1034,9 @@ function venueIssues(reading: Reading, work: CrossrefWork): CheckIssue[] {
       ),
     ];
   }
+  // A chapter or conference paper is cited by its book, its conference's name or acronym, or its series
+  // ("WISTP 2011. LNCS, vol. 6633"): only a journal's venue is compared.
+  if (CONTAINED_TYPES.has(work.type ?? '')) return [];
   if (venueNamed(reading, work) === false && container && work.type !== 'book' && work.type !== 'monograph') {
     return [
       issue(
@@ -934,10 +1076,9 @@ function numberIssues(reading: Reading, work: CrossrefWork): CheckIssue[] {
     .map(strip);
   if (ends.length > 0 && reading.pages) {
     const [first, last] = reading.pages;
-    // A page range may abbreviate its end ("1255–67"): the first page decides, or either end agreeing.
-    const agree =
-      ends.includes(first) ||
-      (last !== undefined && (ends.at(-1) === last || ends.at(-1)?.endsWith(last) === true) && ends[0] === first);
+    // One catalogue's first page is often one off the other's: either end agreeing is enough (an abbreviated
+    // end, "1255–67", comes with its first page).
+    const agree = ends.includes(first) || (last !== undefined && ends.at(-1) === last);
     if (!agree) {
       const cited = last === undefined ? first : `${first}–${last}`;
       found.push(issue('pages_differ', cited, work.page ?? null, `The pages are ${cited}; the record’s are ${work.page}.`));
