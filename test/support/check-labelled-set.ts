@@ -258,14 +258,13 @@ function firstLong(title: string, taken: ReadonlySet<string>): string | undefine
   return title.split(/\s+/).find((word) => /^[A-Za-z]{6,}$/.test(word) && !taken.has(word.toLowerCase()));
 }
 
-/**
- * The labelled set and the registries that hold its works. `render` is the service's own renderer (the five
- * pinned styles); `currentYear` the clock's year (a future year is made from it).
- */
-export async function labelledSet(
-  renderer: CitationRenderer,
-  currentYear: number,
-): Promise<{ references: LabelledReference[]; registries: Registries }> {
+/** The recorded works the set is made from, the works it retracts, and the registries that hold them all. */
+export function simulatedRegistries(): {
+  registries: Registries;
+  candidates: CrossrefWork[];
+  crossrefRecorded: CrossrefWork[];
+  retractedWorks: CrossrefWork[];
+} {
   const crossrefRecorded = unique([...poolWorks, ...matcherWorks, ...demoWorks, ...versionWorks, ...NOTICES]).filter(
     (work) => !work.DOI.startsWith('10.9999/'),
   );
@@ -278,10 +277,22 @@ export async function labelledSet(
     .filter((work) => !cited.has(work.DOI.toLowerCase()))
     .slice(0, 20)
     .map(retracted);
-  const retractedDois = new Set(retractedWorks.map((work) => work.DOI.toLowerCase()));
   const byDoi = new Map(crossrefRecorded.map((work) => [work.DOI.toLowerCase(), work]));
   for (const work of [...retractedWorks, ...CORRECTED_ARTICLES]) byDoi.set(work.DOI.toLowerCase(), work);
   const registries: Registries = { crossref: [...byDoi.values()], dataCite: dataCiteRecords, scholar: SCHOLAR_RESULTS };
+  return { registries, candidates, crossrefRecorded, retractedWorks };
+}
+
+/**
+ * The labelled set and the registries that hold its works. `render` is the service's own renderer (the five
+ * pinned styles); `currentYear` the clock's year (a future year is made from it).
+ */
+export async function labelledSet(
+  renderer: CitationRenderer,
+  currentYear: number,
+): Promise<{ references: LabelledReference[]; registries: Registries }> {
+  const { registries, candidates, crossrefRecorded, retractedWorks } = simulatedRegistries();
+  const retractedDois = new Set(retractedWorks.map((work) => work.DOI.toLowerCase()));
 
   const references: LabelledReference[] = [];
   const add = (kind: Kind, reference: LabelledReference['reference'], note: string, scholar = false) =>

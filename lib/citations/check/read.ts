@@ -96,12 +96,19 @@ function bibtex(): Promise<(text: string) => BibtexLibrary> {
   return bibtexParser;
 }
 
+/** TeX's accents come as combining marks, on a dotless i where TeX writes one ("\\'{\\i}"): composed, as typed. */
+function composed(text: string): string {
+  return text
+    .replace(/ı(?=\p{M})/gu, 'i')
+    .replace(/ȷ(?=\p{M})/gu, 'j')
+    .normalize('NFC');
+}
+
 /** The parser's markup (<i>, <span class="nocase">, <sup>) is no part of a title. */
 function bibText(value: unknown): string | undefined {
   if (Array.isArray(value)) return bibText(value.join(', '));
   if (typeof value !== 'string') return undefined;
-  const text = value
-    .replace(/<[^>]*>/g, '')
+  const text = composed(value.replace(/<[^>]*>/g, ''))
     .replace(/\s+/g, ' ')
     .trim();
   return text || undefined;
@@ -113,11 +120,10 @@ function bibNames(value: unknown): { names: CitedName[]; cut: boolean } {
   const names = creators
     .filter((creator) => !(creator.lastName === 'others' && !creator.firstName))
     .flatMap((creator): CitedName[] => {
-      if (creator.name) return [{ literal: creator.name }];
-      const family = [creator.prefix, creator.lastName].filter(Boolean).join(' ');
-      return family || creator.firstName
-        ? [{ ...(family ? { family } : {}), ...(creator.firstName ? { given: creator.firstName } : {}) }]
-        : [];
+      if (creator.name) return [{ literal: composed(creator.name) }];
+      const family = composed([creator.prefix, creator.lastName].filter(Boolean).join(' '));
+      const given = creator.firstName ? composed(creator.firstName) : undefined;
+      return family || given ? [{ ...(family ? { family } : {}), ...(given ? { given } : {}) }] : [];
     });
   return { names, cut };
 }
@@ -165,6 +171,8 @@ async function readBibtex(text: string): Promise<ReadReference[]> {
   const placed: { at: number; read: ReadReference }[] = [];
   let from = 0;
   for (const entry of library.entries) {
+    // An entry the parser recovered from an error has no text of its own: the error reports it.
+    if (!entry.input.trim()) continue;
     const at = text.indexOf(entry.input, from);
     if (at >= 0) from = at + entry.input.length;
     placed.push({ at: at >= 0 ? at : from, read: fromBibtex(entry) });
@@ -273,7 +281,7 @@ const NUMBERED = /^\s*(?:\[\d{1,3}\]|\(\d{1,3}\)|\d{1,3}[.)])\s+/;
 const BULLETED = /^\s*[•◦▪‣●*–-]\s+/;
 /** A line that starts a reference: a family name and initials or a comma ("Smith, J.", "Smith J", "Smith JA,"), or an organisation's name and a year. */
 const STARTS_REFERENCE =
-  /^\s*\p{Lu}[\p{L}'’-]+(?:\s+(?:van|von|de|der|den|la|le|da|di|du)\s+\p{Lu}[\p{L}'’-]+)?,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b|\p{Lu}[\p{Ll}]+,)/u;
+  /^\s*\p{Lu}[\p{L}'’-]+(?:\s+(?:van|von|de|der|den|la|le|da|di|du)\s+\p{Lu}[\p{L}'’-]+)?,?\s+(?:\p{Lu}\.|\p{Lu}{1,3}\b|\p{Lu}[\p{Ll}]+,(?!\s*\d))/u;
 
 /**
  * A pasted reference list split into its references: at list marks (numbers or bullets at line starts),
