@@ -9,9 +9,7 @@
 import * as z from 'zod/mini';
 import { checkList } from '../lib/citations/check/answer.js';
 import { exportFormats } from '../lib/citations/exports/export-fields.js';
-import { prepareCitationRenderer } from '../lib/citations/render/render.js';
 import { styleIds } from '../lib/citations/render/style-fields.js';
-import { config } from '../lib/config.js';
 import { CHECK_REFERENCE_MAX_CHARS, CHECK_REFERENCES_MAX, CHECK_TEXT_MAX_BYTES } from '../lib/contract/cite-check.js';
 import { CITATION_MARKUPS } from '../lib/contract/cite-search.js';
 import { api } from '../lib/middleware/index.js';
@@ -83,9 +81,6 @@ export const requestSchema = body({
 // The same rule in the document: exactly one of the two.
 z.globalRegistry.add(requestSchema, { oneOf: [{ required: ['references'] }, { required: ['bibliography'] }] });
 export type CiteCheckRequest = z.output<typeof requestSchema>;
-
-// Deployed, the five pinned styles are built while the container starts (render.ts says why).
-if (config.CITATION_STYLES_AT_INIT === 'true') await prepareCitationRenderer();
 
 export const handler = api({ body: requestSchema }).handler(async ({ body: request, upstream, cache }) => {
   const scholar = request.scholar
