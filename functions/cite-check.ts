@@ -22,11 +22,9 @@ const reference = z.union([
   z
     .string()
     .check(
-      z.describe(
-        `Free text in any style (pasted as it comes), one BibTeX entry or one RIS record; over ${CHECK_REFERENCE_MAX_CHARS} characters it is answered "unreadable", not refused`,
-      ),
+      z.describe(`Free text, one BibTeX entry or one RIS record; over ${CHECK_REFERENCE_MAX_CHARS} characters, "unreadable"`),
     ),
-  z.record(z.string(), z.unknown()).check(z.describe('One CSL-JSON item, as reference managers export it')),
+  z.record(z.string(), z.unknown()).check(z.describe('One CSL-JSON item')),
 ]);
 
 export const requestSchema = body({
