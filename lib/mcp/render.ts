@@ -195,8 +195,11 @@ function renderChecked(item: Json, number: number): string {
   const lines = [`${number}. ${item.verdict}: ${oneLine(String(item.input))}`];
   if (typeof item.message === 'string') lines.push(`   ${oneLine(item.message)}`);
   for (const issue of Array.isArray(item.issues) ? item.issues.filter(isRecord) : []) {
-    const cited = issue.cited === null || issue.cited === undefined ? '' : ` (cited: ${oneLine(String(issue.cited))})`;
-    lines.push(`   - ${issue.severity} ${issue.field} [${issue.rule}]${cited}: ${oneLine(String(issue.message))}`);
+    const sides = (['cited', 'recorded'] as const)
+      .filter((side) => issue[side] !== null && issue[side] !== undefined)
+      .map((side) => `${side}: ${oneLine(String(issue[side]))}`);
+    const evidence = sides.length > 0 ? ` (${sides.join('; ')})` : '';
+    lines.push(`   - ${issue.severity} ${issue.field} [${issue.rule}]${evidence}: ${oneLine(String(issue.message))}`);
   }
   const rest = facts(item, new Set(['verdict', 'input', 'message', 'issues', 'index', 'exports']));
   if (rest) lines.push(`   ${rest}`);

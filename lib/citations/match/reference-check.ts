@@ -896,7 +896,7 @@ function authorIssues(reading: Reading, work: CrossrefWork, recordCut: boolean):
         'authors_unknown',
         cited,
         recorded,
-        `The reference names “${unknown.join(' ')}”, who is none of the record’s authors.`,
+        `The reference names ${unknown.map((word) => `“${word}”`).join(', ')}, ${unknown.length === 1 ? 'who is' : 'who are'} none of the record’s authors.`,
       ),
     );
   }

@@ -152,6 +152,14 @@ describe('authors', () => {
     expect(rules(SHEA.replace('Compton, R. N.', 'Compton, R. N., & Lindqvist, H.'))).toEqual(['authors_unknown']);
   });
 
+  it('authors_unknown names each person the record does not, one by one', () => {
+    const cited = text(SHEA.replace('Compton, R. N.', 'Compton, R. N., Lindqvist, H., & Okafor, T. A.'));
+    const identified = describes(cited, shea);
+    expect(identified).toBeDefined();
+    const messages = identified && compareWithRecord(identified, { currentYear: 2026 }).map((one) => one.message);
+    expect(messages).toEqual(['The reference names “lindqvist”, “okafor”, who are none of the record’s authors.']);
+  });
+
   it('authors_missing: authors left out without "et al." is a warning; with it, nothing', () => {
     expect(rules(SHEA.replace('Shea, M. J., & Compton, R. N.', 'Shea, M. J.'))).toEqual(['authors_missing']);
     expect(rules(SHEA.replace('Shea, M. J., & Compton, R. N.', 'Shea, M. J., et al.'))).toEqual([]);
