@@ -7,6 +7,7 @@
  * not asked, never that DataCite did not answer.
  */
 import { describe, expect, it } from 'vitest';
+import type { CrossrefWork } from '../../lib/citations/model/work.js';
 import { responseSchema } from '../../lib/contract/cite-check.js';
 import { useCrossrefService } from '../support/crossref-service.js';
 
@@ -54,6 +55,39 @@ describe('the pace a list needs', () => {
     expect(dataCite.requests).toHaveLength(0);
   });
 
+  it('plans only the DOI batches for references that give DOIs, so 25 of them are answered where 27 Crossref requests would not fit', async () => {
+    const works = await heldArticles(25);
+    const reply = await harness.service.post(PATH, { references: works.map((work) => cite(work, work.DOI)) });
+    const data = responseSchema.parse(expectOk(reply));
+    expect(data.results.map((r) => r.doi)).toEqual(works.map((work) => work.DOI.toLowerCase()));
+    // Two batches of DOIs, and no search: every DOI settled its reference.
+    expect(crossref.requests.map((q) => q.get('filter')?.split(',').length ?? 'query')).toEqual([20, 5]);
+  }, 60_000);
+
+  it('sends the searches for references whose DOI is another work’s in the time left, and says of the rest that Crossref’s search was not asked', async () => {
+    const works = await heldArticles(30);
+    // Each reference gives the DOI of the next work: unless the two share an author (then the DOI's record is
+    // the reference's, with its title an error), the DOI is another work's and only a search finds its own.
+    const references = works.map((work, i) => cite(work, (works[(i + 1) % works.length] as CrossrefWork).DOI));
+    const data = responseSchema.parse(expectOk(await harness.service.post(PATH, { references })));
+    const searches = crossref.requests.filter((q) => q.has('query.bibliographic'));
+    const otherWork = data.results.filter((r) => r.issues[0]?.rule === 'doi_other_work');
+    const unasked = data.results.filter((r) =>
+      /Crossref's search was not asked: this request's time did not reach its turn at Crossref's pace \(1 a second\)/.test(r.message),
+    );
+    // At one start a second, after two DOI batches, at most 19 searches can start in the time left.
+    expect(otherWork.length).toBeGreaterThan(19);
+    expect(searches.length).toBeGreaterThan(0);
+    expect(unasked.length).toBeGreaterThan(0);
+    expect(searches.length + unasked.length).toBe(otherWork.length);
+    // Every reference keeps its DOI's error, searched or not; none says a source did not answer in time.
+    for (const result of data.results) {
+      expect(result.verdict).toBe('mismatch');
+      expect(result.message).not.toMatch(/did not answer in time/);
+    }
+    for (const result of unasked) expect(result.issues[0]).toMatchObject({ rule: 'doi_other_work', severity: 'error' });
+  }, 60_000);
+
   it('says of a reference DataCite’s pace could not reach in time that DataCite was not asked, never that it did not answer', async () => {
     // Naming no venue, each is DataCite's to search once Crossref has nothing: one start every ten seconds.
     const references = Array.from(
@@ -69,6 +103,27 @@ describe('the pace a list needs', () => {
     expect(data.results.every((r) => !/did not answer in time/.test(r.message))).toBe(true);
   }, 60_000);
 });
+
+/** Journal articles the labelled set's simulated Crossref holds (no notices, none retracted), served by the fake. */
+async function heldArticles(n: number): Promise<CrossrefWork[]> {
+  const set = await import('../support/check-labelled-set.js');
+  const { registries } = set.simulatedRegistries();
+  crossref.respond(set.crossrefResponder(registries.crossref));
+  const articles = registries.crossref.filter(
+    (work) =>
+      work.type === 'journal-article' &&
+      work.author?.[0]?.family &&
+      work.title?.[0] &&
+      work['container-title']?.[0] &&
+      !work['updated-by'] &&
+      !set.NOTICES.includes(work),
+  );
+  expect(articles.length).toBeGreaterThanOrEqual(n);
+  return articles.slice(0, n);
+}
+
+const cite = (work: CrossrefWork, doi: string) =>
+  `${work.author?.[0]?.family}, ${work.author?.[0]?.given?.[0] ?? ''}. (${work.issued?.['date-parts']?.[0]?.[0]}). ${work.title?.[0]}. ${work['container-title']?.[0]}. https://doi.org/${doi}`;
 
 function expectOk(reply: { status: number; text: string; json: { data: unknown } }) {
   expect(reply.status, reply.text).toBe(200);

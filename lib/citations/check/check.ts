@@ -161,10 +161,16 @@ function named(work: CrossrefWork): string {
   return `“${citableTitles(work)[0] ?? 'an untitled work'}” (${[recordAuthors(work), year].filter(Boolean).join(', ')})`;
 }
 
-/** The plan: every Crossref request the list may need must start in the request's time, or the list is refused. */
+/**
+ * The plan: every Crossref request the list surely needs (its DOI batches, one query per reference with text
+ * and no DOI) must start in the request's time, or the list is refused. A reference whose DOI does not settle
+ * it needs a query too, but which do is known only once the DOIs have answered: those queries get the time
+ * left then (crossrefFallbacks), so a list of references with DOIs is never refused for searches it will
+ * mostly not make.
+ */
 function planCrossref(states: readonly State[], options: CheckOptions, now: number): void {
   const dois = states.flatMap((state) => (state.claimed ? [state.claimed] : []));
-  const requests = doiLookupRequests(dois).crossref + states.filter((state) => hasText(state.ref)).length;
+  const requests = doiLookupRequests(dois).crossref + states.filter((state) => state.searchCrossref).length;
   const available = options.deadline - now - config.CROSSREF_TIMEOUT_MS - ANSWER_MS - (options.scholar ? SCHOLAR_MS : 0);
   const paused = Math.max(0, crossrefPace.pausedUntil - now);
   const needs = paused + startsTakeMs(requests, crossrefPace.rate);
@@ -226,8 +232,8 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
     }
   }
 
-  // 2. Crossref's bibliographic query.
-  const forCrossref = states.filter((state) => state.searchCrossref);
+  // 2. Crossref's bibliographic query: the planned ones, then those DOIs left to it, in the time left.
+  const forCrossref = crossrefQueries(states, registryDeadline, now());
   const searched = await mapSettled(forCrossref, config.CROSSREF_CONCURRENCY, (state) =>
     searchReference(bibliographicQuery(state.ref.text), { deadline: registryDeadline }),
   );
@@ -269,6 +275,25 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
   if (options.scholar) await askScholar(states, options.scholar, options.deadline, now, currentYear);
 
   return states.map((state) => conclude(state, Boolean(options.scholar)));
+}
+
+/**
+ * The references Crossref's bibliographic query is sent for: every one the plan counted (no DOI), then those
+ * whose DOI did not settle them, as many as can start before `deadline` at Crossref's pace; any other says
+ * Crossref's search was not asked, and why (its DOI's error stands).
+ */
+function crossrefQueries(states: readonly State[], deadline: number, now: number): State[] {
+  const wanted = states.filter((state) => state.searchCrossref);
+  const planned = wanted.filter((state) => !state.claimed);
+  const fallbacks = wanted.filter((state) => state.claimed);
+  const time = deadline - now - config.CROSSREF_TIMEOUT_MS - ANSWER_MS - Math.max(0, crossrefPace.pausedUntil - now);
+  const fitting = Math.max(0, Math.min(fallbacks.length, startsWithin(time, crossrefPace.rate) - planned.length));
+  for (const state of fallbacks.slice(fitting)) {
+    state.unasked.push(
+      `Crossref's search was not asked: this request's time did not reach its turn at Crossref's pace (${crossrefPace.rate} a second)`,
+    );
+  }
+  return [...planned, ...fallbacks.slice(0, fitting)];
 }
 
 /** The reference against the record its own DOI names. */
