@@ -73,7 +73,9 @@ describe('the pace a list needs', () => {
     const searches = crossref.requests.filter((q) => q.has('query.bibliographic'));
     const otherWork = data.results.filter((r) => r.issues[0]?.rule === 'doi_other_work');
     const unasked = data.results.filter((r) =>
-      /Crossref's search was not asked: this request's time did not reach its turn at Crossref's pace \(1 a second\)/.test(r.message),
+      /Crossref's search was not asked: this request's time did not reach its turn at Crossref's pace \(1 a second\)/.test(
+        r.message,
+      ),
     );
     // At one start a second, after two DOI batches, at most 19 searches can start in the time left.
     expect(otherWork.length).toBeGreaterThan(19);
