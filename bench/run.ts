@@ -10,6 +10,7 @@
  *   cold start   each deployed bundle, loaded and invoked once in a fresh node, vs. an empty handler's
  *   citations    locally rendered citations: style builds, warm render, cite-search cold starts, paid calls
  *                per page, the first request in a style not yet built (bench/citations.ts)
+ *   check        the reference check of 100 DOI and 100 free-text references at Crossref's public pace (bench/check.ts)
  *
  * `--shared-cache` runs bench/cache.ts instead: two services sharing one cache table (see that file).
  *
@@ -60,7 +61,7 @@ function milliseconds(option: string, min: number): number {
 }
 const OVERHEAD_LATENCY_MS = milliseconds('latency-ms', 0);
 const FANOUT_LATENCY_MS = milliseconds('fanout-latency-ms', 1);
-const ALL_SECTIONS = ['overhead', 'fanout', 'cold', 'citations'];
+const ALL_SECTIONS = ['overhead', 'fanout', 'cold', 'citations', 'check'];
 const SECTIONS = new Set((args.only ?? ALL_SECTIONS.join(',')).split(',').map((s) => s.trim()));
 for (const section of SECTIONS) {
   if (!ALL_SECTIONS.includes(section)) throw new Error(`--only: ${section} is not one of ${ALL_SECTIONS.join(', ')}`);
@@ -563,6 +564,9 @@ function judge(results: Results): void {
     const firsts = Object.values(citations.new_style?.styles ?? {}).map((style) => style.first_request_ms);
     target('new_style_first_request_ms_max', firsts.length ? round(Math.max(...firsts), 1) : null, 400, '<=');
   }
+  const check = results.check as { doi_references?: { median_ms: number } } | undefined;
+  // docs/citations.md: 100 references with DOIs answered within 5 s at Crossref's public pace.
+  if (check) target('check_100_doi_references_ms', check.doi_references?.median_ms ?? null, 5_000, '<=');
   if (SECTIONS.has('cold')) {
     target('bundle_kib_max', num('bundle_kib_max'), 400, '<=');
     const empty = num('cold_start_ms_empty');
@@ -638,6 +642,8 @@ async function main() {
     if (SECTIONS.has('citations')) {
       results.citations = await (await import('./citations.js')).citationsBench({ quick: args.quick });
     }
+    // The reference check at Crossref's public pace: bench/check.ts.
+    if (SECTIONS.has('check')) results.check = await (await import('./check.js')).checkBench({ quick: args.quick });
   } finally {
     await upstream.stop();
   }
@@ -798,6 +804,16 @@ function print(output: Record<string, unknown>): void {
     );
     blocks.push(
       `Style catalogue: ${newStyle.total_styles} styles, first load ${round(newStyle.catalogue_load_ms, 1)} ms; engines kept ${newStyle.kept} (bound ${newStyle.bound}).`,
+    );
+  }
+  const check = o.check as Record<string, { median_ms: number; runs: { crossref_requests: number }[] } | number> | undefined;
+  if (check) {
+    const rows = (['doi_references', 'free_text_references'] as const).map((name) => {
+      const run = check[name] as { median_ms: number; runs: { crossref_requests: number }[] } | undefined;
+      return [`100 ${name.replace(/_/g, ' ')}`, run?.median_ms, run?.runs[0]?.crossref_requests];
+    });
+    blocks.push(
+      table([`reference check, Crossref at ${check.crossref_per_second} a second`, 'median ms', 'Crossref requests'], rows),
     );
   }
   const fanOut = o.fanout as Awaited<ReturnType<typeof fanOutAndCache>> | undefined;

@@ -4,7 +4,9 @@
  * per-request fee only. Four rules, answered in the service's own envelope:
  *
  * 0. A body over 16 KiB (the API's own limit, MAX_BODY_BYTES): 413. WAF sees the first 16 KiB of a body
- *    sent to API Gateway; a larger one is "oversize" and matches.
+ *    sent to API Gateway; a larger one is "oversize" and matches. A route whose contract takes more (a
+ *    reference list's 256 KiB: `maxBodyBytes` in lib/routes.ts) is left out of the rule, by its path's end
+ *    (the stage's name may come before it): WAF cannot see past 16 KiB, so its function keeps the limit.
  * 1. Per address, requests without a valid-looking key (lib/auth/bearer.ts): more than
  *    `wafRequestsPer5MinutesPerIp` in any 5 minutes and the address is blocked, 429. Requests that carry a
  *    key of the right shape never count here, so clients behind one NAT are never blocked by it.
@@ -29,6 +31,7 @@ import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { VALID_LOOKING_AUTHORIZATION } from '../lib/auth/bearer.js';
 import { MAX_BODY_BYTES } from '../lib/middleware/body.js';
+import { ROUTES } from '../lib/routes.js';
 import { envelopeTemplate } from './gateway-responses.js';
 
 export interface RateLimitAclProps {
@@ -49,6 +52,36 @@ export const WAF_RETRY_AFTER_SECONDS = WAF_EVALUATION_WINDOW_SECONDS;
 
 /** The body size WAF blocks above: the API's own limit, which is also what WAF sees of a body by default. */
 export const WAF_MAX_BODY_BYTES = MAX_BODY_BYTES;
+
+/** The paths whose routes take bodies over WAF_MAX_BODY_BYTES: their functions keep their own limit. */
+export const LARGE_BODY_PATHS: readonly string[] = ROUTES.filter((route) => (route.maxBodyBytes ?? 0) > WAF_MAX_BODY_BYTES).map(
+  (route) => route.path,
+);
+
+/** A body over the API's own limit, on a path that is none of LARGE_BODY_PATHS. */
+function oversizeBody(): wafv2.CfnWebACL.StatementProperty {
+  const oversize: wafv2.CfnWebACL.StatementProperty = {
+    sizeConstraintStatement: {
+      fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+      comparisonOperator: 'GT',
+      size: WAF_MAX_BODY_BYTES,
+      textTransformations: [{ priority: 0, type: 'NONE' }],
+    },
+  };
+  const paths = LARGE_BODY_PATHS.map(
+    (path): wafv2.CfnWebACL.StatementProperty => ({
+      byteMatchStatement: {
+        fieldToMatch: { uriPath: {} },
+        positionalConstraint: 'ENDS_WITH',
+        searchString: path,
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
+    }),
+  );
+  if (paths.length === 0) return oversize;
+  const large = paths.length === 1 ? (paths[0] as wafv2.CfnWebACL.StatementProperty) : { orStatement: { statements: paths } };
+  return { andStatement: { statements: [oversize, { notStatement: { statement: large } }] } };
+}
 
 /** The Authorization header as WAF reads it: the header itself, untransformed. */
 const AUTHORIZATION = { singleHeader: { Name: 'authorization' } };
@@ -127,14 +160,7 @@ export class RateLimitAcl extends Construct {
         {
           name: this.bodyRuleMetricName,
           priority: 0,
-          statement: {
-            sizeConstraintStatement: {
-              fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
-              comparisonOperator: 'GT',
-              size: WAF_MAX_BODY_BYTES,
-              textTransformations: [{ priority: 0, type: 'NONE' }],
-            },
-          },
+          statement: oversizeBody(),
           action: { block: { customResponse: { responseCode: 413, customResponseBodyKey: 'tooLarge' } } },
           visibilityConfig: visibility(this.bodyRuleMetricName),
         },

@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { MAX_BODY_BYTES } from './middleware/body.js';
 import { REQUEST_EXAMPLES } from './openapi-examples.js';
-import { ROUTES, type Route } from './routes.js';
+import { bodyLimit, ROUTES, type Route } from './routes.js';
 import { WELL_FORMED_RULE } from './schema.js';
 import { API_VERSION } from './version.js';
 
@@ -39,7 +39,7 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
     headers: ['Allow'],
   },
   PAYLOAD_TOO_LARGE: {
-    when: `The body is over ${MAX_BODY_BYTES / 1024} KiB (${MAX_BODY_BYTES} bytes).`,
+    when: `The body is over ${MAX_BODY_BYTES / 1024} KiB (${MAX_BODY_BYTES} bytes), or over the larger limit its endpoint's request body states.`,
     example: `body: must be at most ${MAX_BODY_BYTES} bytes (got 20000)`,
   },
   UNSUPPORTED_MEDIA_TYPE: {
@@ -344,7 +344,7 @@ read with the \`u\` flag, and every pattern also compiles in RE2, Rust's and Pyt
 lone-surrogate rule is stated here rather than in the patterns); the few that JSON Schema cannot state, such as
 the order of two dates, are in the field's description.
 Codes the search provider takes (language, region, market, country, geo, category) are its own published
-lists, in any letter case. The body is at most ${MAX_BODY_BYTES / 1024} KiB.
+lists, in any letter case. The body is at most ${MAX_BODY_BYTES / 1024} KiB, unless its endpoint's request body says more.
 Checks run in this order: path, method, key, size, content type, JSON, fields.
 
 Error codes:
@@ -397,7 +397,7 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
         'x-error-codes': ENDPOINT_ERROR_CODES,
         requestBody: {
           required: true,
-          description: `A JSON object of at most ${MAX_BODY_BYTES / 1024} KiB. An empty body counts as {}.`,
+          description: `A JSON object of at most ${bodyLimit(route.path) / 1024} KiB. An empty body counts as {}.`,
           content: { 'application/json': { schema: ref('schemas', `${stem}Request`), ...requestExamples(route) } },
         },
         responses: {

@@ -5,9 +5,16 @@
  * follow from it (infra/api-function.ts), and test/infra/least-privilege.test.ts compares every role of
  * the synthesized template with it.
  */
+import { CHECK_BODY_MAX_BYTES } from './contract/cite-check.js';
+
 export interface Route {
   /** The POST path, as clients call it. */
   path: string;
+  /**
+   * The largest body the route takes, when its contract promises more than every route's MAX_BODY_BYTES
+   * (16 KiB): the middleware, the local server, WAF and the document all read it from here (bodyLimit).
+   */
+  maxBodyBytes?: number;
   /** The handler's file in functions/, without extension. */
   name: string;
   summary: string;
@@ -32,6 +39,9 @@ export interface RouteNeeds {
   /** The shared cache table, every key under the route's own prefix ({@link cacheKeyPrefix}). */
   sharedCache: boolean;
 }
+
+/** The body every route takes unless its contract says more (docs/decisions.md §1). */
+export const MAX_BODY_BYTES = 16 * 1024;
 
 /** A route that searches SerpApi: everything a paid search needs. */
 const PAID: RouteNeeds = Object.freeze({ paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true });
@@ -90,6 +100,16 @@ export const ROUTES: readonly Route[] = [
     needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: true },
   },
   {
+    path: '/v1/cite/check',
+    name: 'cite-check',
+    summary: 'A reference list checked: every reference verified against its record, or what is wrong with it',
+    tag: 'Citation search',
+    // A list of 100 references and its options (lib/contract/cite-check.ts).
+    maxBodyBytes: CHECK_BODY_MAX_BYTES,
+    // Crossref and DataCite are free; Google Scholar, asked for with "scholar": true, is a paid search.
+    needs: PAID,
+  },
+  {
     path: '/v1/cite/styles',
     name: 'cite-styles',
     summary: 'The CSL style catalogue, searched by name or field',
@@ -136,3 +156,11 @@ export const ROUTES: readonly Route[] = [
     needs: { paidCalls: false, upstreamKey: true, budget: 'read', sharedCache: false },
   },
 ];
+
+/** The largest body the route at `path` takes: its own limit, else MAX_BODY_BYTES. */
+export function bodyLimit(path: string | undefined): number {
+  return ROUTES.find((route) => route.path === path)?.maxBodyBytes ?? MAX_BODY_BYTES;
+}
+
+/** The largest body any route takes (what a proxy in front of them all, such as the MCP endpoint, must let through). */
+export const LARGEST_BODY_BYTES = Math.max(MAX_BODY_BYTES, ...ROUTES.map((route) => route.maxBodyBytes ?? 0));

@@ -10,15 +10,15 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ok } from '../envelope.js';
 import { AppError } from '../errors.js';
 import { errorResponse, jsonResponse } from '../http.js';
-import { MAX_BODY_BYTES } from '../middleware/body.js';
 import type { LambdaHandler } from '../middleware/index.js';
-import { ROUTES } from '../routes.js';
+import { bodyLimit, ROUTES } from '../routes.js';
 import { VERSION_HEADERS } from '../version.js';
 import { lambdaContext, toApiGatewayEvent } from './apigw-event.js';
 import { answerMarked } from './demo-recording.js';
 
 // API Gateway refuses bodies over 10 MB before any function runs; locally the same role is played at
-// 1 MiB, far above the functions' own 16 KiB limit, so that a huge upload is never held in memory.
+// 1 MiB, far above the functions' own limits (16 KiB, a reference list's 256 KiB), so that a huge upload is
+// never held in memory.
 const GATEWAY_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Where the MCP endpoint (functions/mcp.ts) is served, locally as in the stack. */
@@ -120,7 +120,7 @@ export async function startLocalServer(
       if (body === undefined) {
         return sendError(
           res,
-          new AppError('PAYLOAD_TOO_LARGE', { details: `body: must be at most ${MAX_BODY_BYTES} bytes` }),
+          new AppError('PAYLOAD_TOO_LARGE', { details: `body: must be at most ${bodyLimit(path)} bytes` }),
           requestId,
         );
       }

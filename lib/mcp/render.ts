@@ -169,6 +169,7 @@ function renderItem(item: unknown, n: number, context: Context): string | undefi
   }
   const numberKey = NUMBER_KEYS.find((key) => typeof item[key] === 'number');
   const number = numberKey === undefined ? n : (item[numberKey] as number);
+  if (typeof item.verdict === 'string' && typeof item.input === 'string') return renderChecked(item, number);
   const titleKey = firstKey(item, TITLE_KEYS);
   const linkKey = firstKey(item, LINK_KEYS);
   const snippetKey = firstKey(item, SNIPPET_KEYS);
@@ -181,6 +182,26 @@ function renderItem(item: unknown, n: number, context: Context): string | undefi
     lines.push(...citationLines(item, context));
   }
   const rest = facts(item, said);
+  if (rest) lines.push(`   ${rest}`);
+  if (isRecord(item.exports)) lines.push(...exportLines(item.exports));
+  return lines.join('\n');
+}
+
+/**
+ * A checked reference (cite_check): its verdict and the reference first, then what is wrong, field by
+ * field, and the rest of its facts; a model acts on the verdict and the issues.
+ */
+function renderChecked(item: Json, number: number): string {
+  const lines = [`${number}. ${item.verdict}: ${oneLine(String(item.input))}`];
+  if (typeof item.message === 'string') lines.push(`   ${oneLine(item.message)}`);
+  for (const issue of Array.isArray(item.issues) ? item.issues.filter(isRecord) : []) {
+    const sides = (['cited', 'recorded'] as const)
+      .filter((side) => issue[side] !== null && issue[side] !== undefined)
+      .map((side) => `${side}: ${oneLine(String(issue[side]))}`);
+    const evidence = sides.length > 0 ? ` (${sides.join('; ')})` : '';
+    lines.push(`   - ${issue.severity} ${issue.field} [${issue.rule}]${evidence}: ${oneLine(String(issue.message))}`);
+  }
+  const rest = facts(item, new Set(['verdict', 'input', 'message', 'issues', 'index', 'exports']));
   if (rest) lines.push(`   ${rest}`);
   if (isRecord(item.exports)) lines.push(...exportLines(item.exports));
   return lines.join('\n');
@@ -324,6 +345,7 @@ function renderPaging(data: Json): string | undefined {
 const ASK_FOR_LESS: Record<string, string> = {
   'cite-search': 'ask for fewer `results` a page (and `export` only what you need)',
   'cite-resolve': 'send fewer `references` a call (and `export` only what you need)',
+  'cite-check': 'send fewer `references` a call (and `export` only what you need)',
   'cite-styles': 'ask for fewer `results` a page',
   'scholar-profiles': 'ask for a smaller `num`',
   'scholar-author': 'ask for a smaller `num`',

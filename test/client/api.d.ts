@@ -124,6 +124,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/cite/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A reference list checked: every reference verified against its record, or what is wrong with it
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
+     */
+    post: operations['citeCheck'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/cite/styles': {
     parameters: {
       query?: never;
@@ -1097,6 +1117,143 @@ export interface components {
       /** @description A short summary such as "10 results" or "No results". */
       message: string;
       data: components['schemas']['CiteResolveData'];
+    };
+    CiteCheckRequest: {
+      /** @description Up to 100 references (at most 200 KiB in all), answered in the same order. Give this or `bibliography`, not both */
+      references?: (
+        | string
+        | {
+            [key: string]: unknown;
+          }
+      )[];
+      /** @description A whole reference list as one text, split by the service: a .bib or .ris file, a CSL-JSON array, or a pasted list (numbered, bulleted, one per paragraph or per line); at most 100 references and 200 KiB. Give this or `references`, not both */
+      bibliography?: string;
+      /**
+       * @description Also search Google Scholar (one paid search each) for the references no registry has: conference papers, books and reports without a DOI. Refused whole (429) before any search when the budget cannot cover one per such reference
+       * @default false
+       */
+      scholar?: boolean;
+      /**
+       * @description Up to 5 CSL style ids (any of the ~10,800 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations; an unknown id is refused, naming the closest. Default none
+       * @default []
+       */
+      styles?: string[];
+      /**
+       * @description How styled_citations are written: "text" (default), or "html" (inline markup only) (any letter case)
+       * @default text
+       * @enum {string}
+       */
+      citation_markup?: 'text' | 'html';
+      /**
+       * @description The corrected entry of each reference whose record was found: any of csl-json, bibtex, ris
+       * @default []
+       */
+      export?: ('csl-json' | 'bibtex' | 'ris')[];
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    } & (unknown | unknown);
+    CiteCheckData: {
+      /** @description References in the list (each entry of `references`, or each the bibliography was split into) */
+      total_references: number;
+      /** @description References per verdict */
+      counts: {
+        verified: number;
+        mismatch: number;
+        retracted: number;
+        not_found: number;
+        ambiguous: number;
+        unreadable: number;
+      };
+      /** @description Google Scholar searches made (paid; only with "scholar": true, only for references no registry confirmed) */
+      scholar_searches: number;
+      /** @description The styles of styled_citations, by id, as asked */
+      styles: string[];
+      /**
+       * @description How styled_citations are written
+       * @enum {string}
+       */
+      citation_markup: 'text' | 'html';
+      /** @description One result per reference, in list order */
+      results: {
+        /** @description Position in the list, from 1 */
+        index: number;
+        /** @description The reference as given, shortened to 300 characters */
+        input: string;
+        /**
+         * @description How it was read: free text, a BibTeX entry, a RIS record, a CSL-JSON item
+         * @enum {string}
+         */
+        format: 'text' | 'bibtex' | 'ris' | 'csl-json';
+        /**
+         * @description "verified": its record agrees (info issues at most); "mismatch": a record was found and the reference disagrees with it (an error or warning); "retracted": its work is retracted or withdrawn; "not_found": no source asked has it (never "fabricated": many real works have no DOI; `message` says where it looked); "ambiguous": several records fit equally; "unreadable": the entry could not be read (`message` says why)
+         * @enum {string}
+         */
+        verdict: 'verified' | 'mismatch' | 'retracted' | 'not_found' | 'ambiguous' | 'unreadable';
+        /** @description What is wrong or different, field by field; [] when nothing */
+        issues: {
+          /** @description The rule that found it (docs/citations.md lists every rule with its field and severity) */
+          rule: string;
+          /**
+           * @description The field it is about
+           * @enum {string}
+           */
+          field: 'title' | 'authors' | 'year' | 'venue' | 'volume' | 'issue' | 'pages' | 'doi' | 'type';
+          /**
+           * @description "error": wrong; "warning": probably wrong, check it; "info": a difference that is no mistake
+           * @enum {string}
+           */
+          severity: 'error' | 'warning' | 'info';
+          cited: string | null;
+          recorded: string | null;
+          /** @description The issue in a sentence */
+          message: string;
+        }[];
+        doi: string | null;
+        source: ('crossref' | 'datacite' | 'scholar') | null;
+        /** @description Notices about the work (retractions, withdrawals, corrections, expressions of concern…); [] when none */
+        updates: {
+          /** @description Crossref's kind of notice: "retraction", "withdrawal", "correction", "erratum", "expression_of_concern"… */
+          type: string;
+          doi: string | null;
+          date: string | null;
+          /** @description Who says so: "publisher", "retraction-watch" (Retraction Watch's records, through Crossref) or "title" */
+          source: string;
+        }[];
+        record: {
+          [key: string]: unknown;
+        } | null;
+        /** @description The recorded work in every style asked for in `styles`, by style id; {} when none was asked or found */
+        styled_citations: {
+          [key: string]: string;
+        };
+        /** @description The corrected entry as reference managers import it: only when asked for and a record was found */
+        exports?: {
+          /** @description The record as one CSL-JSON item */
+          csl_json?: {
+            [key: string]: unknown;
+          };
+          /** @description The record as one BibTeX entry, its key unique in the answer */
+          bibtex?: string;
+          /** @description The record as one RIS reference */
+          ris?: string;
+          /** @description Why "bibtex" or "ris", though asked for, is missing */
+          render_error?: string;
+        };
+        /** @description The verdict in a sentence: what is wrong, or where the check looked */
+        message: string;
+      }[];
+      /** @description What was checked, where, and what was not */
+      note: string;
+    };
+    CiteCheckSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['CiteCheckData'];
     };
     CiteStylesRequest: {
       /**
@@ -3003,7 +3160,7 @@ export interface components {
         };
       };
     };
-    /** @description `PAYLOAD_TOO_LARGE`: The body is over 16 KiB (16384 bytes). */
+    /** @description `PAYLOAD_TOO_LARGE`: The body is over 16 KiB (16384 bytes), or over the larger limit its endpoint's request body states. */
     Error413: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3411,6 +3568,43 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CiteResolveSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      405: components['responses']['Error405'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  citeCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 256 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CiteCheckRequest'];
+      };
+    };
+    responses: {
+      /** @description Success: the envelope with this endpoint’s data. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CiteCheckSuccess'];
         };
       };
       400: components['responses']['Error400'];

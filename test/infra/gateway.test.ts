@@ -13,7 +13,7 @@ import { AUTHORIZER_CACHE_TTL } from '../../infra/gateway-keys.js';
 import { METRICS_STOPPED_MIN_ANSWERS } from '../../infra/observability.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
 import { SECRET_CHANGE_ACTIONS, type SearchCitationApiStack } from '../../infra/stack.js';
-import { WAF_MAX_BODY_BYTES } from '../../infra/waf.js';
+import { LARGE_BODY_PATHS, WAF_MAX_BODY_BYTES } from '../../infra/waf.js';
 import { VALID_LOOKING_AUTHORIZATION } from '../../lib/auth/bearer.js';
 import { usageKeyValue } from '../../lib/auth/usage-key.js';
 import { MAX_BODY_BYTES } from '../../lib/middleware/body.js';
@@ -76,8 +76,8 @@ describe('strangers refused at the gateway', () => {
   it('attaches it to every method, POST and the 405 mocks alike, with the key’s usage plan required', () => {
     const [authorizerId] = only('AWS::ApiGateway::Authorizer');
     const methods = ofType('AWS::ApiGateway::Method');
-    // 14 endpoints and /mcp, a POST and an ANY each.
-    expect(methods).toHaveLength(30);
+    // 15 endpoints and /mcp, a POST and an ANY each.
+    expect(methods).toHaveLength(32);
     for (const [id, method] of methods) {
       expect(method.Properties, id).toMatchObject({
         AuthorizationType: 'CUSTOM',
@@ -186,12 +186,32 @@ describe('WAF at the edge', () => {
     expect(WAF_MAX_BODY_BYTES).toBe(MAX_BODY_BYTES);
     const body = rule('-body-size');
     expect(body.Priority).toBe(0);
+    // Every route but those whose contract takes more (a reference list), which WAF cannot see past 16 KiB of.
+    expect(LARGE_BODY_PATHS).toEqual(['/v1/cite/check']);
     expect(body.Statement).toEqual({
-      SizeConstraintStatement: {
-        FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
-        ComparisonOperator: 'GT',
-        Size: 16_384,
-        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+      AndStatement: {
+        Statements: [
+          {
+            SizeConstraintStatement: {
+              FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+              ComparisonOperator: 'GT',
+              Size: 16_384,
+              TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+            },
+          },
+          {
+            NotStatement: {
+              Statement: {
+                ByteMatchStatement: {
+                  FieldToMatch: { UriPath: {} },
+                  PositionalConstraint: 'ENDS_WITH',
+                  SearchString: '/v1/cite/check',
+                  TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                },
+              },
+            },
+          },
+        ],
       },
     });
     expect(body.Action.Block.CustomResponse).toMatchObject({ ResponseCode: 413, CustomResponseBodyKey: 'tooLarge' });

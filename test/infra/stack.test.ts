@@ -132,12 +132,12 @@ function expectEnvelope(body: unknown, code: ErrorCode): void {
 }
 
 describe('functions', () => {
-  it('covers all eleven endpoints of the spec, citation resolving, the style catalogue and /v1/usage: one function and one POST method each', () => {
-    expect(ROUTES).toHaveLength(14);
+  it('covers all eleven endpoints of the spec, citation resolving, the reference check, the style catalogue and /v1/usage: one function and one POST method each', () => {
+    expect(ROUTES).toHaveLength(15);
     expect(ROUTES.map((r) => r.path)).toContain('/v1/usage');
     // The endpoints', the MCP server's and the authorizer's.
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(14 + 2);
-    expect(methods('POST')).toHaveLength(14 + 1);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(15 + 2);
+    expect(methods('POST')).toHaveLength(15 + 1);
   });
 
   it('has one function per route, nodejs22.x on arm64, with the chosen memory and a timeout below the gateway 29 s', () => {
@@ -1035,10 +1035,16 @@ describe('context settings', () => {
         return fn.Properties.Description as string;
       });
     const readers = [...ROUTES, MCP_ROUTE].filter((route) => STYLE_PACK_ROUTES.has(route.name));
-    expect(readers.map((route) => route.name).sort()).toEqual(['cite-resolve', 'cite-search', 'cite-styles', 'mcp']);
+    expect(readers.map((route) => route.name).sort()).toEqual([
+      'cite-check',
+      'cite-resolve',
+      'cite-search',
+      'cite-styles',
+      'mcp',
+    ]);
     const pathOf = (description: string) => /\(POST (\S+)\)$/.exec(description)?.[1];
     expect(withLayer.map(pathOf).sort()).toEqual(readers.map((route) => route.path).sort());
-    expect(withLayer).toHaveLength(4);
+    expect(withLayer).toHaveLength(5);
     // The folder the layer's contents have under /opt (test/infra/mcp-stack.test.ts finds the pack there).
     const told = ofType('AWS::Lambda::Function')
       .filter(([, fn]) => fn.Properties.Environment.Variables.STYLE_PACK_DIR !== undefined)

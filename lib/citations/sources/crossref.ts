@@ -12,7 +12,7 @@ import type { CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
 import { Pace } from './pace.js';
 
-/** The fields a match and an export need; the full record (references included) is often 50 times larger. */
+/** The fields a match, a check and an export need; the full record (references included) is often 50 times larger. */
 const SELECT = [
   'DOI',
   'title',
@@ -29,6 +29,13 @@ const SELECT = [
   'ISBN',
   'ISSN',
   'URL',
+  // What a reference check compares beyond them: the abbreviated journal, the print and online years, and
+  // the update metadata (notices and the works they update; Retraction Watch's records among them).
+  'short-container-title',
+  'published-print',
+  'published-online',
+  'update-to',
+  'updated-by',
 ].join(',');
 /** Candidates per paper: the right work, when Crossref has it, is nearly always among the first few. */
 const ROWS = 5;

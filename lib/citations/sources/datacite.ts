@@ -188,6 +188,23 @@ export async function dataCiteWork(
   return workFromDataCite(json.data);
 }
 
+/** DOIs per batched lookup (`GET /dois?ids=…`): DataCite answers up to its page size at once; 20 keep the URL short. */
+export const DATACITE_DOIS_PER_LOOKUP = 20;
+
+/**
+ * The DataCite records of these DOIs (at most DATACITE_DOIS_PER_LOOKUP, none holding a comma, which
+ * separates them), by lower-case DOI: one request (`GET /dois?ids=a,b,…`, DataCite's lookup of several
+ * DOIs). A DOI DataCite does not hold is simply absent; rejects with an AppError when the lookup itself fails.
+ */
+export async function dataCiteWorks(
+  dois: readonly string[],
+  options: { deadline: number; timeoutMs?: number },
+): Promise<Map<string, CrossrefWork>> {
+  const params = new URLSearchParams({ ids: dois.join(','), 'page[size]': String(dois.length) });
+  const works = worksOf(await fetchJson(url('/dois', params), dataCitePace, options));
+  return new Map(works.map((work) => [work.DOI.toLowerCase(), work]));
+}
+
 /** The words of a text as a query term list: letters and digits only, so no character is an operator. */
 function words(text: string, max: number): string {
   return normalizeText(text)

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { httpGet } from '../../http-get.js';
-import type { Pace } from './pace.js';
+import { notSentInTime, type Pace } from './pace.js';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
@@ -38,7 +38,7 @@ export async function fetchJson(url: string, pace: Pace, options: FetchOptions):
     if (paused) throw paused;
   }
   const remaining = options.deadline - Date.now();
-  if (remaining <= 0) throw new AppError('UPSTREAM_TIMEOUT', { details: `${source} did not answer in time` });
+  if (remaining <= 0) throw notSentInTime(source);
   const outcome = await httpGet(url, {
     headers: { 'User-Agent': userAgent() },
     timeoutMs: Math.min(options.timeoutMs ?? config.CROSSREF_TIMEOUT_MS, remaining),

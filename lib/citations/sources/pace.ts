@@ -55,6 +55,16 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * Why a lookup was never sent: its turn at the source's pace came after its deadline. Never "did not answer
+ * in time", which is what a lookup that was sent and timed out says.
+ */
+export function notSentInTime(source: string): AppError {
+  return new AppError('UPSTREAM_TIMEOUT', {
+    details: `${source} was not asked: the request's time ran out before its turn at ${source}'s pace`,
+  });
+}
+
 /** Starts a pace remembers for starts(). */
 const STARTS_KEPT = 200;
 
@@ -107,9 +117,7 @@ export class Pace {
     const paused = this.refusal(now);
     if (paused) return { refused: paused };
     const startAt = Math.max(this.configured.earliest(now), this.stated?.earliest(now) ?? now);
-    if (startAt >= deadline) {
-      return { refused: new AppError('UPSTREAM_TIMEOUT', { details: `${this.source} did not answer in time` }) };
-    }
+    if (startAt >= deadline) return { refused: notSentInTime(this.source) };
     this.configured.take(startAt);
     this.stated?.take(startAt);
     this.given.push(startAt);

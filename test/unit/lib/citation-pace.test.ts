@@ -87,6 +87,15 @@ describe('the pace of a record source', () => {
     expect(starts(pace, 1, 0, 1_001)).toEqual([1_000]);
   });
 
+  it('says of a lookup its deadline left unsent that it was not asked, never that the source did not answer', () => {
+    const pace = new Pace('DataCite', 1);
+    pace.slot(Number.POSITIVE_INFINITY, 0);
+    const turn = pace.slot(1_000, 0);
+    expect('refused' in turn && turn.refused.details).toBe(
+      "DataCite was not asked: the request's time ran out before its turn at DataCite's pace",
+    );
+  });
+
   it('reads the interval header in its forms', () => {
     expect([intervalMs('1s'), intervalMs('60s'), intervalMs('1m'), intervalMs('500ms'), intervalMs('soon')]).toEqual([
       1_000,

@@ -107,6 +107,37 @@ describe('MCP text results', () => {
     expect(text).toContain('fallback_reason: Crossref timed out for APA');
   });
 
+  it('give each checked reference its verdict and input first, then each issue with what was cited and recorded', () => {
+    const results = [
+      {
+        index: 1,
+        input: 'Boettiger, C., Nobody, A., & Hastings, A. (2031). Early warning signals. Theoretical Ecology.',
+        format: 'text',
+        verdict: 'mismatch',
+        issues: [
+          {
+            rule: 'authors_unknown',
+            field: 'authors',
+            severity: 'error',
+            cited: 'Boettiger, C., Nobody, A., & Hastings, A',
+            recorded: 'Carl Boettiger, Noam Ross, Alan Hastings',
+            message: 'The reference names “nobody”, who is none of the record’s authors.',
+          },
+          { rule: 'retracted', field: 'record', severity: 'error', cited: null, recorded: null, message: 'Retracted.' },
+        ],
+        doi: '10.1007/s12080-013-0192-6',
+        message: 'The record differs from the reference: 2 errors.',
+      },
+    ];
+    const text = renderSuccess('1 of 1 references checked', { results }, 'cite-check');
+    expect(text).toContain('1. mismatch: Boettiger, C., Nobody, A., & Hastings, A. (2031).');
+    expect(text).toContain(
+      '   - error authors [authors_unknown] (cited: Boettiger, C., Nobody, A., & Hastings, A; recorded: Carl Boettiger, Noam Ross, Alan Hastings): The reference names “nobody”',
+    );
+    expect(text).toContain('   - error record [retracted]: Retracted.');
+    expect(missingFromText({ results }, text)).toEqual([]);
+  });
+
   it('give error advice that fits the tool: cite search has no other engine', () => {
     expect(renderError('UPSTREAM_ERROR', 'm', 'd', undefined, 'cite-search')).not.toMatch(/another engine\)/);
     expect(renderError('UPSTREAM_ERROR', 'm', 'd', undefined, 'cite-search')).toMatch(/no other engine/);
