@@ -1149,7 +1149,7 @@ export interface components {
        */
       results?: number;
       /**
-       * @description Page number, starting at 0
+       * @description Page number, starting at 0; pages run to the last match (`has_more` false)
        * @default 0
        */
       page?: number;
@@ -1180,7 +1180,7 @@ export interface components {
         locale: string | null;
       }[];
       page: number;
-      /** @description Whether a next page holds more matches */
+      /** @description Whether a next page holds more matches; when true, `page` + 1 is always accepted, so that every match can be listed */
       has_more: boolean;
       /** @description Where the catalogue comes from: the CSL styles repository commit it was taken from (CC BY-SA 3.0) */
       source: string;
