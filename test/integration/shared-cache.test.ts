@@ -11,23 +11,27 @@ import { capturedLogLines, capturedMetricLines } from '../support/capture-logs.j
 import { type FakeSerpApi, type Fault, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type Service, startService } from '../support/service.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
-import { watchTimerLag } from '../support/timer-lag.js';
 
 // Every cite search here asks for the index's citations: these tests are about the per-paper cite cache.
 // Citations rendered from Crossref records, and their cache, are tested in cite-search-crossref.test.ts.
 const CITE = '/v1/cite/search';
 const WEB = '/v1/web-search/alpha';
 const TRENDS = '/v1/alpha/trends';
-// Seconds rather than the deployed 150/300 ms: the tests that share answers through the table need every read
-// and write to finish even on a machine busy with other work; those of a slow table still see them given up.
-const READ_BUDGET_MS = 1_000;
-const WRITE_BUDGET_MS = 2_000;
+// The tests that share answers through the table need every read and write of a table that answers to
+// finish, whatever the machine's load: the largest budgets the configuration allows (5 s; deployed 150 and
+// 300 ms), and a cite call's time far above what the fake upstream takes. A verdict never depends on how
+// fast they finish. Only the container that meets a table that never answers has short budgets: it must
+// give up on it, which no speed of the machine changes.
+const READ_BUDGET_MS = 5_000;
+const WRITE_BUDGET_MS = 5_000;
+const IMPATIENT_BUDGET_MS = 300;
 const COOLDOWN_MS = 300;
 
 let table: CacheTableServer;
 let upstream: FakeSerpApi;
 let first: Service;
 let second: ServiceProcess;
+let impatient: ServiceProcess;
 
 beforeAll(async () => {
   table = await startCacheTable();
@@ -39,13 +43,19 @@ beforeAll(async () => {
     CACHE_READ_TIMEOUT_MS: String(READ_BUDGET_MS),
     CACHE_WRITE_TIMEOUT_MS: String(WRITE_BUDGET_MS),
     CACHE_TABLE_COOLDOWN_MS: String(COOLDOWN_MS),
-    CITE_TIMEOUT_MS: '2000',
+    CITE_TIMEOUT_MS: '20000',
     POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApiTest',
   };
-  [first, second] = await Promise.all([startService(env), startServiceProcess(env)]);
+  const short = { CACHE_READ_TIMEOUT_MS: String(IMPATIENT_BUDGET_MS), CACHE_WRITE_TIMEOUT_MS: String(IMPATIENT_BUDGET_MS) };
+  [first, second, impatient] = await Promise.all([
+    startService(env),
+    startServiceProcess(env),
+    startServiceProcess({ ...env, ...short }),
+  ]);
 });
 
 afterAll(async () => {
+  await impatient?.stop();
   await second?.stop();
   await first?.close();
   await upstream?.close();
@@ -85,17 +95,6 @@ const forgetCalls = () => {
 };
 const citeCalls = () => upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
-
-/**
- * `ms` less the time this process was not run meanwhile: the first service runs in it, and the second
- * competes for the same CPUs, so its timers were held back about as long.
- */
-async function timed<T>(call: () => Promise<T>): Promise<{ reply: T; ms: number }> {
-  const lag = watchTimerLag();
-  const started = performance.now();
-  const reply = await call();
-  return { reply, ms: performance.now() - started - lag.stop().total };
-}
 
 /** Papers cited from the index's cite answers (the others are cited from the index's own records). */
 function citedPapers(reply: { status: number; json: { data: { papers: { citations_source: string | null }[] } } }) {
@@ -295,22 +294,18 @@ describe('what is never stored', () => {
 });
 
 describe('a failing table is never worse than no table', () => {
-  // Reads and writes each give up after their budget; everything else is the fake upstream's few ms.
-  const WORST_MS = 2 * READ_BUDGET_MS + WRITE_BUDGET_MS + 400;
-
-  async function expectAnswersWithoutTable(query: string) {
+  // Each is answered as without a table; a table that refuses or fails does so at once, and one that never
+  // answers is given up on at the read's and the write's budgets (the test's timeout catches a wait for it).
+  async function expectAnswersWithoutTable(query: string, services: readonly (Service | ServiceProcess)[] = [first, second]) {
     serve({ [query]: scholarPage(query, ids(query, 5)) });
-    for (const service of [first, second]) {
+    for (const service of services) {
       forgetCalls();
-      const { reply, ms } = await timed(() =>
-        service.post(CITE, { citation_source: 'index', query, results: 5, no_cache: false }),
-      );
+      const reply = await service.post(CITE, { citation_source: 'index', query, results: 5, no_cache: false });
       expect(citedPapers(reply as never)).toBe(5);
-      expect(ms).toBeLessThan(WORST_MS);
     }
   }
 
-  it('answers every request correctly, within the budget, while the table is down', async () => {
+  it('answers every request correctly while the table is down', async () => {
     await table.stop();
     try {
       await expectAnswersWithoutTable('down');
@@ -326,10 +321,15 @@ describe('a failing table is never worse than no table', () => {
     await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
   });
 
-  it('answers within the budget while the table is slow', async () => {
-    table.setMode({ kind: 'slow', delayMs: 3_000 });
-    await expectAnswersWithoutTable('slow');
-    table.setMode({ kind: 'ok' });
+  it('answers while the table never answers, giving up on its reads and writes', async () => {
+    table.setMode({ kind: 'hang' });
+    try {
+      await expectAnswersWithoutTable('hung', [impatient]);
+      // It asked the table, and answered though the table never did.
+      expect(table.operations.length).toBeGreaterThan(0);
+    } finally {
+      table.setMode({ kind: 'ok' });
+    }
     await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
   });
 
