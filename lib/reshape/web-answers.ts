@@ -110,7 +110,7 @@ export interface AnswerBox {
   details: Record<string, unknown>;
 }
 
-/** The keys of an answer box the summary's fields read: not repeated in `details`. */
+/** The keys of an answer box the summary's fields read: not repeated in `details` when the summary holds them whole. */
 export const ANSWER_BOX_SUMMARISED = [
   'type',
   'title',
@@ -169,8 +169,16 @@ function boxValue(value: unknown): unknown {
 export function reshapeAnswerBox(value: unknown): AnswerBox | undefined {
   const box = Array.isArray(value) ? list(value)[0] : isRecord(value) ? value : undefined;
   if (!box) return undefined;
+  // A summarised key whose value the summary holds whole is not repeated; one it holds only in part (a
+  // source with its link, a list of items with links) is kept whole in details too.
+  const wholeInSummary = (value: unknown) =>
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    (Array.isArray(value) && value.every((item) => typeof item === 'string'));
   const rest = Object.fromEntries(
-    Object.entries(box).filter(([key]) => !(ANSWER_BOX_SUMMARISED as readonly string[]).includes(key)),
+    Object.entries(box).filter(
+      ([key, value]) => !((ANSWER_BOX_SUMMARISED as readonly string[]).includes(key) && wholeInSummary(value)),
+    ),
   );
   const summary: AnswerBox = {
     type: nonBlank(box.type) ?? null,

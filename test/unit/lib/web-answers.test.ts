@@ -326,6 +326,22 @@ describe('the answer box', () => {
     });
   });
 
+  it('keeps whole in details what the summary holds only in part: a source with its link, list items with theirs', () => {
+    const box = reshapeAnswerBox({
+      type: 'organic_result',
+      title: 'T',
+      source: { name: 'Site', link: 'https://site' },
+      list: [{ title: 'One', link: 'https://one' }],
+      date: 'May 1, 2025',
+    });
+    expect(box).toMatchObject({ source: 'Site', list: ['One'], date: 'May 1, 2025' });
+    expect(box?.details).toEqual({
+      source: { name: 'Site', link: 'https://site' },
+      list: [{ title: 'One', link: 'https://one' }],
+    });
+    expect(reshapeAnswerBox({ type: 'x', title: 'T', list: ['a', 'b'] })?.details).toEqual({});
+  });
+
   it('keeps a box whose only values are in details, such as a weather box, and leaves pictures out at every depth', () => {
     const box = reshapeAnswerBox({
       type: 'weather_result',
