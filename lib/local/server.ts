@@ -78,6 +78,16 @@ function sendError(res: ServerResponse, error: AppError, requestId: string): voi
 }
 
 /** Reads the body; past the gateway limit it drains the rest and answers undefined. */
+/** Whether an MCP request body calls the named tool (`tools/call`). */
+export function callsTool(body: string | undefined, tool: string): boolean {
+  try {
+    const message = JSON.parse(body ?? '') as { method?: unknown; params?: { name?: unknown } };
+    return message.method === 'tools/call' && message.params?.name === tool;
+  } catch {
+    return false;
+  }
+}
+
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -125,8 +135,10 @@ export async function startLocalServer(
         );
       }
       const event = toApiGatewayEvent(req, path, path, body, requestId);
-      // In the demo, the answer also says which recordings it replays (demo-recording.ts).
-      send(res, await answerMarked(() => route.handler(event, lambdaContext(route.name, requestId))));
+      // In the demo, the answer also says which recordings it replays, and the budget's counts that they
+      // are of replays (demo-recording.ts).
+      const counts = route.name === 'usage' || (route.name === 'mcp' && callsTool(body, 'usage'));
+      send(res, await answerMarked(() => route.handler(event, lambdaContext(route.name, requestId)), { counts }));
     } catch {
       // The handlers answer every error themselves; this is the last guard of the local process.
       if (!res.headersSent)

@@ -135,8 +135,10 @@ function citationLines(item: Json, context: Context): string[] {
       if (said !== undefined) lines.push(`   ${style}: ${said}`);
     }
   }
+  // An unresolved reference has no source (null): nothing to say, never "undefined".
+  const source = inline(item.citations_source);
   const origin = [
-    item.citations_source === undefined ? undefined : `citations_source: ${inline(item.citations_source)}`,
+    source === undefined ? undefined : `citations_source: ${source}`,
     Array.isArray(item.citation_gaps) && item.citation_gaps.length > 0
       ? `citation_gaps: ${inline(item.citation_gaps)}`
       : undefined,
@@ -427,7 +429,8 @@ const ADVICE: Record<ErrorCode, (retryAfter: number | undefined) => string> = {
   UPSTREAM_ERROR: () => 'Retry once, or use another search tool (another engine) for the same question.',
   UPSTREAM_ENGINE_RETIRED: () =>
     'Do not retry: this search is no longer offered. Use another tool for the same need (the details above may name one).',
-  UPSTREAM_TIMEOUT: () => 'Retry once, with fewer results per page (results, num) if the tool has them.',
+  // A provider that does not answer is not made to by a smaller page: one search is one search.
+  UPSTREAM_TIMEOUT: () => 'Retry once; if it times out again, try again later (the provider did not answer in time).',
   SERVICE_MISCONFIGURED: () => 'Not fixable by retrying: tell the user the service’s operator must check the deployment.',
   INTERNAL_ERROR: () => 'Retry once; if it fails again, tell the user and quote the request id above.',
 };
@@ -440,14 +443,6 @@ function otherEngine(route: string | undefined): string {
     return 'then tell the user: Google Scholar is the only scholarly index here, so there is no other engine to try';
   return 'then tell the user: no other engine here answers this';
 }
-
-/** What to try for a slow answer, by the page-size field the tool has. */
-const SMALLER_PAGE: Record<string, string> = {
-  'cite-search': 'with fewer `results` (and without `export`)',
-  'scholar-profiles': 'with a smaller `num` and `enrich`',
-  'scholar-author': 'with a smaller `num`',
-  'web-search-alpha': 'with a smaller `num`',
-};
 
 export function renderError(
   code: ErrorCode,
@@ -466,6 +461,6 @@ export function renderError(
       `${/Ask for less:/.test(details) ? 'Call again asking for less, as said above' : 'Do not call this tool again until the window named above has room'}; ` +
       `a tool of cost 1, or an answer already cached, may still be answered. ${ADVICE.BUDGET_EXHAUSTED(retryAfter).replace(': every call before then is refused', ' for this call as it is')}`;
   if (route !== undefined && code === 'UPSTREAM_TIMEOUT')
-    advice = `Retry once${SMALLER_PAGE[route] ? `, ${SMALLER_PAGE[route]}` : ''}.`;
+    advice = `Retry once, ${otherEngine(route)} (the provider did not answer in time; a smaller page would not change that).`;
   return `Error ${code}: ${message}. ${details}\nWhat to do: ${advice}`;
 }

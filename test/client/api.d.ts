@@ -432,7 +432,7 @@ export interface components {
         list?: string[];
         /** @description A table answer’s rows */
         table?: string[][];
-        /** @description An AI overview answer (`type` ai_overview): its text blocks and the pages it cites */
+        /** @description An AI overview answer (`type` ai_overview): its text blocks and the pages it cites (`inline`), or, when Google holds it back for a request of its own, no text and a note saying so (`not_fetched`: this service does not follow the tokens of "People also ask" overviews) */
         ai_overview?: {
           /** @description The overview, block by block, in plain text */
           text_blocks: {
@@ -456,6 +456,39 @@ export interface components {
             /** @description The passage Google shows for it (at times only a date) */
             snippet: string | null;
           }[];
+          /**
+           * @description inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with (text_blocks empty; `note` says how to have it): for the page's overview, `fetch_ai_overview` was not asked; a "People also ask" overview held back is never fetched. failed: it was asked for and could not be had, or Google made none this time (see `error`)
+           * @enum {string}
+           */
+          state: 'inline' | 'fetched' | 'not_fetched' | 'failed';
+          /** @description Why there is no text, and what to do; null when there is text */
+          note: string | null;
+          /** @description For `failed`: what went wrong; null otherwise */
+          error: {
+            /**
+             * @description The error code the failed part would have answered on its own
+             * @enum {string}
+             */
+            code:
+              | 'MALFORMED_JSON'
+              | 'INVALID_REQUEST'
+              | 'UNAUTHORIZED'
+              | 'NOT_FOUND'
+              | 'METHOD_NOT_ALLOWED'
+              | 'PAYLOAD_TOO_LARGE'
+              | 'UNSUPPORTED_MEDIA_TYPE'
+              | 'RATE_LIMITED'
+              | 'BUDGET_EXHAUSTED'
+              | 'BUDGET_UNAVAILABLE'
+              | 'UPSTREAM_QUOTA_EXCEEDED'
+              | 'UPSTREAM_ERROR'
+              | 'UPSTREAM_ENGINE_RETIRED'
+              | 'UPSTREAM_TIMEOUT'
+              | 'SERVICE_MISCONFIGURED'
+              | 'SERVICE_UNAVAILABLE'
+              | 'INTERNAL_ERROR';
+            details: string;
+          } | null;
         };
       }[];
       /** @description Related search terms with links (camelCase, as the contract names it) */
@@ -495,6 +528,10 @@ export interface components {
         source: string | null;
         /** @description The date it shows */
         date: string | null;
+        /** @description Every other value the box gives, under SerpApi’s names and in its shape, whatever its `type`: a weather box’s temperature, unit, precipitation, humidity, wind, location and its forecast by day (`forecast[]`) and by hour (`hourly_forecast[]`); a stock’s price and movement; a word’s definitions. Pictures and the upstream’s own links are left out; empty ({}) when the summary above holds everything */
+        details: {
+          [key: string]: unknown;
+        };
       };
       /** @description The knowledge panel beside the results, summarised; absent when the page has none */
       knowledge_graph?: {
@@ -541,7 +578,7 @@ export interface components {
           snippet: string | null;
         }[];
         /**
-         * @description inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with, and `fetch_ai_overview` was not asked (text_blocks empty). failed: it was asked for and could not be had, or Google made none this time (see `error`)
+         * @description inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with (text_blocks empty; `note` says how to have it): for the page's overview, `fetch_ai_overview` was not asked; a "People also ask" overview held back is never fetched. failed: it was asked for and could not be had, or Google made none this time (see `error`)
          * @enum {string}
          */
         state: 'inline' | 'fetched' | 'not_fetched' | 'failed';
@@ -1269,7 +1306,7 @@ export interface components {
        */
       results?: number;
       /**
-       * @description Page number, starting at 0
+       * @description Page number, starting at 0; pages run to the last match (`has_more` false)
        * @default 0
        */
       page?: number;
@@ -1300,7 +1337,7 @@ export interface components {
         locale: string | null;
       }[];
       page: number;
-      /** @description Whether a next page holds more matches */
+      /** @description Whether a next page holds more matches; when true, `page` + 1 is always accepted, so that every match can be listed */
       has_more: boolean;
       /** @description Where the catalogue comes from: the CSL styles repository commit it was taken from (CC BY-SA 3.0) */
       source: string;

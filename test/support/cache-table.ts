@@ -23,8 +23,16 @@ import {
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 const dynalite = createRequire(import.meta.url)('dynalite') as (options: Record<string, unknown>) => Server;
 
-/** How the table answers: normally, slowly, with DynamoDB's throttling error, or with HTTP 500. */
-export type TableMode = { kind: 'ok' } | { kind: 'slow'; delayMs: number } | { kind: 'throttle' } | { kind: 'error' };
+/**
+ * How the table answers: normally, slowly, with DynamoDB's throttling error, with HTTP 500, or never (a
+ * request is held until the table stops, closes or answers normally again; a caller must give up on it).
+ */
+export type TableMode =
+  | { kind: 'ok' }
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'throttle' }
+  | { kind: 'error' }
+  | { kind: 'hang' };
 
 export interface StoredItem {
   pk: string;
@@ -157,6 +165,7 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
       res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'boom' }));
       return;
     }
+    if (current.kind === 'hang') return;
     if (current.kind === 'slow') setTimeout(() => handle(req, res), current.delayMs);
     else handle(req, res);
   });

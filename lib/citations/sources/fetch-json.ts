@@ -57,12 +57,14 @@ export async function fetchJson(url: string, pace: Pace, options: FetchOptions):
   }
   pace.note(outcome.status, outcome.headers, Date.now());
   if (outcome.status === 404 && options.notFoundIsEmpty) return undefined;
-  if (outcome.status !== 200) {
-    throw new AppError(outcome.status === 429 ? 'UPSTREAM_QUOTA_EXCEEDED' : 'UPSTREAM_ERROR', {
-      details:
-        outcome.status === 429 ? `${source} refused the lookup for rate (HTTP 429)` : `${source} answered HTTP ${outcome.status}`,
+  if (outcome.status === 429) {
+    const { said, headers } = pace.retryAfter(Date.now());
+    throw new AppError('UPSTREAM_QUOTA_EXCEEDED', {
+      details: `${source} refused the lookup for rate (HTTP 429)${said}`,
+      headers,
     });
   }
+  if (outcome.status !== 200) throw new AppError('UPSTREAM_ERROR', { details: `${source} answered HTTP ${outcome.status}` });
   try {
     return JSON.parse(outcome.text);
   } catch (cause) {

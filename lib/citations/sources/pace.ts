@@ -73,6 +73,8 @@ export class Pace {
   private stated: Window | undefined;
   /** Until when the source asked for a pause (429). */
   pausedUntil = 0;
+  /** Until when the source's own `Retry-After` asked for one: said in refusals, so a client knows when to ask again. */
+  private retryAfterUntil = 0;
   /** The last starts given (at most STARTS_KEPT), oldest first: what the pace kept, for the tests and logs. */
   private readonly given: number[] = [];
 
@@ -98,15 +100,31 @@ export class Pace {
       if (this.stated?.limit !== limit || this.stated.ms !== interval) this.stated = new Window(limit, interval);
     }
     if (status === 429) {
-      const pause = retryAfterMs(header(headers, 'retry-after'), now) ?? interval ?? 1_000;
-      this.pausedUntil = Math.max(this.pausedUntil, now + pause);
+      const asked = retryAfterMs(header(headers, 'retry-after'), now);
+      if (asked !== undefined) this.retryAfterUntil = Math.max(this.retryAfterUntil, now + asked);
+      this.pausedUntil = Math.max(this.pausedUntil, now + (asked ?? interval ?? 1_000));
     }
+  }
+
+  /**
+   * The source's `Retry-After`, passed on: the words that say when to ask again, and the header a refusal
+   * carries; nothing when the source gave none (or its time has passed).
+   */
+  retryAfter(now: number): { said: string; headers?: Record<string, string> } {
+    if (now >= this.retryAfterUntil) return { said: '' };
+    const seconds = Math.ceil((this.retryAfterUntil - now) / 1_000);
+    const until = new Date(this.retryAfterUntil).toISOString().replace(/\.\d+Z$/, 'Z');
+    return { said: ` (Retry-After: ask again after ${until})`, headers: { 'Retry-After': String(seconds) } };
   }
 
   /** Why a lookup must not be sent now: a pause the source asked for; undefined when it may. */
   refusal(now: number): AppError | undefined {
     if (now >= this.pausedUntil) return undefined;
-    return new AppError('UPSTREAM_QUOTA_EXCEEDED', { details: `${this.source} asked for a pause (HTTP 429); not looked up` });
+    const { said, headers } = this.retryAfter(now);
+    return new AppError('UPSTREAM_QUOTA_EXCEEDED', {
+      details: `${this.source} asked for a pause (HTTP 429); not looked up${said}`,
+      headers,
+    });
   }
 
   /**
@@ -137,6 +155,7 @@ export class Pace {
     this.configured = new Window(limit, ms);
     this.stated = undefined;
     this.pausedUntil = 0;
+    this.retryAfterUntil = 0;
     this.given.length = 0;
   }
 }

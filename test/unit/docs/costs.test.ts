@@ -6,9 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { requestSchema as citeSearch } from '../../../functions/cite-search.js';
-import { ENRICH_MAX, requestSchema as profiles } from '../../../functions/scholar-profiles.js';
+import { requestSchema as profiles } from '../../../functions/scholar-profiles.js';
 import { PAID_CALLS_PER_REQUEST } from '../../../infra/budget.js';
 import { CHECK_REFERENCES_MAX } from '../../../lib/contract/cite-check.js';
+import { ENRICH_MAX } from '../../../lib/contract/scholar-profiles.js';
 import { ROUTES } from '../../../lib/routes.js';
 import { readDocument } from '../../support/docs-blocks.js';
 

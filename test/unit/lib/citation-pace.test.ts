@@ -54,8 +54,26 @@ describe('the pace of a record source', () => {
     expect(pace.pausedUntil).toBe(31_000);
     const refused = pace.slot(Number.POSITIVE_INFINITY, 30_999);
     expect(refused).toMatchObject({ refused: { code: 'UPSTREAM_QUOTA_EXCEEDED' } });
-    expect('refused' in refused && refused.refused.details).toBe('Crossref asked for a pause (HTTP 429); not looked up');
+    // The source's Retry-After is passed on: when to ask again, in words and as the header.
+    expect('refused' in refused && refused.refused.details).toBe(
+      'Crossref asked for a pause (HTTP 429); not looked up (Retry-After: ask again after 1970-01-01T00:00:31Z)',
+    );
+    expect('refused' in refused && refused.refused.headers).toEqual({ 'Retry-After': '1' });
+    expect(pace.retryAfter(1_000)).toEqual({
+      said: ' (Retry-After: ask again after 1970-01-01T00:00:31Z)',
+      headers: { 'Retry-After': '30' },
+    });
     expect(starts(pace, 6, 31_000)).toEqual([31_000, 31_000, 31_000, 31_000, 31_000, 32_000]);
+    expect(pace.retryAfter(31_000)).toEqual({ said: '' });
+  });
+
+  it('says no time to ask again when the 429 gave no Retry-After (its pause is the stated interval, or a second)', () => {
+    const pace = new Pace('DataCite', 5);
+    pace.note(429, { 'x-rate-limit-limit': '50', 'x-rate-limit-interval': '1s' }, 0);
+    expect(pace.pausedUntil).toBe(1_000);
+    const refused = pace.refusal(500);
+    expect(refused?.details).toBe('DataCite asked for a pause (HTTP 429); not looked up');
+    expect(refused?.headers).toEqual({});
   });
 
   it('reads Retry-After as seconds or as an HTTP date, and pauses one stated interval (else a second) without it', () => {

@@ -142,6 +142,35 @@ describe('MCP text results', () => {
     expect(renderError('UPSTREAM_ERROR', 'm', 'd', undefined, 'cite-search')).not.toMatch(/another engine\)/);
     expect(renderError('UPSTREAM_ERROR', 'm', 'd', undefined, 'cite-search')).toMatch(/no other engine/);
     expect(renderError('UPSTREAM_ERROR', 'm', 'd', undefined, 'web-search-bravo')).toMatch(/another web_search_\* tool/);
-    expect(renderError('UPSTREAM_TIMEOUT', 'm', 'd', undefined, 'cite-search')).toMatch(/fewer `results`/);
+  });
+
+  it('answer a hang with a retry, never with a smaller page: a provider that does not answer is not made to by one', () => {
+    for (const route of [undefined, 'web-search-alpha', 'cite-search', 'scholar-profiles', 'scholar-author', 'alpha-news']) {
+      const text = renderError('UPSTREAM_TIMEOUT', 'The search provider did not answer in time', 'd', undefined, route);
+      expect(text, String(route)).toMatch(/What to do: .*retry once/i);
+      expect(text, String(route)).not.toMatch(/\b(?:smaller|fewer)\b[^.]*`(?:num|results|enrich)`|with fewer results/);
+    }
+    expect(renderError('UPSTREAM_TIMEOUT', 'm', 'd', undefined, 'web-search-bravo')).toMatch(/another web_search_\* tool/);
+    expect(renderError('UPSTREAM_TIMEOUT', 'm', 'd', undefined, 'cite-search')).toMatch(/no other engine/);
+  });
+
+  it('say nothing of a citation source a reference does not have: an unresolved one has none, never "undefined"', () => {
+    const text = renderSuccess('0 of 1 references resolved', {
+      total_references: 1,
+      resolved: 0,
+      references: [
+        {
+          input: '10.1234/nothing.here',
+          doi: null,
+          citations: {},
+          citations_source: null,
+          reason: 'Crossref refused the lookup for rate (HTTP 429) (Retry-After: ask again after 2026-11-28T23:31:05Z)',
+        },
+      ],
+    });
+    expect(text).not.toContain('undefined');
+    expect(text).not.toContain('citations_source');
+    expect(text).toContain('   citations: none');
+    expect(text).toContain('(Retry-After: ask again after 2026-11-28T23:31:05Z)');
   });
 });
