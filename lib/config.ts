@@ -200,6 +200,15 @@ const configSchema = z
      * demo holds no recording of …", never as a claim about Crossref or DataCite.
      */
     DEMO_REPLAY: z._default(z.enum(['true', 'false']), 'false'),
+    /**
+     * The deployment's pace table (lib/pace/): where every container takes its turns for Crossref and DataCite,
+     * so that together they keep each source's published rate. Unset: each process keeps the pace alone.
+     */
+    PACE_TABLE_NAME: optionalText,
+    /** One pace table call; a slower one makes the container keep the pace alone for PACE_RETRY_MS. */
+    PACE_TIMEOUT_MS: intVar(500, 10, 5_000),
+    /** How long a container keeps the pace alone (in its memory) once the pace table did not answer. */
+    PACE_RETRY_MS: intVar(10_000, 100, 600_000),
     /** One Crossref lookup; a slower paper keeps `doi: null` and exports built from the index's data. */
     CROSSREF_TIMEOUT_MS: intVar(4_000, 50, 28_000),
     /** Lookups in flight at once, per request: Crossref limits how many one client may have open, so keep it low. */
