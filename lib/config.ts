@@ -206,7 +206,7 @@ const configSchema = z
      */
     PACE_TABLE_NAME: optionalText,
     /** One pace table call; a slower one makes the container keep the pace alone for PACE_RETRY_MS. */
-    PACE_TIMEOUT_MS: intVar(500, 10, 5_000),
+    PACE_TIMEOUT_MS: intVar(500, 10, 28_000),
     /** How long a container keeps the pace alone (in its memory) once the pace table did not answer. */
     PACE_RETRY_MS: intVar(10_000, 100, 600_000),
     /** One Crossref lookup; a slower paper keeps `doi: null` and exports built from the index's data. */

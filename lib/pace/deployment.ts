@@ -42,6 +42,8 @@ export const sharedPace = Boolean(config.PACE_TABLE_NAME);
 
 /** A pace for one upstream, kept where this container keeps its paces (`key`: its item, "crossref"). */
 export function deploymentPace(key: string, source: string, perSecond: number): Pace {
+  // The table's first connection opened while the container starts, not on its first lookup.
+  if (config.PACE_TABLE_NAME) void preparePaceTable(key);
   return new Pace({
     key,
     source,

@@ -56,6 +56,8 @@ export class Pace {
   /** The state as this container last read or wrote it. */
   private known: PaceState = EMPTY_STATE;
   private restingUntil = 0;
+  /** Why the store last failed to answer, and how often it did (the tests, a log line). */
+  private failures: string[] = [];
   private readonly given: number[] = [];
   private readonly waiting: { ask: Ask; resolve: (turn: Turn) => void }[] = [];
   private pumping = false;
@@ -120,6 +122,11 @@ export class Pace {
     await this.change((state) => ({ next: noted(state, status, headers, now), result: undefined }));
   }
 
+  /** Why the store did not answer, each time it did not since the last reset, oldest first. */
+  storeFailures(): string[] {
+    return [...this.failures];
+  }
+
   /** The starts this container was given since the last reset (the last GIVEN_KEPT), oldest first. */
   starts(): number[] {
     return [...this.given];
@@ -130,6 +137,7 @@ export class Pace {
     this.perSecond = perSecond;
     this.rule = rateRule(perSecond);
     this.given.length = 0;
+    this.failures = [];
     this.known = EMPTY_STATE;
     this.restingUntil = 0;
     const clear = () => ({ next: EMPTY_STATE, result: undefined });
@@ -183,9 +191,10 @@ export class Pace {
         return await this.store.update(this.key, seen);
       } catch (error) {
         this.restingUntil = this.now() + this.retryMs;
-        this.onUnavailable?.(
-          error instanceof PaceStoreUnavailable ? error : new PaceStoreUnavailable(String(error), { cause: error }),
-        );
+        const unavailable =
+          error instanceof PaceStoreUnavailable ? error : new PaceStoreUnavailable(String(error), { cause: error });
+        this.failures.push(unavailable.message);
+        this.onUnavailable?.(unavailable);
       }
     }
     return this.fallback.update(this.key, seen);

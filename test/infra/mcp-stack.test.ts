@@ -96,7 +96,13 @@ describe('the MCP endpoint in the stack', () => {
     expect(mcp.Properties.Handler).toBe('index.handler');
     // Same grants: both secrets, its own cache keys, the budget counter; nothing more.
     const mcpStatements = roleStatements(mcp.Properties.Role['Fn::GetAtt'][0]);
-    expect(mcpStatements.map((s) => s.Sid)).toEqual(['ReadClientKeys', 'ReadUpstreamKey', 'ReserveSearches', 'UseOwnCacheKeys']);
+    expect(mcpStatements.map((s) => s.Sid)).toEqual([
+      'KeepPaces',
+      'ReadClientKeys',
+      'ReadUpstreamKey',
+      'ReserveSearches',
+      'UseOwnCacheKeys',
+    ]);
     expect(mcpStatements).toEqual(roleStatements(endpoint.Properties.Role['Fn::GetAtt'][0]));
   });
 

@@ -26,6 +26,7 @@ import {
   REFUSED_FLOOD_THRESHOLD,
   WAF_BLOCKED_THRESHOLD,
 } from '../../infra/observability.js';
+import { PACE_TABLE_ACTIONS } from '../../infra/pace.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
 import {
   API_SECURITY_POLICY,
@@ -598,6 +599,47 @@ describe('secrets and IAM', () => {
         expect(role.Properties.ManagedPolicyArns, id).toBeUndefined();
       }
     }
+  });
+});
+
+describe('pace table', () => {
+  it('is on demand, keyed by the string pk alone, with TTL on expires_at, and goes with the stack', () => {
+    const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('PaceTable'));
+    expect(tables).toHaveLength(1);
+    const [[, table]] = tables as [[string, Resource]];
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+    });
+    expect(table.Properties.TableName).toBeUndefined();
+    // Seconds of starts: nothing to keep when the stack goes.
+    expect((table as Resource & { DeletionPolicy?: string }).DeletionPolicy).toBe('Delete');
+  });
+
+  it('lets only the functions that keep a pace use it, with GetItem and PutItem on their paces’ items alone', () => {
+    expect([...PACE_TABLE_ACTIONS]).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    const [[tableId]] = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('PaceTable')) as [[string, Resource]];
+    const grants = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((s) =>
+        JSON.stringify(s.Resource).includes(tableId),
+      ),
+    );
+    const keeping = [...ROUTES, MCP_ROUTE].filter((route) => (route.needs.paces ?? []).length > 0);
+    expect(grants).toHaveLength(keeping.length);
+    for (const grant of grants) {
+      expect(grant).toEqual({
+        Sid: 'KeepPaces',
+        Effect: 'Allow',
+        Action: [...PACE_TABLE_ACTIONS],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['crossref', 'datacite'] } },
+      });
+    }
+    const named = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.PACE_TABLE_NAME);
+    expect(named).toHaveLength(keeping.length);
+    for (const [, fn] of named) expect(fn.Properties.Environment.Variables.PACE_TABLE_NAME).toEqual({ Ref: tableId });
   });
 });
 

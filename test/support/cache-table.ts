@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo, Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import {
   CreateTableCommand,
@@ -38,6 +39,11 @@ export interface CacheTableServer {
   env: Record<string, string>;
   /** Operations received (X-Amz-Target without the API version), in order; cleared by `resetLog`. */
   readonly operations: string[];
+  /**
+   * With `recordKeys`: every partition key each operation named (read, written or claimed), in order;
+   * cleared by `resetLog`. What dynalite cannot check (IAM's dynamodb:LeadingKeys), a test checks on these.
+   */
+  readonly keys: { operation: string; key: string }[];
   resetLog(): void;
   setMode(mode: TableMode): void;
   /** Stops listening and drops open connections: the table is down (connection refused). */
@@ -46,6 +52,8 @@ export interface CacheTableServer {
   start(): Promise<void>;
   /** Every item, decoded. */
   items(): Promise<StoredItem[]>;
+  /** The partition key of every item, whatever it holds (a claim, a pace's state). */
+  allKeys(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -54,17 +62,56 @@ const THROTTLED = JSON.stringify({
   message: 'Rate of requests exceeds the allowed throughput.',
 });
 
-export async function startCacheTable(tableName = 'search-citation-cache'): Promise<CacheTableServer> {
+/** The partition keys a DynamoDB request names: its Key, Item, and the keys and items of a batch. */
+function keysNamed(body: string): string[] {
+  const request = JSON.parse(body || '{}') as Record<string, unknown>;
+  const pk = (item: unknown) => (item as { pk?: { S?: string } } | undefined)?.pk?.S ?? undefined;
+  const keys = [pk(request.Key), pk(request.Item)];
+  for (const entry of Object.values((request.RequestItems ?? {}) as Record<string, unknown>)) {
+    const { Keys } = entry as { Keys?: unknown[] };
+    for (const key of Keys ?? []) keys.push(pk(key));
+    if (Array.isArray(entry))
+      for (const write of entry) keys.push(pk((write as { PutRequest?: { Item?: unknown } }).PutRequest?.Item));
+  }
+  return keys.filter((key): key is string => key !== undefined);
+}
+
+export async function startCacheTable(
+  tableName = 'search-citation-cache',
+  options: { recordKeys?: boolean } = {},
+): Promise<CacheTableServer> {
   const db = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const handle = db.listeners('request')[0] as RequestListener;
   const operations: string[] = [];
+  const keys: { operation: string; key: string }[] = [];
   const sockets = new Set<Socket>();
   let mode: TableMode = { kind: 'ok' };
   let port = 0;
 
-  const front = createServer((req, res) => {
-    const target = String(req.headers['x-amz-target'] ?? '');
-    operations.push(target.split('.').pop() ?? target);
+  const front = createServer((incoming, res) => {
+    const target = String(incoming.headers['x-amz-target'] ?? '');
+    const operation = target.split('.').pop() ?? target;
+    operations.push(operation);
+    if (options.recordKeys) {
+      // Read whole to record the keys it names, then handed to dynalite as the request it was.
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const body = Buffer.concat(chunks);
+        for (const key of keysNamed(body.toString('utf8'))) keys.push({ operation, key });
+        const replay = Object.assign(new PassThrough(), {
+          headers: incoming.headers,
+          method: incoming.method,
+          url: incoming.url,
+        }) as unknown as IncomingMessage;
+        answer(replay, res);
+        (replay as unknown as PassThrough).end(body);
+      });
+      return;
+    }
+    answer(incoming, res);
+  });
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
     const current = mode;
     if (current.kind === 'throttle') {
       res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.0' });
@@ -78,7 +125,7 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
     }
     if (current.kind === 'slow') setTimeout(() => handle(req, res), current.delayMs);
     else handle(req, res);
-  });
+  };
   front.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -139,8 +186,10 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
     tableName,
     env,
     operations,
+    keys,
     resetLog: () => {
       operations.length = 0;
+      keys.length = 0;
     },
     setMode: (next) => {
       mode = next;
@@ -166,6 +215,18 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
         start = page.LastEvaluatedKey as Record<string, never> | undefined;
       } while (start);
       // Scans pass through the front too; they are the test's reads, not the service's.
+      for (let i = operations.length - 1; i >= 0; i--) if (operations[i] === 'Scan') operations.splice(i, 1);
+      return found;
+    },
+    async allKeys() {
+      const found: string[] = [];
+      let start: Record<string, never> | undefined;
+      do {
+        const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
+        for (const item of page.Items ?? []) found.push(item.pk?.S ?? '');
+        start = page.LastEvaluatedKey as Record<string, never> | undefined;
+      } while (start);
+      // The test's reads, not the service's.
       for (let i = operations.length - 1; i >= 0; i--) if (operations[i] === 'Scan') operations.splice(i, 1);
       return found;
     },

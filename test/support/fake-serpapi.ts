@@ -40,6 +40,8 @@ export interface FakeSerpApi {
   respond(responder: Responder | undefined): void;
   /** Delay every answer by this many ms (the benchmark's upstream latency). */
   latencyMs: number;
+  /** Holds a query's answer until the promise it returns settles (a test lines answers up); undefined: no hold. */
+  hold?: (query: URLSearchParams) => Promise<unknown> | undefined;
   /**
    * Runs once the next answer has been handed to the socket, then is cleared: a test freezes the process
    * here (the answer waits in the client's socket meanwhile).
@@ -186,6 +188,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       responder = undefined;
       fake.latencyMs = 0;
       fake.afterAnswer = undefined;
+      fake.hold = undefined;
     },
     close: () => listening.close(),
   };
@@ -256,8 +259,10 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       if ('json' in fault) return json(200, JSON.stringify(fault.json));
       return json(fault.status, fault.body, fault.headers);
     };
-    if (fake.latencyMs > 0) setTimeout(answer, fake.latencyMs);
-    else answer();
+    const send = () => (fake.latencyMs > 0 ? setTimeout(answer, fake.latencyMs) : answer());
+    const held = fake.hold?.(query);
+    if (held) void held.then(send);
+    else send();
   });
   server.keepAliveTimeout = 60_000;
   const listening = await listenOnLoopback(server);

@@ -11,6 +11,8 @@ export interface ServiceProcess {
   pid: number;
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary envelope fields
   post(path: string, body: unknown): Promise<{ status: number; headers: Headers; json: any }>;
+  /** Asks the child a command of service-child.ts (its CPU time and memory, the starts its paces gave). */
+  call<T>(cmd: string, arg?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
       const text = await response.text();
       return { status: response.status, headers: response.headers, json: JSON.parse(text) };
     },
+    call: child.call,
     stop: child.stop,
   };
 }

@@ -8,6 +8,7 @@
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { deploymentPace } from '../../pace/deployment.js';
+import { PACE_KEYS } from '../../routes.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import type { CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
@@ -54,7 +55,7 @@ export function worksQuery(record: ScholarRecord, mailto = config.CROSSREF_MAILT
  * public and polite limits since 1 December 2025), or what its answers state if that is stricter; a 429
  * pauses every lookup for its `Retry-After`.
  */
-export const crossrefPace = deploymentPace('crossref', 'Crossref', crossrefRate());
+export const crossrefPace = deploymentPace(PACE_KEYS.crossref, 'Crossref', crossrefRate());
 
 /** The configured rate: CROSSREF_REQUESTS_PER_SECOND, else Crossref's limit for the pool the calls go to. */
 export function crossrefRate(): number {

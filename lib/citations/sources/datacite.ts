@@ -10,6 +10,7 @@
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { deploymentPace } from '../../pace/deployment.js';
+import { PACE_KEYS } from '../../routes.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import { normalizeText } from '../model/text.js';
 import type { CrossrefPerson, CrossrefWork } from '../model/work.js';
@@ -20,7 +21,7 @@ import { fetchJson } from './fetch-json.js';
  * second without a contact address and 3 with one (DataCite allows 500 and 1,000 requests per 5 minutes
  * per IP address).
  */
-export const dataCitePace = deploymentPace('datacite', 'DataCite', dataCiteRate());
+export const dataCitePace = deploymentPace(PACE_KEYS.datacite, 'DataCite', dataCiteRate());
 
 export function dataCiteRate(): number {
   return config.DATACITE_REQUESTS_PER_SECOND ?? (config.CROSSREF_MAILTO ? 3 : 1.5);
