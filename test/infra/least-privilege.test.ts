@@ -36,6 +36,7 @@ beforeAll(() => {
       ...CDK_CONTEXT,
       secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
       alarmEmail: 'ops@example.com',
+      crossrefMailto: 'ops@example.com',
       'aws:cdk:bundling-stacks': [],
     },
   });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -47,11 +47,19 @@ const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.met
 // refuses otherwise (tested below).
 const ADMIN = 'arn:aws:iam::123456789012:role/Deployer';
 const ALARM_EMAIL = 'ops@example.com';
-const BASE_CONTEXT = { ...CDK_CONTEXT, secretAdminArns: ADMIN, alarmEmail: ALARM_EMAIL, 'aws:cdk:bundling-stacks': [] };
+// And who Crossref and DataCite may write to (tested below).
+const CROSSREF_MAILTO = 'research-tools@example.org';
+const BASE_CONTEXT = {
+  ...CDK_CONTEXT,
+  secretAdminArns: ADMIN,
+  alarmEmail: ALARM_EMAIL,
+  crossrefMailto: CROSSREF_MAILTO,
+  'aws:cdk:bundling-stacks': [],
+};
 
-/** Settings read from these context values alone, with the two the synth requires. */
+/** Settings read from these context values alone, with the two the synth requires besides the admins. */
 const contextOf = (values: Record<string, unknown>) => ({
-  tryGetContext: (key: string) => ({ alarmEmail: ALARM_EMAIL, ...values })[key],
+  tryGetContext: (key: string) => ({ alarmEmail: ALARM_EMAIL, crossrefMailto: CROSSREF_MAILTO, ...values })[key],
 });
 
 // One function per route, and the MCP endpoint's (infra/mcp.ts; test/infra/mcp-stack.test.ts checks it).
@@ -163,9 +171,14 @@ describe('functions', () => {
     );
     expect(paid).toHaveLength(ROUTES.filter((r) => r.needs.paidCalls).length + 1);
     for (const [, fn] of paid) {
-      // cite-search and cite-resolve also build their citation styles at start-up, and the functions that
-      // read the style pack are told where its layer lies (both tested below).
-      const { CITATION_STYLES_AT_INIT: _atInit, STYLE_PACK_DIR: _pack, ...variables } = fn.Properties.Environment.Variables;
+      // cite-search and cite-resolve also build their citation styles at start-up, the functions that read
+      // the style pack are told where its layer lies, and those that keep a pace name its table (all tested below).
+      const {
+        CITATION_STYLES_AT_INIT: _atInit,
+        STYLE_PACK_DIR: _pack,
+        PACE_TABLE_NAME: _pace,
+        ...variables
+      } = fn.Properties.Environment.Variables;
       expect(variables).toEqual({
         POWERTOOLS_SERVICE_NAME: 'search-citation-api',
         POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
@@ -177,6 +190,7 @@ describe('functions', () => {
         SEARCHES_PER_HOUR: String(DEFAULT_SETTINGS.searchesPerHour),
         SEARCHES_PER_MONTH: String(DEFAULT_SETTINGS.searchesPerMonth),
         BUDGET_FAIL_CLOSED: 'false',
+        CROSSREF_MAILTO,
       });
     }
   });
@@ -957,16 +971,31 @@ describe('context settings', () => {
     ).toThrow(/answerCacheTtlSeconds: must be a whole number from 0 to 604800/);
   });
 
-  it('gives every function the Crossref contact address when one is set, and none by default', () => {
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
+  it('gives every function the Crossref contact address given, and none when it is declined', () => {
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ CROSSREF_MAILTO: CROSSREF_MAILTO }) },
+    });
+    const declined = buildWith({ crossrefMailto: 'none' }).stack;
+    for (const fn of Object.values(Template.fromStack(declined).findResources('AWS::Lambda::Function')) as Resource[]) {
       expect(fn.Properties.Environment.Variables.CROSSREF_MAILTO).toBeUndefined();
     }
-    synthWith({ crossrefMailto: 'research-tools@example.org' }).allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ CROSSREF_MAILTO: 'research-tools@example.org' }) },
-    });
     expect(() =>
       settingsFromContext({ tryGetContext: (key: string) => (key === 'crossrefMailto' ? 'nobody' : undefined) }),
     ).toThrow(/crossrefMailto: must be one e-mail address/);
+  });
+
+  it('refuses to synthesize without crossrefMailto, saying what the anonymous pools cost, unless it is declined with none', () => {
+    const without = { ...BASE_CONTEXT, crossrefMailto: undefined };
+    expect(() => settingsFromContext({ tryGetContext: (key: string) => without[key as keyof typeof without] })).toThrow(
+      /crossrefMailto: required, or Crossref and DataCite are asked at their anonymous rates \(Crossref 5 lookups a second .* -c crossrefMailto=none/,
+    );
+    expect(() => buildWith({ crossrefMailto: undefined })).toThrow(/crossrefMailto: required/);
+    const declined = settingsFromContext(contextOf({ secretAdminArns: ADMIN, crossrefMailto: 'none' }));
+    expect(declined).toMatchObject({ crossrefMailto: undefined, crossrefMailtoDeclined: true });
+    Annotations.fromStack(buildWith({ crossrefMailto: 'none' }).stack).hasWarning(
+      '*',
+      Match.stringLikeRegexp('crossrefMailto=none: Crossref and DataCite are asked at their anonymous rates'),
+    );
   });
 
   it('builds the citation styles at start-up in the two functions that cite on every request alone', () => {

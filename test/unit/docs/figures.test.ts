@@ -37,6 +37,7 @@ describe('the alarms the stack creates', () => {
         ...context,
         secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
         alarmEmail: 'ops@example.com',
+        crossrefMailto: 'ops@example.com',
         'aws:cdk:bundling-stacks': [],
       },
     });
