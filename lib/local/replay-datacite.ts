@@ -40,11 +40,24 @@ function words(text: string): string[] {
     .filter((word) => word.length > 2);
 }
 
+/** The DOIs a batched lookup names (`doi:("…" OR "…")`, sources/datacite.ts), lower case; empty for any other query. */
+function doisQueried(query: string): string[] {
+  const list = /^doi:\((.*)\)$/.exec(query.trim())?.[1];
+  return list ? [...list.matchAll(/"([^"]+)"/g)].map((match) => (match[1] ?? '').toLowerCase()) : [];
+}
+
 /**
- * The recorded records a /dois query names: those most of whose title words (three letters or more) the
- * query holds. Nothing is made up: a query that names no recorded title gets none.
+ * The recorded records a /dois query names: for a batched DOI lookup, those of its DOIs; else those most of
+ * whose title words (three letters or more) the query holds. Nothing is made up: a query that names no
+ * recorded DOI or title gets none.
  */
 export function recordsForQuery(query: string): Json[] {
+  const dois = doisQueried(query);
+  if (dois.length > 0)
+    return dois.flatMap((doi): Json[] => {
+      const held = dataCiteRecordings().get(doi);
+      return held ? [held] : [];
+    });
   const asked = new Set(words(query));
   return [...dataCiteRecordings().values()].filter((answer) => {
     const titles = (answer.data as { attributes?: { titles?: { title?: string }[] } }).attributes?.titles ?? [];

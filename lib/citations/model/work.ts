@@ -32,6 +32,8 @@ export interface CrossrefWork {
   URL?: string;
   /** A dataset's or software's version (DataCite). */
   version?: string;
+  /** The works a notice updates (Crossref: an erratum, a correction, a retraction names the work it is about). */
+  'update-to'?: { DOI?: string; type?: string }[];
 }
 
 /** The free sources of records, each a DOI registration agency (the contract's list). */

@@ -30,6 +30,9 @@ const SELECT = [
   'ISBN',
   'ISSN',
   'URL',
+  // A notice's (erratum, correction, retraction) pointer to the work it updates: a link to a notice never
+  // gives the paper the notice's DOI (search/records.ts).
+  'update-to',
 ].join(',');
 /** Candidates per paper: the right work, when Crossref has it, is nearly always among the first few. */
 const ROWS = 5;

@@ -48,10 +48,8 @@ export function isDataCiteDoi(doi: string): boolean {
   return DATACITE_PREFIXES.has(doi.split('/')[0] ?? '');
 }
 
-/** An arXiv identifier's DOI: "2201.06719" → "10.48550/arxiv.2201.06719" (arXiv registers one for every paper). */
-export function arxivDoi(id: string): string {
-  return `10.48550/arxiv.${id.replace(/v\d+$/, '').toLowerCase()}`;
-}
+/** An arXiv identifier's DOI (model/identifiers.ts, where links are read): arXiv registers one for every paper. */
+export { arxivDoi } from '../model/identifiers.js';
 
 /** Candidates per search: the right record, when DataCite has it, is nearly always among the first few. */
 const PAGE_SIZE = 5;
@@ -188,6 +186,35 @@ export async function dataCiteWork(
     throw new AppError('UPSTREAM_ERROR', { details: 'DataCite answered with an unexpected shape' });
   }
   return workFromDataCite(json.data);
+}
+
+/** DOIs per batched lookup (`doi:("…" OR "…")`): twenty keep the URL short, and a page holds at most twenty papers. */
+export const DOIS_PER_DATACITE_LOOKUP = 20;
+
+/** A DOI that can stand quoted in a query string: no quote, backslash or white space to escape. */
+export function quotableDoi(doi: string): boolean {
+  return !/["\\\s]/.test(doi);
+}
+
+/**
+ * The query for DOIs looked up at once (DataCite's query-string syntax, each DOI quoted, as its REST
+ * answers write them: lower case), for `GET /dois?query=…`.
+ */
+export function doiQuery(dois: readonly string[]): string {
+  return `doi:(${dois.map((doi) => `"${doi.toLowerCase()}"`).join(' OR ')})`;
+}
+
+/**
+ * The DataCite records of these DOIs (at most DOIS_PER_DATACITE_LOOKUP, each quotableDoi), by lower-case DOI:
+ * one request. A DOI DataCite does not hold is simply absent; rejects with an AppError when the lookup fails.
+ */
+export async function dataCiteWorksByDoi(
+  dois: readonly string[],
+  options: { deadline: number; timeoutMs?: number },
+): Promise<Map<string, CrossrefWork>> {
+  const params = new URLSearchParams({ query: doiQuery(dois), 'page[size]': String(dois.length) });
+  const works = worksOf(await fetchJson(url('/dois', params), dataCitePace, options));
+  return new Map(works.map((work) => [work.DOI.toLowerCase(), work]));
 }
 
 /** The words of a text as a query term list: letters and digits only, so no character is an operator. */
