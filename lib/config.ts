@@ -90,6 +90,12 @@ const configSchema = z
     /** Citation search: one cite attempt; a paper whose cite is slower is shown without citations. */
     CITE_TIMEOUT_MS: intVar(6_000, 50, 28_000),
     CITE_RETRIES: intVar(1, 0, 2),
+    /**
+     * The index's cite engine answers empty since August 2026 (docs/decisions.md §26): after this many empty
+     * answers in a row a container stops asking it for CITE_EMPTY_REST_SECONDS (0: never stops).
+     */
+    CITE_EMPTY_LIMIT: intVar(3, 1, 100),
+    CITE_EMPTY_REST_SECONDS: intVar(3_600, 0, 86_400),
     /** A paper's citations never change: kept 30 days (entries in this container's memory; seconds, 0 turns it off). */
     CITE_CACHE_MAX: intVar(2_000, 0, 100_000),
     CITE_CACHE_TTL_SECONDS: intVar(2_592_000, 0, 31_536_000),

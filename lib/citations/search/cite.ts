@@ -61,6 +61,7 @@ export function styleRecordOf({ listed, record, indexRecord }: SearchPaper): Csl
 /** Why the index's cite answer was not used for every format; null when it was. */
 function citeFallback(cite: PromiseSettledResult<CiteAnswer>): string | null {
   if (cite.status === 'rejected') return `The index's cite call failed: ${failureReason(cite.reason)}`;
+  if (cite.value.notAsked) return `The index's cite call was not made: ${cite.value.notAsked}`;
   const missing = CITATION_FORMATS.filter((format) => !cite.value.citations[format]);
   if (missing.length === CITATION_FORMATS.length) return "The index's cite answer held no citations";
   return missing.length > 0 ? `The index's cite answer lacked ${missing.join(', ')}` : null;
@@ -163,6 +164,7 @@ export function citePaper(
     error: origin.size === 0 ? (error ?? 'No source gave citations for this paper') : null,
     fallbackReason: reasons.length > 0 && origin.size > 0 && hasFallback(origin, askedIndex) ? reasons.join('; ') : null,
     crossrefFallback: crossrefReason,
+    indexNotAsked: paper.cite?.status === 'fulfilled' ? (paper.cite.value.notAsked ?? null) : null,
   };
 }
 

@@ -13,7 +13,7 @@ import { logger } from '../../logger.js';
 import type { Upstream } from '../../upstream/serpapi.js';
 import { citationRenderer } from '../render/render.js';
 import { checkStyleIds, renderStyles } from '../render/style-engines.js';
-import { citeFromIndex } from '../sources/index-cite.js';
+import { citeEngine, citeFromIndex } from '../sources/index-cite.js';
 import { citePapers, styleRecordOf } from './cite.js';
 import { assemble, reshapeScholarPage } from './page.js';
 import { type SearchPaper, searchPapers } from './paper.js';
@@ -62,7 +62,8 @@ export async function citeSearch(
   renderer.catch(() => undefined);
   const askedIndex = request.citation_source === 'index';
   // The search and a cite call per paper, reserved at once (docs/decisions.md §8); papers cached cost none.
-  if (askedIndex) upstream.plan(1 + request.results, citeSearchAsk(request.results));
+  // While the cite engine rests (index-cite.ts) no cite call is made: the search alone is reserved.
+  if (askedIndex && citeEngine.resting() === undefined) upstream.plan(1 + request.results, citeSearchAsk(request.results));
   const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), { ...request, format });
   const markup = request.citation_markup;
   // Record lookups (free) for every "auto" request, every export and every further style; the index's cite
