@@ -39,7 +39,7 @@
  * role that only reads the budget (/v1/usage's) holds no action that could change a count. No item is a
  * window never used (0); an item without a numeric `used` is an error, never 0: every write adds to it.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type BudgetWindow, expiresAtSeconds } from './windows.js';
 
@@ -110,8 +110,17 @@ export class CounterUnavailable extends Error {
   hold?: Hold;
 }
 
+/** Random bytes drawn 4 KiB at a time: one system call per 455 tokens, not one per token (~8 µs a request). */
+const tokenPool = Buffer.alloc(4_096);
+let tokenOffset = tokenPool.length;
+
 export function newToken(): string {
-  return randomBytes(9).toString('base64url');
+  if (tokenOffset + 9 > tokenPool.length) {
+    randomFillSync(tokenPool);
+    tokenOffset = 0;
+  }
+  tokenOffset += 9;
+  return tokenPool.toString('base64url', tokenOffset - 9, tokenOffset);
 }
 
 function newHold(windows: readonly BudgetWindow[], n: number, createdAt: number): Hold {

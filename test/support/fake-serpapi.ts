@@ -40,6 +40,8 @@ export interface FakeSerpApi {
   respond(responder: Responder | undefined): void;
   /** Delay every answer by this many ms (the benchmark's upstream latency). */
   latencyMs: number;
+  /** Each engine's own latency, in ms, where it differs from latencyMs (the benchmark's realistic upstream). */
+  engineLatencyMs: Record<string, number>;
   /** Holds a query's answer until the promise it returns settles (a test lines answers up); undefined: no hold. */
   hold?: (query: URLSearchParams) => Promise<unknown> | undefined;
   /**
@@ -172,6 +174,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     url: '',
     requests,
     latencyMs: 0,
+    engineLatencyMs: {},
     account: { status: 200, json: FAKE_ACCOUNT },
     accountReads: 0,
     accountKey: 'test-upstream-key-SECRET-9876',
@@ -187,6 +190,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       queued.length = 0;
       responder = undefined;
       fake.latencyMs = 0;
+      fake.engineLatencyMs = {};
       fake.afterAnswer = undefined;
       fake.hold = undefined;
     },
@@ -259,7 +263,8 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       if ('json' in fault) return json(200, JSON.stringify(fault.json));
       return json(fault.status, fault.body, fault.headers);
     };
-    const send = () => (fake.latencyMs > 0 ? setTimeout(answer, fake.latencyMs) : answer());
+    const latency = fake.engineLatencyMs[query.get('engine') ?? ''] ?? fake.latencyMs;
+    const send = () => (latency > 0 ? setTimeout(answer, latency) : answer());
     const held = fake.hold?.(query);
     if (held) void held.then(send);
     else send();
