@@ -8,8 +8,8 @@
  *                  (`citation_source: "index"`), "auto" on a paper Crossref does not know, and "auto" on a
  *                  paper and on a page of 10 Crossref knows (the first citation search with local
  *                  rendering), at a search latency of 0 and of 1,000 ms; with the styles built while the
- *                  container starts (CITATION_STYLES_AT_INIT, as deployed: `load_ms` holds the build) and
- *                  on the first citation search, while the search is on the network
+ *                  container starts (CITATION_STYLES_AT_INIT: `load_ms` holds the build) and on the first
+ *                  citation search, while the search is on the network (as deployed)
  *   paid calls     per 10-paper page when 0 %, 50 % and 100 % of its papers match a Crossref record
  *   paced page     a 10-paper page, half of its links carrying their DOIs, in a warm container at realistic
  *                  latencies (the index 1,500 ms, Crossref and DataCite 300 ms) and Crossref's public pace:
@@ -169,8 +169,8 @@ function newStyleTimes(): Promise<Record<string, unknown>> {
     let t = performance.now();
     const catalogue = await loadCatalogue();
     const catalogueMs = performance.now() - t;
-    // As deployed (CITATION_STYLES_AT_INIT): the five pinned styles built while the container starts, so
-    // citeproc is loaded and compiled before the first request names a style of its own.
+    // The five pinned styles built first (at start-up with CITATION_STYLES_AT_INIT, else by the first citation
+    // request), so that citeproc is loaded and compiled before a request names a style of its own.
     t = performance.now();
     await prepareCitationRenderer();
     const initMs = performance.now() - t;
@@ -347,8 +347,8 @@ export async function citationsBench(options: { quick: boolean }): Promise<Recor
     const warmAfter: Partial<Record<keyof typeof cases, string>> = {
       auto_known_page_of_10: eventFile('auto-known-10-again', { query: 'page-100-again', results: 10 }),
     };
-    // Where the styles are built: while the container starts (as deployed, CITATION_STYLES_AT_INIT), or on
-    // the first citation search while it waits on the network (everywhere else).
+    // Where the styles are built: while the container starts (CITATION_STYLES_AT_INIT), or on the first
+    // citation search while it waits on the network (as deployed).
     const variants = {
       styles_at_init: { env: { ...env, CITATION_STYLES_AT_INIT: 'true' }, latencies: [0, 1_000] },
       styles_on_first_request: { env, latencies: [0, 1_000] },

@@ -306,8 +306,8 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
     'bench/client-keys': JSON.stringify({ keys: [{ name: 'bench', sha256: clientDigest }] }),
     'bench/upstream-key': JSON.stringify({ serpapi_api_key: UPSTREAM_KEY }),
   });
-  // Every bundle gets the environment the stack gives its own function (NODE_OPTIONS included, and the
-  // citation functions' CITATION_STYLES_AT_INIT), then the keys; the empty handler a web search's.
+  // Every bundle gets the environment the stack gives its own function (NODE_OPTIONS included), then the
+  // keys; the empty handler a web search's.
   const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
   const own = (bundle: BuiltBundle) => (bundle.name === EMPTY_HANDLER ? deployed : bundle.environment);
   // A free route's function is given no upstream key (NO_UPSTREAM_KEY), and refuses to start with one.

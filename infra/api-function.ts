@@ -241,9 +241,9 @@ export class ApiFunction extends Construct {
         ...(paceTable ? { PACE_TABLE_NAME: paceTable.tableName } : {}),
         // Where Lambda puts the style pack's layer (/opt/csl-style-pack): lib/citations/render/style-catalogue.ts.
         ...(readsStylePack ? { STYLE_PACK_DIR: stylePackDir() } : {}),
-        // Built at start-up, with the start-up's CPU, in the two functions that render citations on every
-        // request (lib/citations/render/render.ts); the MCP function serves every tool and builds them on demand.
-        ...(route.name === 'cite-search' || route.name === 'cite-resolve' ? { CITATION_STYLES_AT_INIT: 'true' } : {}),
+        // No CITATION_STYLES_AT_INIT: every function builds its citation styles while its first citation
+        // request waits on the network, which answered a new container's first request sooner than a build
+        // at start-up at realistic latencies (the benchmark's first answers; docs/decisions.md §26).
         ...(budget
           ? {
               BUDGET_TABLE_NAME: budget.table.tableName,
