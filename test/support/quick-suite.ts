@@ -42,6 +42,7 @@ const LEFT_OUT_RULES: readonly { why: string; matches: (path: string) => boolean
         'test/infra/create-client-key.test.ts',
         'test/infra/iam-matches-code.test.ts',
         'test/integration/budget-one-call.test.ts',
+        'test/integration/pace-shared.test.ts',
       ].includes(path),
   },
   {
