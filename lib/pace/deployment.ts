@@ -4,33 +4,15 @@
  * else in this process's memory (the local server, the tests). Any function may take a pace here, an API
  * function to refuse a call past its request's deadline, a worker to wait for its turn.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config } from '../config.js';
+import { lazyDynamoClient } from '../dynamo-client.js';
 import { logger } from '../logger.js';
 import { createDynamoPaceStore } from './dynamo-store.js';
 import { Pace } from './pace.js';
 import { createMemoryPaceStore, type PaceStore } from './store.js';
 
-type Sdk = typeof import('@aws-sdk/client-dynamodb');
-let sdk: Promise<{ client: DynamoDBClient; commands: Sdk }> | undefined;
-
-/** The DynamoDB client, made once per container; a failed load is retried by the next call. */
-function dynamo(): Promise<{ client: DynamoDBClient; commands: Sdk }> {
-  sdk ??= import('@aws-sdk/client-dynamodb')
-    .then((commands) => ({
-      commands,
-      // One attempt: a contended or slow item is the pace's to handle (read again, or fall back).
-      client: new commands.DynamoDBClient({
-        maxAttempts: 1,
-        requestHandler: { connectionTimeout: config.PACE_TIMEOUT_MS, requestTimeout: config.PACE_TIMEOUT_MS },
-      }),
-    }))
-    .catch((error: unknown) => {
-      sdk = undefined;
-      throw error;
-    });
-  return sdk;
-}
+/** The DynamoDB client: one attempt a call, a contended or slow item being the pace's to handle (read again, or fall back). */
+const dynamo = lazyDynamoClient(config.PACE_TIMEOUT_MS);
 
 /** Where this container's paces are kept. */
 export const paceStore: PaceStore = config.PACE_TABLE_NAME

@@ -616,17 +616,23 @@ describe('secrets and IAM', () => {
   });
 });
 
+/** The one table of the stack whose logical id starts so, checked on demand, keyed by `pk` alone, with TTL on `expires_at`. */
+function onDemandTable(prefix: string): Resource {
+  const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith(prefix));
+  expect(tables).toHaveLength(1);
+  const [[, table]] = tables as [[string, Resource]];
+  expect(table.Properties).toMatchObject({
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+  });
+  return table;
+}
+
 describe('pace table', () => {
   it('is on demand, keyed by the string pk alone, with TTL on expires_at, and goes with the stack', () => {
-    const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('PaceTable'));
-    expect(tables).toHaveLength(1);
-    const [[, table]] = tables as [[string, Resource]];
-    expect(table.Properties).toMatchObject({
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-    });
+    const table = onDemandTable('PaceTable');
     expect(table.Properties.TableName).toBeUndefined();
     // Seconds of starts: nothing to keep when the stack goes.
     expect((table as Resource & { DeletionPolicy?: string }).DeletionPolicy).toBe('Delete');
@@ -659,15 +665,7 @@ describe('pace table', () => {
 
 describe('cache table', () => {
   it('is on demand, keyed by the string pk alone, with TTL on expires_at', () => {
-    const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('CacheTable'));
-    expect(tables).toHaveLength(1);
-    const [[, table]] = tables as [[string, Resource]];
-    expect(table.Properties).toMatchObject({
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-    });
+    const table = onDemandTable('CacheTable');
     expect(table.Properties.ProvisionedThroughput).toBeUndefined();
     // A name of its own would collide with a second copy of the stack.
     expect(table.Properties.TableName).toBeUndefined();

@@ -227,9 +227,10 @@ describe('the benchmark tables in docs/performance.md', () => {
 
   it('give the paced page’s figures as bench/results.json holds them', () => {
     const paced = results.citations.paced_page as Record<string, number>;
-    const said = /a 10-paper page, five of whose links carry their DOIs, took ([\d.,]+) ms beyond the search at Crossref's public pace \((\d+) Crossref requests\) and ([\d.,]+) ms at the polite pace/.exec(
-      performance.replace(/\s+/g, ' '),
-    );
+    const said =
+      /a 10-paper page, five of whose links carry their DOIs, took ([\d.,]+) ms beyond the search at Crossref's public pace \((\d+) Crossref requests\) and ([\d.,]+) ms at the polite pace/.exec(
+        performance.replace(/\s+/g, ' '),
+      );
     expect(said, 'docs/performance.md gives the paced page').not.toBeNull();
     expect([number(said?.[1]), number(said?.[2]), number(said?.[3])]).toEqual([
       paced.public_beyond_search_ms,
