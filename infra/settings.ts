@@ -77,10 +77,14 @@ export interface StackSettings {
   citeCacheTtlSeconds?: number;
   answerCacheTtlSeconds?: number;
   /**
-   * Contact address sent to Crossref with every DOI lookup (CROSSREF_MAILTO): Crossref's polite pool,
-   * and someone it can write to before it blocks the deployment. Unset: the anonymous public pool.
+   * Contact address sent to Crossref and DataCite with every lookup (CROSSREF_MAILTO): Crossref's polite
+   * pool and DataCite's identified tier, whose rates are twice the anonymous ones, and someone they can write
+   * to before they block the deployment. Required, like alarmEmail, unless declined: `crossrefMailto=none`
+   * (the anonymous pools, half the rate, `crossrefMailtoDeclined`).
    */
   crossrefMailto?: string;
+  /** `crossrefMailto=none`: the deployer chose Crossref's and DataCite's anonymous pools. */
+  crossrefMailtoDeclined: boolean;
   /** Retention of every log group the stack creates. */
   logRetentionDays: number;
   /** Lambda memory in MB (CPU share grows with it). */
@@ -226,6 +230,7 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   deployerArns: [],
   warnings: [],
   alarmsUnwatched: false,
+  crossrefMailtoDeclined: false,
   // Four fifths of the default hourly budget: the alarm warns before the budget starts refusing.
   spendAlarmCallsPerHour: 200,
   waf: true,
@@ -377,7 +382,11 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
         ? undefined
         : text('alarmEmail', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
     alarmsUnwatched: read('alarmEmail') === 'none',
-    crossrefMailto: text('crossrefMailto', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
+    crossrefMailto:
+      read('crossrefMailto') === 'none'
+        ? undefined
+        : text('crossrefMailto', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
+    crossrefMailtoDeclined: read('crossrefMailto') === 'none',
     spendAlarmCallsPerHour: 0,
     waf: flag('waf'),
     // WAF's rate-based rules count over 5 minutes and accept a limit from 10.
@@ -447,6 +456,20 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
         'or add client keys. Name who does, e.g. yourself: -c secretAdminArns=$(aws sts get-caller-identity --query Arn ' +
         '--output text) (a role session ARN stands for its role), or -c secretAdminArns=arn:aws:iam::<account>:role/<name> ' +
         '(path included; comma-separate several); -c secretAdminArns=arn:aws:iam::<account>:root leaves it to the root',
+    );
+  }
+  // The contact address doubles the free sources' rate for the whole deployment (lib/pace/): asked for, never assumed.
+  if (!settings.crossrefMailto && !settings.crossrefMailtoDeclined) {
+    problems.push(
+      'crossrefMailto: required, or Crossref and DataCite are asked at their anonymous rates (Crossref 5 lookups a second ' +
+        'for the whole deployment, 10 with an address; DataCite half as fast) and cannot write before they block it. Give ' +
+        '-c crossrefMailto=ops@example.com (sent to both with every lookup), or -c crossrefMailto=none for the anonymous pools',
+    );
+  }
+  if (settings.crossrefMailtoDeclined) {
+    warnings.push(
+      'crossrefMailto=none: Crossref and DataCite are asked at their anonymous rates, half the rates with a contact address, ' +
+        'and a citation page waits for them twice as long.',
     );
   }
   settings.spendAlarmCallsPerHour =

@@ -39,6 +39,7 @@ import { ClientPlans, GatewayAuthorizer } from './gateway-keys.js';
 import { addGatewayResponses, addMethodNotAllowed } from './gateway-responses.js';
 import { MCP_ROUTE, McpEndpoint } from './mcp.js';
 import { Observability } from './observability.js';
+import { PACE_TABLE_KEYS } from './pace.js';
 import type { StackSettings } from './settings.js';
 import { StylePackLayer } from './style-pack-layer.js';
 import { RateLimitAcl } from './waf.js';
@@ -71,6 +72,7 @@ export class SearchCitationApiStack extends Stack {
   readonly functions: ReadonlyArray<ApiFunction>;
   readonly cacheTable: dynamodb.Table;
   readonly budgetTable: dynamodb.ITable;
+  readonly paceTable: dynamodb.Table;
   readonly alarmTopic: sns.ITopic;
   readonly gatewayAuthorizer: GatewayAuthorizer;
   readonly clientPlans: ClientPlans;
@@ -110,6 +112,14 @@ export class SearchCitationApiStack extends Stack {
     this.budgetTable = settings.budgetTableName
       ? dynamodb.Table.fromTableName(this, 'BudgetTable', settings.budgetTableName)
       : this.newBudgetTable();
+    // The deployment's pace (lib/pace/): every container takes its turns for Crossref and DataCite here, so
+    // that together they keep each source's published rate. A few seconds of starts: nothing worth keeping.
+    this.paceTable = new dynamodb.Table(this, 'PaceTable', {
+      partitionKey: { name: PACE_TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: PACE_TABLE_KEYS.timeToLive,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const flood = floodGuard(settings.floodRatePerSecond, settings.floodBurst);
 
     // One copy of the CSL style pack for the functions that read it (infra/style-pack-layer.ts).
@@ -133,6 +143,7 @@ export class SearchCitationApiStack extends Stack {
       citeCacheTtlSeconds: settings.citeCacheTtlSeconds,
       answerCacheTtlSeconds: settings.answerCacheTtlSeconds,
       crossrefMailto: settings.crossrefMailto,
+      paceTable: this.paceTable,
     };
     // Before every method: a key refused here never reaches a usage plan or a function.
     this.gatewayAuthorizer = new GatewayAuthorizer(this, 'GatewayAuthorizer', { functionProps, usageKeyScope: this.stackName });
@@ -306,8 +317,18 @@ export class SearchCitationApiStack extends Stack {
       description: 'Spending budget counter (DynamoDB)',
       value: this.budgetTable.tableName,
     });
+    new CfnOutput(this, 'PaceTableName', {
+      description: "Crossref's and DataCite's pace for every container (DynamoDB)",
+      value: this.paceTable.tableName,
+    });
 
     acknowledgeFindings(this, this.api, settings);
+    Validations.of(this.paceTable).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason:
+        'No point-in-time recovery: the table holds the last few seconds of lookups started at Crossref and DataCite, ' +
+        'which a lost table forgets at no cost but a moment of the sources at their full rate.',
+    });
     Validations.of(this.cacheTable).acknowledge({
       id: 'AwsSolutions-DDB3',
       reason:

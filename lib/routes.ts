@@ -38,10 +38,22 @@ export interface RouteNeeds {
   budget: 'reserve' | 'read' | 'none';
   /** The shared cache table, every key under the route's own prefix ({@link cacheKeyPrefix}). */
   sharedCache: boolean;
+  /**
+   * The upstreams whose pace the function keeps with the rest of the deployment (lib/pace/: their items in
+   * the pace table, named by {@link PACE_KEYS}); none when absent.
+   */
+  paces?: readonly PaceKey[];
 }
 
 /** The body every route takes unless its contract says more (docs/decisions.md §1). */
 export const MAX_BODY_BYTES = 16 * 1024;
+
+/** The pace table's items, one per free upstream a function calls at its published rate (lib/pace/). */
+export const PACE_KEYS = { crossref: 'crossref', datacite: 'datacite' } as const;
+export type PaceKey = (typeof PACE_KEYS)[keyof typeof PACE_KEYS];
+
+/** The paces of the routes that look records up in Crossref and DataCite. */
+const RECORD_SOURCES: readonly PaceKey[] = [PACE_KEYS.crossref, PACE_KEYS.datacite];
 
 /** A route that searches SerpApi: everything a paid search needs. */
 const PAID: RouteNeeds = Object.freeze({ paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true });
@@ -89,7 +101,7 @@ export const ROUTES: readonly Route[] = [
     name: 'cite-search',
     summary: 'Papers with formatted citations',
     tag: 'Citation search',
-    needs: PAID,
+    needs: { ...PAID, paces: RECORD_SOURCES },
   },
   {
     path: '/v1/cite/resolve',
@@ -97,7 +109,7 @@ export const ROUTES: readonly Route[] = [
     summary: 'DOIs and free-text references, resolved and cited in any CSL style (no paid call)',
     tag: 'Citation search',
     // Crossref only; resolved references are cached.
-    needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: true },
+    needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: true, paces: RECORD_SOURCES },
   },
   {
     path: '/v1/cite/check',
@@ -107,7 +119,7 @@ export const ROUTES: readonly Route[] = [
     // A list of 100 references and its options (lib/contract/cite-check.ts).
     maxBodyBytes: CHECK_BODY_MAX_BYTES,
     // Crossref and DataCite are free; Google Scholar, asked for with "scholar": true, is a paid search.
-    needs: PAID,
+    needs: { ...PAID, paces: RECORD_SOURCES },
   },
   {
     path: '/v1/cite/styles',

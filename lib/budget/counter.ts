@@ -49,7 +49,7 @@
  * role that only reads the budget (/v1/usage's) holds no action that could change a count. No item is a
  * window never used (0); an item without a numeric `used` is an error, never 0: every write adds to it.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type BudgetWindow, expiresAtSeconds } from './windows.js';
 
@@ -154,8 +154,17 @@ export function surelyNotWritten(error: unknown): boolean {
   return status >= 400 && status < 500;
 }
 
+/** Random bytes drawn 4 KiB at a time: one system call per 455 tokens, not one per token (~8 µs a request). */
+const tokenPool = Buffer.alloc(4_096);
+let tokenOffset = tokenPool.length;
+
 export function newToken(): string {
-  return randomBytes(9).toString('base64url');
+  if (tokenOffset + 9 > tokenPool.length) {
+    randomFillSync(tokenPool);
+    tokenOffset = 0;
+  }
+  tokenOffset += 9;
+  return tokenPool.toString('base64url', tokenOffset - 9, tokenOffset);
 }
 
 /**

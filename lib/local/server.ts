@@ -49,8 +49,9 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
-  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8');
-  headers['Content-Length'] = String(body.length);
+  // A text body is written as the string it is (no copy into a buffer first), as API Gateway would send it.
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(result.statusCode, headers);
   res.end(body);
 }

@@ -27,6 +27,7 @@ const BASE_CONTEXT = {
   ...CDK_CONTEXT,
   secretAdminArns: ADMIN,
   alarmEmail: 'ops@example.com',
+  crossrefMailto: 'ops@example.com',
   // One client on the defaults, one with limits of its own.
   clients: 'team-a,bulk:rate=20:burst=40',
   'aws:cdk:bundling-stacks': [],
@@ -156,7 +157,8 @@ describe('each key throttled on its own', () => {
     custom.resourceCountIs('AWS::ApiGateway::ApiKey', 2);
     const settings = (clients: unknown) =>
       settingsFromContext({
-        tryGetContext: (k: string) => ({ alarmEmail: 'ops@example.com', secretAdminArns: ADMIN, clients })[k],
+        tryGetContext: (k: string) =>
+          ({ alarmEmail: 'ops@example.com', crossrefMailto: 'none', secretAdminArns: ADMIN, clients })[k],
       });
     expect(() => settings('team-a,team-a')).toThrow(/clients: team-a is listed twice/);
     expect(() => settings('team a')).toThrow(/clients: each entry is a key name/);
@@ -324,7 +326,7 @@ describe('WAF at the edge', () => {
 describe('alarms that reach someone', () => {
   it('refuses to synthesize without alarmEmail, saying what that costs, unless a topic is given or none is asked for', () => {
     const context = (values: Record<string, unknown>) => ({
-      tryGetContext: (k: string) => ({ secretAdminArns: ADMIN, ...values })[k],
+      tryGetContext: (k: string) => ({ secretAdminArns: ADMIN, crossrefMailto: 'none', ...values })[k],
     });
     expect(() => settingsFromContext(context({}))).toThrow(
       /alarmEmail: required, or the alarms reach no one \(a flood, a spend spike/,
@@ -457,7 +459,8 @@ describe('the secrets', () => {
     }
     const settings = (q: string) =>
       settingsFromContext({
-        tryGetContext: (k: string) => ({ alarmEmail: 'ops@example.com', secretAdminArns: ADMIN, bootstrapQualifier: q })[k],
+        tryGetContext: (k: string) =>
+          ({ alarmEmail: 'ops@example.com', crossrefMailto: 'none', secretAdminArns: ADMIN, bootstrapQualifier: q })[k],
       });
     expect(() => settings('hnb659fds')).toThrow(/bootstrapQualifier: must be the qualifier of a bootstrap of its own/);
     expect(() => settings('Too-Long-Qualifier')).toThrow(/bootstrapQualifier/);

@@ -9,9 +9,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_TABLE_ACTIONS, cacheKeyCondition } from '../../infra/api-function.js';
 import { BUDGET_READ_ACTIONS, BUDGET_TABLE_ACTIONS } from '../../infra/budget.js';
-import { cacheKeyPrefix } from '../../lib/routes.js';
+import { PACE_TABLE_ACTIONS, paceKeyCondition } from '../../infra/pace.js';
+import { cacheKeyPrefix, ROUTES } from '../../lib/routes.js';
 import { type CacheTableServer, startCacheTable, stringLike } from '../support/cache-table.js';
+import { startFakeCrossref } from '../support/fake-crossref.js';
+import { startFakeDataCite } from '../support/fake-datacite.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { scholarPage } from '../support/index-papers.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
 
 const asActions = (operations: readonly string[]) => [...new Set(operations.map((op) => `dynamodb:${op}`))].sort();
@@ -97,7 +101,8 @@ describe('the cache grant: its actions, on the route’s own keys', () => {
     const keys = (await table.items()).map((item) => item.pk);
     expect(keys.filter((key) => key.startsWith('mcp/'))).toHaveLength(1);
     expect(keys.every((key) => key.startsWith('web-search-alpha/') || key.startsWith('mcp/'))).toBe(true);
-  });
+    // A second container starts inside this test: seconds on a busy machine, no part of the verdict.
+  }, 120_000);
 });
 
 describe('the cache grant enforced as AWS enforces it (dynamodb:LeadingKeys)', () => {
@@ -153,4 +158,71 @@ describe('the budget grants: reserving and reading', () => {
     expect(used).toContain('dynamodb:UpdateItem');
     for (const action of used) expect(BUDGET_TABLE_ACTIONS as readonly string[]).toContain(action);
   });
+});
+
+describe('the pace grant: its actions, on the items of the route’s paces', () => {
+  let table: CacheTableServer;
+  let service: ServiceProcess;
+  const closing: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    const [paces, crossref, dataCite] = await Promise.all([
+      startCacheTable('search-citation-iam-pace'),
+      startFakeCrossref(),
+      startFakeDataCite(),
+    ]);
+    table = paces;
+    tables.push(table);
+    closing.push(crossref, dataCite);
+    const { CACHE_TABLE_NAME: _cache, ...env } = table.env;
+    service = await container({
+      ...env,
+      PACE_TABLE_NAME: table.tableName,
+      PACE_TIMEOUT_MS: '20000',
+      CROSSREF_BASE_URL: crossref.url,
+      DATACITE_BASE_URL: dataCite.url,
+    });
+  });
+  afterAll(() => Promise.all(closing.map((server) => server.close())));
+
+  /** The route's grant: its actions and the keys its condition names. */
+  const grantOf = (name: string) => {
+    const paces = ROUTES.find((route) => route.name === name)?.needs.paces ?? [];
+    return { keys: paceKeyCondition(paces)['ForAllValues:StringEquals']['dynamodb:LeadingKeys'], paces };
+  };
+
+  it('is all citation search, resolve and the reference check use: every call an allowed action, every key one of the route’s paces', async () => {
+    // A page with a journal article (Crossref) and an arXiv preprint (DataCite), then an arXiv DOI resolved.
+    upstream.respond((q) =>
+      q.get('engine') === 'google_scholar'
+        ? {
+            json: scholarPage('iam', [
+              { title: 'A paper no source has recorded', summary: 'A Nobody - Journal of Nothing, 2019 - example.org' },
+              {
+                title: 'A preprint no source has recorded',
+                summary: 'A Nobody - arXiv preprint arXiv:2101.00001, 2021 - arxiv.org',
+                link: 'https://arxiv.org/abs/2101.00001',
+              },
+            ]),
+          }
+        : undefined,
+    );
+    for (const [route, call] of [
+      ['cite-search', () => service.post('/v1/cite/search', { query: 'iam pace' })],
+      ['cite-resolve', () => service.post('/v1/cite/resolve', { references: ['10.48550/arXiv.2201.06719'] })],
+      ['cite-check', () => service.post('/v1/cite/check', { references: ['10.48550/arXiv.2201.06719'] })],
+    ] as const) {
+      table.resetLog();
+      expect((await call()).status, route).toBe(200);
+      const { keys, paces } = grantOf(route);
+      expect(paces.length, route).toBeGreaterThan(0);
+      const named = table.calls.flatMap((call) => call.keys);
+      expect(named.length, route).toBeGreaterThan(0);
+      for (const key of named) expect(keys, `${route} named ${key}`).toContain(key);
+      for (const action of asActions(table.operations)) expect(PACE_TABLE_ACTIONS as readonly string[], route).toContain(action);
+    }
+    // Both paces were kept in the table (a turn written for each).
+    const written = (await table.allKeys()).sort();
+    expect(written).toEqual(['crossref', 'datacite']);
+    // The container's first citation search builds the citation styles: seconds on a busy machine.
+  }, 120_000);
 });

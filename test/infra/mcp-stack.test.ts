@@ -37,7 +37,12 @@ vi.setConfig({ testTimeout: 300_000 });
 beforeAll(() => {
   // As the README's deploy does: the synth refuses to create the secrets with no admin to write them.
   const built = createApp({
-    context: { ...CDK_CONTEXT, secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer', alarmEmail: 'ops@example.com' },
+    context: {
+      ...CDK_CONTEXT,
+      secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
+      alarmEmail: 'ops@example.com',
+      crossrefMailto: 'ops@example.com',
+    },
   });
   stack = built.stack;
   assembly = built.app.synth();
@@ -84,20 +89,31 @@ describe('the MCP endpoint in the stack', () => {
   it('builds and configures the function as a paid endpoint’s: settings, environment, grants, its own cache keys and the style pack', () => {
     const [, mcp] = functionFor(MCP_ROUTE.path);
     const [, endpoint] = functionFor('/v1/web-search/alpha');
+    // The endpoint that keeps the record sources' pace, as the MCP function does for its citation tools.
+    const [, citing] = functionFor('/v1/cite/search');
     for (const key of ['Runtime', 'Architectures', 'MemorySize', 'Timeout', 'ReservedConcurrentExecutions', 'TracingConfig']) {
       expect(mcp.Properties[key], key).toEqual(endpoint.Properties[key]);
     }
     // The same, but for the cache keys: its own prefix, so no tool call can write an endpoint's answers.
     expect(mcp.Properties.Environment.Variables.CACHE_KEY_PREFIX).toBe('mcp/');
     // And the style pack's folder: its citation tools read the pack from the layer (tested below).
-    const { STYLE_PACK_DIR, ...variables } = mcp.Properties.Environment.Variables;
+    const { STYLE_PACK_DIR, PACE_TABLE_NAME, ...variables } = mcp.Properties.Environment.Variables;
     expect(STYLE_PACK_DIR).toBe('/opt/csl-style-pack');
+    // And the pace table: its citation tools keep Crossref's and DataCite's pace with the deployment.
+    expect(PACE_TABLE_NAME).toEqual(citing.Properties.Environment.Variables.PACE_TABLE_NAME);
     expect({ ...variables, CACHE_KEY_PREFIX: 'web-search-alpha/' }).toEqual(endpoint.Properties.Environment.Variables);
     expect(mcp.Properties.Handler).toBe('index.handler');
-    // Same grants: both secrets, its own cache keys, the budget counter; nothing more.
+    // The grants of the endpoint that makes paid calls and keeps the record sources' pace: both secrets, its
+    // own cache keys, the budget counter, the pace table; nothing more.
     const mcpStatements = roleStatements(mcp.Properties.Role['Fn::GetAtt'][0]);
-    expect(mcpStatements.map((s) => s.Sid)).toEqual(['ReadClientKeys', 'ReadUpstreamKey', 'ReserveSearches', 'UseOwnCacheKeys']);
-    expect(mcpStatements).toEqual(roleStatements(endpoint.Properties.Role['Fn::GetAtt'][0]));
+    expect(mcpStatements.map((s) => s.Sid)).toEqual([
+      'KeepPaces',
+      'ReadClientKeys',
+      'ReadUpstreamKey',
+      'ReserveSearches',
+      'UseOwnCacheKeys',
+    ]);
+    expect(mcpStatements).toEqual(roleStatements(citing.Properties.Role['Fn::GetAtt'][0]));
   });
 
   it('lets the function read the client keys the secret policy guards', () => {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
@@ -30,6 +30,7 @@ import {
   REFUSED_FLOOD_THRESHOLD,
   WAF_BLOCKED_THRESHOLD,
 } from '../../infra/observability.js';
+import { PACE_TABLE_ACTIONS } from '../../infra/pace.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
 import {
   API_SECURITY_POLICY,
@@ -50,11 +51,19 @@ const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.met
 // refuses otherwise (tested below).
 const ADMIN = 'arn:aws:iam::123456789012:role/Deployer';
 const ALARM_EMAIL = 'ops@example.com';
-const BASE_CONTEXT = { ...CDK_CONTEXT, secretAdminArns: ADMIN, alarmEmail: ALARM_EMAIL, 'aws:cdk:bundling-stacks': [] };
+// And who Crossref and DataCite may write to (tested below).
+const CROSSREF_MAILTO = 'research-tools@example.org';
+const BASE_CONTEXT = {
+  ...CDK_CONTEXT,
+  secretAdminArns: ADMIN,
+  alarmEmail: ALARM_EMAIL,
+  crossrefMailto: CROSSREF_MAILTO,
+  'aws:cdk:bundling-stacks': [],
+};
 
-/** Settings read from these context values alone, with the two the synth requires. */
+/** Settings read from these context values alone, with the two the synth requires besides the admins. */
 const contextOf = (values: Record<string, unknown>) => ({
-  tryGetContext: (key: string) => ({ alarmEmail: ALARM_EMAIL, ...values })[key],
+  tryGetContext: (key: string) => ({ alarmEmail: ALARM_EMAIL, crossrefMailto: CROSSREF_MAILTO, ...values })[key],
 });
 
 // One function per route, and the MCP endpoint's (infra/mcp.ts; test/infra/mcp-stack.test.ts checks it).
@@ -166,9 +175,14 @@ describe('functions', () => {
     );
     expect(paid).toHaveLength(ROUTES.filter((r) => r.needs.paidCalls).length + 1);
     for (const [, fn] of paid) {
-      // cite-search and cite-resolve also build their citation styles at start-up, and the functions that
-      // read the style pack are told where its layer lies (both tested below).
-      const { CITATION_STYLES_AT_INIT: _atInit, STYLE_PACK_DIR: _pack, ...variables } = fn.Properties.Environment.Variables;
+      // cite-search and cite-resolve also build their citation styles at start-up, the functions that read
+      // the style pack are told where its layer lies, and those that keep a pace name its table (all tested below).
+      const {
+        CITATION_STYLES_AT_INIT: _atInit,
+        STYLE_PACK_DIR: _pack,
+        PACE_TABLE_NAME: _pace,
+        ...variables
+      } = fn.Properties.Environment.Variables;
       expect(variables).toEqual({
         POWERTOOLS_SERVICE_NAME: 'search-citation-api',
         POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
@@ -180,6 +194,7 @@ describe('functions', () => {
         SEARCHES_PER_HOUR: String(DEFAULT_SETTINGS.searchesPerHour),
         SEARCHES_PER_MONTH: String(DEFAULT_SETTINGS.searchesPerMonth),
         BUDGET_FAIL_CLOSED: 'false',
+        CROSSREF_MAILTO,
       });
     }
   });
@@ -653,17 +668,56 @@ describe('secrets and IAM', () => {
   });
 });
 
+/** The one table of the stack whose logical id starts so, checked on demand, keyed by `pk` alone, with TTL on `expires_at`. */
+function onDemandTable(prefix: string): Resource {
+  const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith(prefix));
+  expect(tables).toHaveLength(1);
+  const [[, table]] = tables as [[string, Resource]];
+  expect(table.Properties).toMatchObject({
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+  });
+  return table;
+}
+
+describe('pace table', () => {
+  it('is on demand, keyed by the string pk alone, with TTL on expires_at, and goes with the stack', () => {
+    const table = onDemandTable('PaceTable');
+    expect(table.Properties.TableName).toBeUndefined();
+    // Seconds of starts: nothing to keep when the stack goes.
+    expect((table as Resource & { DeletionPolicy?: string }).DeletionPolicy).toBe('Delete');
+  });
+
+  it('lets only the functions that keep a pace use it, with GetItem and PutItem on their paces’ items alone', () => {
+    expect([...PACE_TABLE_ACTIONS]).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    const [[tableId]] = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('PaceTable')) as [[string, Resource]];
+    const grants = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((s) =>
+        JSON.stringify(s.Resource).includes(tableId),
+      ),
+    );
+    const keeping = [...ROUTES, MCP_ROUTE].filter((route) => (route.needs.paces ?? []).length > 0);
+    expect(grants).toHaveLength(keeping.length);
+    for (const grant of grants) {
+      expect(grant).toEqual({
+        Sid: 'KeepPaces',
+        Effect: 'Allow',
+        Action: [...PACE_TABLE_ACTIONS],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['crossref', 'datacite'] } },
+      });
+    }
+    const named = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.PACE_TABLE_NAME);
+    expect(named).toHaveLength(keeping.length);
+    for (const [, fn] of named) expect(fn.Properties.Environment.Variables.PACE_TABLE_NAME).toEqual({ Ref: tableId });
+  });
+});
+
 describe('cache table', () => {
   it('is on demand, keyed by the string pk alone, with TTL on expires_at', () => {
-    const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('CacheTable'));
-    expect(tables).toHaveLength(1);
-    const [[, table]] = tables as [[string, Resource]];
-    expect(table.Properties).toMatchObject({
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-    });
+    const table = onDemandTable('CacheTable');
     expect(table.Properties.ProvisionedThroughput).toBeUndefined();
     // A name of its own would collide with a second copy of the stack.
     expect(table.Properties.TableName).toBeUndefined();
@@ -994,26 +1048,38 @@ describe('context settings', () => {
     ).toThrow(/answerCacheTtlSeconds: must be a whole number from 0 to 604800/);
   });
 
-  it('gives every function the Crossref contact address when one is set, and none by default', () => {
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
+  it('gives every function the Crossref contact address given, and none when it is declined', () => {
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ CROSSREF_MAILTO: CROSSREF_MAILTO }) },
+    });
+    const declined = buildWith({ crossrefMailto: 'none' }).stack;
+    for (const fn of Object.values(Template.fromStack(declined).findResources('AWS::Lambda::Function')) as Resource[]) {
       expect(fn.Properties.Environment.Variables.CROSSREF_MAILTO).toBeUndefined();
     }
-    synthWith({ crossrefMailto: 'research-tools@example.org' }).allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ CROSSREF_MAILTO: 'research-tools@example.org' }) },
-    });
     expect(() =>
       settingsFromContext({ tryGetContext: (key: string) => (key === 'crossrefMailto' ? 'nobody' : undefined) }),
     ).toThrow(/crossrefMailto: must be one e-mail address/);
   });
 
-  it('builds the citation styles at start-up in the two functions that cite on every request alone', () => {
-    const atInit = (Object.values(template.findResources('AWS::Lambda::Function')) as Resource[])
-      .filter((fn) => fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT !== undefined)
-      .map((fn) => [fn.Properties.Description, fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT]);
-    expect(atInit).toEqual([
-      [expect.stringContaining('(POST /v1/cite/search)'), 'true'],
-      [expect.stringContaining('(POST /v1/cite/resolve)'), 'true'],
-    ]);
+  it('refuses to synthesize without crossrefMailto, saying what the anonymous pools cost, unless it is declined with none', () => {
+    const without = { ...BASE_CONTEXT, crossrefMailto: undefined };
+    expect(() => settingsFromContext({ tryGetContext: (key: string) => without[key as keyof typeof without] })).toThrow(
+      /crossrefMailto: required, or Crossref and DataCite are asked at their anonymous rates \(Crossref 5 lookups a second .* -c crossrefMailto=none/,
+    );
+    expect(() => buildWith({ crossrefMailto: undefined })).toThrow(/crossrefMailto: required/);
+    const declined = settingsFromContext(contextOf({ secretAdminArns: ADMIN, crossrefMailto: 'none' }));
+    expect(declined).toMatchObject({ crossrefMailto: undefined, crossrefMailtoDeclined: true });
+    Annotations.fromStack(buildWith({ crossrefMailto: 'none' }).stack).hasWarning(
+      '*',
+      Match.stringLikeRegexp('crossrefMailto=none: Crossref and DataCite are asked at their anonymous rates'),
+    );
+  });
+
+  it('builds no citation styles at start-up: each function builds them while its first request waits on the network', () => {
+    const atInit = (Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]).filter(
+      (fn) => fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT !== undefined,
+    );
+    expect(atInit).toEqual([]);
   });
 
   it('deploys the CSL style pack once, as one layer for nodejs22.x on arm64', () => {

@@ -168,7 +168,8 @@ describe('POST /v1/cite/search with DataCite', () => {
       await harness.service.post('/v1/cite/search', { query: 'hyperfine', export: ['bibtex'] }),
       searchSchema,
     );
-    expect(dataCite.requests.map((r) => r.path)).toEqual([`/dois/${encodeURIComponent(ARXIV)}`]);
+    // Its link's arXiv identifier is its DataCite DOI, asked in one batched lookup (a page's arXiv papers together).
+    expect(dataCite.requests.map((r) => [r.path, r.query.get('ids')])).toEqual([['/dois', ARXIV]]);
     expect(data.papers[0]).toMatchObject({ citations_source: 'datacite', doi: ARXIV, citation_gaps: [] });
     expect(data.papers[0].exports.source).toBe('datacite');
     expect(data.citation_details[0].crossref_fallback).toBeNull();

@@ -418,9 +418,10 @@ describe('`npm run synth` without an admin for the secrets or anyone for the ala
     const lines = outcome.stderr.trim().split('\n');
     // The app's one line, then the CDK CLI's own word that the app exited with an error.
     expect(lines).toHaveLength(2);
-    // Every setting a fresh clone lacks, each with how to give it: who hears the alarms, who puts the keys.
+    // Every setting a fresh clone lacks, each with how to give it: who hears the alarms, who puts the keys, who
+    // Crossref and DataCite may write to.
     expect(lines[0]).toMatch(
-      /^Invalid CDK context: alarmEmail: required\b.* -c alarmEmail=.*; secretAdminArns: required\b.* -c secretAdminArns=/,
+      /^Invalid CDK context: alarmEmail: required\b.* -c alarmEmail=.*; secretAdminArns: required\b.* -c secretAdminArns=.*; crossrefMailto: required\b.* -c crossrefMailto=/,
     );
     expect(lines[1]).toMatch(/Subprocess exited with error 1$/);
     expect(outcome.stdout.trim()).toBe('');

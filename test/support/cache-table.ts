@@ -98,6 +98,8 @@ export interface CacheTableServer {
   start(): Promise<void>;
   /** Every item, decoded. */
   items(): Promise<StoredItem[]>;
+  /** The partition key of every item, whatever it holds (a claim, a pace's state). */
+  allKeys(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -243,6 +245,19 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
     },
     stop,
     start: listen,
+    async allKeys() {
+      const found: string[] = [];
+      let start: Record<string, never> | undefined;
+      do {
+        const page = await client.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
+        for (const item of page.Items ?? []) found.push(item.pk?.S ?? '');
+        start = page.LastEvaluatedKey as Record<string, never> | undefined;
+      } while (start);
+      // The test's reads, not the service's.
+      for (let i = operations.length - 1; i >= 0; i--) if (operations[i] === 'Scan') operations.splice(i, 1);
+      for (let i = calls.length - 1; i >= 0; i--) if (calls[i]?.operation === 'Scan') calls.splice(i, 1);
+      return found;
+    },
     async items() {
       const found: StoredItem[] = [];
       let start: Record<string, never> | undefined;

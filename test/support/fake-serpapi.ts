@@ -46,6 +46,10 @@ export interface FakeSerpApi {
   respond(responder: Responder | undefined): void;
   /** Delay every answer by this many ms (the benchmark's upstream latency). */
   latencyMs: number;
+  /** Each engine's own latency, in ms, where it differs from latencyMs (the benchmark's realistic upstream). */
+  engineLatencyMs: Record<string, number>;
+  /** Holds a query's answer until the promise it returns settles (a test lines answers up); undefined: no hold. */
+  hold?: (query: URLSearchParams) => Promise<unknown> | undefined;
   /**
    * Runs once the next answer has been handed to the socket, then is cleared: a test freezes the process
    * here (the answer waits in the client's socket meanwhile).
@@ -176,6 +180,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     url: '',
     requests,
     latencyMs: 0,
+    engineLatencyMs: {},
     account: { status: 200, json: FAKE_ACCOUNT },
     accountReads: 0,
     accountKey: 'test-upstream-key-SECRET-9876',
@@ -191,7 +196,9 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       queued.length = 0;
       responder = undefined;
       fake.latencyMs = 0;
+      fake.engineLatencyMs = {};
       fake.afterAnswer = undefined;
+      fake.hold = undefined;
     },
     close: () => listening.close(),
   };
@@ -267,8 +274,11 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
         void given.until.then(() => answer(given.then ?? 'sample'));
       } else answer(given);
     };
-    if (fake.latencyMs > 0) setTimeout(answerGiven, fake.latencyMs);
-    else answerGiven();
+    const latency = fake.engineLatencyMs[query.get('engine') ?? ''] ?? fake.latencyMs;
+    const send = () => (latency > 0 ? setTimeout(answerGiven, latency) : answerGiven());
+    const held = fake.hold?.(query);
+    if (held) void held.then(send);
+    else send();
   });
   server.keepAliveTimeout = 60_000;
   const listening = await listenOnLoopback(server);

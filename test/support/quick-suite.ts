@@ -44,6 +44,7 @@ const LEFT_OUT_RULES: readonly { why: string; matches: (path: string) => boolean
         'test/integration/budget-one-call.test.ts',
         'test/integration/cache-claims.test.ts',
         'test/integration/release-check.test.ts',
+        'test/integration/pace-shared.test.ts',
       ].includes(path),
   },
   {

@@ -16,6 +16,8 @@ export interface ServiceProcess {
     options?: { headers?: Record<string, string> },
     // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary envelope fields
   ): Promise<{ status: number; headers: Headers; json: any }>;
+  /** Asks the child a command of service-child.ts (its CPU time and memory, the starts its paces gave). */
+  call<T>(cmd: string, arg?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startServiceProcess(env: Record<string, string | undefined
       const text = await response.text();
       return { status: response.status, headers: response.headers, json: JSON.parse(text) };
     },
+    call: child.call,
     stop: child.stop,
   };
 }

@@ -3,11 +3,10 @@
  * as the SerpApi client, for the same measured reasons), within the request's deadline and a timeout of
  * its own, no retry: a failure only costs its paper (or reference) the record, and says why.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { httpGet } from '../../http-get.js';
-import { notSentInTime, type Pace } from './pace.js';
+import { notSentInTime, type Pace } from '../../pace/pace.js';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
@@ -29,14 +28,8 @@ export function userAgent(): string {
 /** The parsed JSON of `url`, paced by `pace`; undefined for a 404 when asked; rejects with an AppError. */
 export async function fetchJson(url: string, pace: Pace, options: FetchOptions): Promise<unknown> {
   const source = pace.source;
-  const turn = pace.slot(options.deadline, Date.now());
-  if ('refused' in turn) throw turn.refused;
-  if (turn.startAt > Date.now()) {
-    await sleep(turn.startAt - Date.now());
-    // A 429 that arrived while this lookup waited for its start pauses it too.
-    const paused = pace.refusal(Date.now());
-    if (paused) throw paused;
-  }
+  // Waits for this lookup's turn at the source's pace, or rejects when it would not come before the deadline.
+  await pace.acquire(options.deadline);
   const remaining = options.deadline - Date.now();
   if (remaining <= 0) throw notSentInTime(source);
   const outcome = await httpGet(url, {
@@ -55,7 +48,7 @@ export async function fetchJson(url: string, pace: Pace, options: FetchOptions):
     }
     throw new AppError('UPSTREAM_ERROR', { details: `Could not reach ${source}`, cause: outcome.cause });
   }
-  pace.note(outcome.status, outcome.headers, Date.now());
+  await pace.note(outcome.status, outcome.headers);
   if (outcome.status === 404 && options.notFoundIsEmpty) return undefined;
   if (outcome.status === 429) {
     const { said, headers } = pace.retryAfter(Date.now());

@@ -40,6 +40,7 @@ describe('the alarms the stack creates', () => {
         ...context,
         secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
         alarmEmail: 'ops@example.com',
+        crossrefMailto: 'ops@example.com',
         'aws:cdk:bundling-stacks': [],
       },
     });
@@ -240,5 +241,38 @@ describe('the benchmark tables in docs/performance.md', () => {
         shown(secrets.rss_mib),
       ]);
     }
+  });
+
+  it('show every function’s first answer in a new and in a warm container, at realistic latencies, as bench/results.json holds them', () => {
+    const rows = table('first answer');
+    const answers = results.cold_first_answer as Record<
+      string,
+      { cold_ms: number; warm_ms: number; cold_less_warm_ms: number; within_300_ms: boolean; styles?: string }
+    >;
+    expect(rows.map((row) => row[0])).toEqual(Object.keys(answers).map((name) => `\`${name}\``));
+    for (const [cell, ...cells] of rows) {
+      const answer = answers[(cell ?? '').replace(/`/g, '')];
+      expect(cells, cell).toEqual([
+        String(answer?.cold_ms),
+        String(answer?.warm_ms),
+        String(answer?.cold_less_warm_ms),
+        answer?.within_300_ms ? 'pass' : '**miss**',
+        answer?.styles === undefined ? '–' : answer.styles === 'at_start' ? 'at start-up' : 'on the first request',
+      ]);
+    }
+  });
+
+  it('give the paced page’s figures as bench/results.json holds them', () => {
+    const paced = results.citations.paced_page as Record<string, number>;
+    const said =
+      /a 10-paper page, five of whose links carry their DOIs, took ([\d.,]+) ms beyond the search at Crossref's public pace \((\d+) Crossref requests\) and ([\d.,]+) ms at the polite pace/.exec(
+        performance.replace(/\s+/g, ' '),
+      );
+    expect(said, 'docs/performance.md gives the paced page').not.toBeNull();
+    expect([number(said?.[1]), number(said?.[2]), number(said?.[3])]).toEqual([
+      paced.public_beyond_search_ms,
+      paced.public_crossref_requests_per_page,
+      paced.polite_beyond_search_ms,
+    ]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseAccount } from '../../../lib/budget/account.js';
-import { createMemoryCounter } from '../../../lib/budget/counter.js';
+import { createMemoryCounter, newToken } from '../../../lib/budget/counter.js';
 import { dayWindow, expiresAtSeconds, hourWindow, monthWindow, secondsUntilReset } from '../../../lib/budget/windows.js';
 import { parseClientKeySecret, parseLocalKeys, sha256 } from '../../../lib/credentials/client-keys.js';
 import { SecretShapeError } from '../../../lib/credentials/secrets.js';
@@ -161,5 +161,13 @@ describe('BUDGET_EXHAUSTED in the published contract', () => {
     const client = readFileSync(new URL('../../client/api.d.ts', import.meta.url), 'utf8');
     expect(client).toContain("'BUDGET_EXHAUSTED'");
     expect(client).toContain("'/v1/usage'");
+  });
+});
+
+describe('reservation tokens', () => {
+  it('are 12 URL-safe characters (9 random bytes), each its own, across refills of the random pool', () => {
+    const tokens = Array.from({ length: 2_000 }, newToken);
+    for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(new Set(tokens).size).toBe(tokens.length);
   });
 });
