@@ -954,9 +954,10 @@ function yearIssues(reading: Reading, work: CrossrefWork, currentYear: number): 
  * "PNAS"). Undefined when the reference names no venue or the record has none.
  */
 export function venueNamed(reading: Reading, work: CrossrefWork): boolean | undefined {
-  const names = [...(work['container-title'] ?? []), ...(work['short-container-title'] ?? [])].filter((name) =>
-    normalizeText(name),
-  );
+  // Read as the record's titles are ("Communicative &amp; Integrative Biology" is "… & …", no word "amp").
+  const names = [...(work['container-title'] ?? []), ...(work['short-container-title'] ?? [])]
+    .map((name) => plainText(name) ?? '')
+    .filter((name) => normalizeText(name));
   if (names.length === 0 || reading.venueWords.length === 0) return undefined;
   const venue = reading.venueWords;
   return names.some((name) => {
@@ -1007,7 +1008,7 @@ function contracts(short: string, word: string): boolean {
 }
 
 function venueIssues(reading: Reading, work: CrossrefWork): CheckIssue[] {
-  const container = (work['container-title'] ?? [])[0] ?? null;
+  const container = plainText((work['container-title'] ?? [])[0]) ?? null;
   const citedVenue = reading.venue || null;
   // A preprint server or repository named anywhere after the title, a link to one included.
   if (isPreprintWork(work)) {

@@ -4,7 +4,9 @@
  * and the verdict's evidence each rule gives (its name, field and severity, from the table the citation
  * guide prints). The measurement on a labelled set is test/integration/cite-check-labelled.test.ts.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readReferenceEntry } from '../../../lib/citations/check/read.js';
 import {
   CHECK_RULES,
   type CheckIssue,
@@ -20,6 +22,7 @@ import type { CrossrefWork } from '../../../lib/citations/model/work.js';
 import { ISSUE_FIELDS, ISSUE_SEVERITIES } from '../../../lib/contract/cite-check.js';
 import { readDocument } from '../../support/docs-blocks.js';
 import { SHEA, SHEA_TITLE, sheaWork } from '../../support/match-records.js';
+import { record } from '../../support/reference-strings.js';
 
 /** The Shea article with both its authors, as Crossref records it. */
 const shea: CrossrefWork = {
@@ -329,5 +332,66 @@ describe('which record a reference describes', () => {
     expect(namesAuthors(text('Okafor A. doi:10.1103/PhysRevB.47.9967'), shea)).toBe(false);
     expect(statesOtherTitle(text('Shea MJ, Compton RN. Phys Rev B 1993. doi:10.1103/PhysRevB.47.9967'), shea)).toBe(false);
     expect(statesOtherTitle(text('Okafor A. Tropical seedlings under drought. Tree Physiol 2016.'), shea)).toBe(true);
+  });
+});
+
+/** A recorded, hand-checked Crossref work whose title holds "&amp;". */
+const json = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as T;
+const handChecked = json<{ records: { id: string; work: CrossrefWork; formats: Record<string, { html: string }> }[] }>(
+  '../../fixtures/citations/hand-checked.json',
+).records.find((one) => one.id === 'ieee-proceedings-entity-in-title') as {
+  work: CrossrefWork;
+  formats: Record<string, { html: string }>;
+};
+
+/** The rules a reference finds against a work once the check has read it (read.ts), as a request gives it. */
+async function readAndCompare(reference: string, work: CrossrefWork): Promise<string[] | undefined> {
+  const read = await readReferenceEntry(reference);
+  if (!('reference' in read)) throw new Error(read.unreadable);
+  const identified = describes(read.reference, work);
+  return identified && compareWithRecord(identified, { currentYear: 2026 }).map((one) => one.rule);
+}
+
+describe('a reference copied with its markup (HTML entities, <i>, <sub>), and records that hold markup', () => {
+  it('reads "&amp;" and "&#38;" as "&", not a word "amp": no title_changed', async () => {
+    // The service's own MLA citation of the record as HTML, pasted from a page's source.
+    const html = handChecked.formats.MLA?.html ?? '';
+    expect(html).toContain('Emissions &#38; Immunity');
+    expect(await readAndCompare(html, handChecked.work)).toEqual([]);
+    expect(await readAndCompare(html.replaceAll('&#38;', '&amp;'), handChecked.work)).toEqual([]);
+    // An entry's title too (CSL-JSON as a reference manager exports Crossref's title).
+    const item = {
+      type: 'paper-conference',
+      title: handChecked.work.title?.[0],
+      author: [{ family: 'van den Bergh', given: 'Mathieu' }],
+    };
+    expect(await readAndCompare(JSON.stringify({ ...item, issued: { 'date-parts': [[2017]] } }), handChecked.work)).toEqual([]);
+  });
+
+  it('reads "Al<sub>2</sub>O<sub>3</sub>" as "Al2O3", keeping the title’s last word', async () => {
+    const drift = record('10.1021/jp502220m');
+    const reference = `Liu, F.-Q., Zhu, K., Li, T., & Xu, T. (2014). ${drift.title?.[0]}. <i>The Journal of Physical Chemistry C</i>, <i>118</i>(19), 9951–9957.`;
+    expect(reference).toContain('Al<sub>2</sub>O<sub>3</sub>-Sheathed');
+    expect(await readAndCompare(reference, drift)).toEqual([]);
+    // A word the reference really lacks is still one.
+    expect(await readAndCompare(reference.replace(' Solar Cells', ' Solar'), drift)).toEqual(['title_changed']);
+  });
+
+  it('reads a tag between two words as a space, as Crossref’s titles are read', async () => {
+    const leung = record('10.1080/10446670310001642429');
+    expect(leung.title?.[0]).toContain('between<i>Chlamydia</i>Infection');
+    const reference = `Leung PSC, Park O, Matsumura S, Ansari AA, Coppel RL, Gershwin ME. ${leung.title?.[0]} Clin Dev Immunol. 2003;10(2-4):227-33.`;
+    expect(await readAndCompare(reference, leung)).toEqual([]);
+  });
+
+  it('compares a journal the record names with "&amp;" as the journal it is: its abbreviation agrees', async () => {
+    const medina = record('10.1080/19420889.2017.1395120');
+    expect(medina['container-title']).toEqual(['Communicative &amp; Integrative Biology']);
+    const reference =
+      'Medina R, Richly H. The dire side of autophagy in aging: Lessons from C. elegans. Commun Integr Biol. 2017;11(1):e1395120.';
+    expect(await readAndCompare(reference, medina)).toEqual([]);
+    const found = describes(text(reference.replace('Commun Integr Biol', 'J Gerontol')), medina);
+    const [venue] = compareWithRecord(found as NonNullable<typeof found>, { currentYear: 2026 });
+    expect(venue).toMatchObject({ rule: 'venue_differs', recorded: 'Communicative & Integrative Biology' });
   });
 });
