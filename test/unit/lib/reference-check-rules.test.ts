@@ -13,12 +13,14 @@ import {
   compareWithRecord,
   describes,
   namesAuthors,
+  ownDoiRecord,
   recordIssues,
   statesOtherTitle,
   updatesOf,
 } from '../../../lib/citations/match/reference-check.js';
 import type { CitedFields, CitedReference } from '../../../lib/citations/model/cited.js';
 import type { CrossrefWork } from '../../../lib/citations/model/work.js';
+import { workFromDataCite } from '../../../lib/citations/sources/datacite.js';
 import { ISSUE_FIELDS, ISSUE_SEVERITIES } from '../../../lib/contract/cite-check.js';
 import { readDocument } from '../../support/docs-blocks.js';
 import { SHEA, SHEA_TITLE, sheaWork } from '../../support/match-records.js';
@@ -335,8 +337,12 @@ describe('which record a reference describes', () => {
   });
 });
 
-/** A recorded, hand-checked Crossref work whose title holds "&amp;". */
+/** Recorded Crossref works: the demo's (Carl Boettiger's), and one hand-checked record whose title holds "&amp;". */
 const json = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as T;
+const boettiger = (doi: string) =>
+  json<{ message: { items: CrossrefWork[] } }>(
+    '../../../lib/local/samples/crossref/works-ecology-carl-boettiger.json',
+  ).message.items.find((work) => work.DOI === doi) as CrossrefWork;
 const handChecked = json<{ records: { id: string; work: CrossrefWork; formats: Record<string, { html: string }> }[] }>(
   '../../fixtures/citations/hand-checked.json',
 ).records.find((one) => one.id === 'ieee-proceedings-entity-in-title') as {
@@ -393,5 +399,53 @@ describe('a reference copied with its markup (HTML entities, <i>, <sub>), and re
     const found = describes(text(reference.replace('Commun Integr Biol', 'J Gerontol')), medina);
     const [venue] = compareWithRecord(found as NonNullable<typeof found>, { currentYear: 2026 });
     expect(venue).toMatchObject({ rule: 'venue_differs', recorded: 'Communicative & Integrative Biology' });
+  });
+});
+
+describe('a DOI of another work by the same authors', () => {
+  const trap = boettiger('10.1111/ele.14024');
+  const noise = boettiger('10.1111/ele.13085');
+  const NOISE =
+    'Boettiger, C. (2018). From noise to knowledge: how randomness generates novel phenomena and reveals information. Ecology Letters, 21(8), 1255–1267.';
+
+  it('is another work when its record’s title is clearly not the reference’s, whoever its authors are', () => {
+    // "The forecast trap" (Boettiger, 2022) is no reading of "From noise to knowledge…" (Boettiger, 2018).
+    const cited = { ...text(`${NOISE} https://doi.org/10.1111/ele.14024`), doi: '10.1111/ele.14024' };
+    expect(namesAuthors(cited, trap)).toBe(true);
+    expect(ownDoiRecord(cited, trap)).toEqual({ other: true });
+    expect(ownDoiRecord({ ...cited, doi: noise.DOI }, noise)).toHaveProperty('read');
+  });
+
+  it('is the reference’s own work, its title garbled, when the reference gives the record’s year and volume or pages', () => {
+    const garbled = NOISE.replace(
+      'From noise to knowledge: how randomness generates novel phenomena and reveals information',
+      'Noise to knowledge and randomness',
+    );
+    const cited = { ...text(`${garbled} https://doi.org/10.1111/ele.13085`), doi: '10.1111/ele.13085' };
+    const own = ownDoiRecord(cited, noise);
+    if (!('read' in own)) throw new Error('not read against its record');
+    expect(own.read.reading.similarity).toBeLessThan(0.5);
+    expect(compareWithRecord(own.read, { currentYear: 2026 }).map((one) => one.rule)).toEqual(['title_changed']);
+    // Without the numbers, that title is clearly another.
+    const bare = garbled.replace('Ecology Letters, 21(8), 1255–1267.', 'Ecology Letters.');
+    expect(ownDoiRecord({ ...text(`${bare} https://doi.org/10.1111/ele.13085`), doi: '10.1111/ele.13085' }, noise)).toEqual({
+      other: true,
+    });
+  });
+
+  it('is the reference’s own work, its title cut to its first words (its record named by its authors)', () => {
+    // arXiv's record (DataCite) of a preprint whose long title the reference cuts after four words: too
+    // short a run to be read as the title, the DOI decides.
+    const preprint = workFromDataCite(
+      json<{ data: Record<string, unknown> }>('../../../lib/local/samples/datacite/doi-10.48550-arxiv.2201.06719.json').data,
+    ) as CrossrefWork;
+    const cited = {
+      ...text('Han JZ, Si R, Qin HR, et al. Determination of hyperfine splittings. arXiv preprint arXiv:2201.06719v2; 2022.'),
+      arxiv: '2201.06719',
+    };
+    expect(ownDoiRecord(cited, preprint)).toEqual({ unread: true });
+    expect(ownDoiRecord({ ...cited, text: cited.text.replace('Determination of', 'Measurement of') }, preprint)).toEqual({
+      other: true,
+    });
   });
 });
