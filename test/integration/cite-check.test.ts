@@ -145,6 +145,22 @@ describe('POST /v1/cite/check', () => {
     expect(data.results[2]?.updates).toEqual([expect.objectContaining({ type: 'retraction', source: 'retraction-watch' })]);
   });
 
+  it('names another work of the same author’s DOI as another work’s, not as the reference’s with its title, year and venue wrong', async () => {
+    await registries();
+    // "From noise to knowledge…" (Boettiger, 2018) given the DOI of "The forecast trap" (Boettiger, 2022).
+    const data = expectSuccess(
+      await harness.service.post(PATH, { references: [`${BOETTIGER} https://doi.org/10.1111/ele.14024`] }),
+    );
+    const [result] = data.results;
+    expect(result?.verdict).toBe('mismatch');
+    expect(result?.issues.map((one) => one.rule)).toEqual(['doi_other_work']);
+    expect(result?.issues[0]?.message).toMatch(
+      /^The DOI 10\.1111\/ele\.14024 is the record of “The forecast trap” \(Carl Boettiger, 2022\).* The reference describes “From noise to knowledge/,
+    );
+    // Its own work, found by its text.
+    expect(result?.doi).toBe('10.1111/ele.13085');
+  });
+
   it('answers 400 naming the field for more than 100 references, for both or neither list, and for a bibliography over 100', async () => {
     const refuse = async (body: unknown, details: RegExp) => {
       const reply = await harness.service.post(PATH, body);

@@ -252,6 +252,17 @@ describe('POST /v1/cite/resolve: a DOI in a reference is a claim', () => {
     );
   });
 
+  it('gives no DOI (doi_conflict) to a reference whose DOI is the record of another title by some of its authors', async () => {
+    crossref.respond(crossrefAnswers);
+    // The Hadoop chapter's reference (Dendek, Fedoryszak, Bolikowski…) with the DOI of CERMINE (Tkaczyk, Fedoryszak, Dendek, Bolikowski…).
+    const data = expectSuccess(
+      await harness.service.post('/v1/cite/resolve', { references: [`${HADOOP_TEXT} https://doi.org/${CERMINE}`] }),
+      resolveSchema,
+    );
+    expect(data.references[0]).toMatchObject({ doi: null, match: { method: 'exact', rule: 'doi_conflict' } });
+    expect(data.references[0].reason).toMatch(/which is the record of “CERMINE: automatic extraction/);
+  });
+
   it('keeps the DOI of a reference whose title is its record’s, or whose title is cut but first author its record’s', async () => {
     crossref.respond(crossrefAnswers);
     const data = expectSuccess(

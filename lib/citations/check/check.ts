@@ -30,12 +30,10 @@ import {
   type Identification,
   isNoticeWork,
   issue,
-  namesAuthors,
+  ownDoiRecord,
   type RecordUpdate,
-  readForDoi,
   recordAuthors,
   recordIssues,
-  statesOtherTitle,
   updatesOf,
   weight,
 } from '../match/reference-check.js';
@@ -299,14 +297,12 @@ function crossrefQueries(states: readonly State[], deadline: number, now: number
 /** The reference against the record its own DOI names. */
 function claimDoi(state: State, work: CrossrefWork, currentYear: number): void {
   const source = agencyOf(work);
-  const identified =
-    describes(state.ref, work) ??
-    (namesAuthors(state.ref, work) && statesOtherTitle(state.ref, work) ? readForDoi(state.ref, work) : undefined);
-  if (identified && identified.reading.namesNotice === isNoticeWork(work)) {
-    state.found = { work, issues: compareWithRecord(identified, { currentYear }), source };
+  const own = ownDoiRecord(state.ref, work);
+  if ('read' in own) {
+    state.found = { work, issues: compareWithRecord(own.read, { currentYear }), source };
     return;
   }
-  if (!statesOtherTitle(state.ref, work)) {
+  if ('unread' in own) {
     // A reference that says nothing its DOI's record could contradict (a DOI and an author): the DOI decides.
     state.found = { work, issues: recordIssues(work), source };
     return;

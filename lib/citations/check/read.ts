@@ -11,6 +11,7 @@
 import { CHECK_REFERENCE_MAX_CHARS } from '../../contract/cite-check.js';
 import { parseReferenceInput } from '../match/reference-match.js';
 import { type CitedFields, type CitedName, type CitedReference, citedFromCsl, doiOf, textOfFields } from '../model/cited.js';
+import { inlineMarkupAsText } from '../model/csl.js';
 import { cleanReference } from '../model/text.js';
 
 /** One reference of the list: read, or why it could not be. `input` is what the list gave, as given. */
@@ -26,9 +27,18 @@ const BIBTEX_FILE = /^\s*@\s*[A-Za-z]+\s*[{(]/m;
 const RIS_RECORD = /^\s*TY\s{1,2}-/;
 const RIS_FILE = /^\s*TY\s{1,2}-/m;
 
+/**
+ * A pasted text as one line of plain text: its line breaks read first (a word hyphenated across one joined),
+ * then its inline markup and entities as a Crossref title's (§25), and what the entities stand for (a
+ * no-break space) read as pasted again.
+ */
+function plainPasted(input: string): string {
+  return cleanReference(inlineMarkupAsText(cleanReference(input)));
+}
+
 /** A free-text reference: read as pasted, its DOI and arXiv identifier noted; empty or too long, unreadable. */
 export function readText(input: string): ReadReference {
-  const text = cleanReference(input);
+  const text = plainPasted(input);
   if (text === '') return { input, format: 'text', unreadable: 'The reference is empty.' };
   if (text.length > CHECK_REFERENCE_MAX_CHARS) {
     return {
@@ -58,8 +68,18 @@ function structured(
   doi?: string,
   arxiv?: string,
 ): ReadReference {
+  // An entry's words as the record's: a title or journal copied with its markup or entities ("&amp;").
+  const plain = (value: string | undefined) => (value === undefined ? undefined : plainPasted(value));
+  const plainName = (name: CitedName): CitedName =>
+    Object.fromEntries(Object.entries(name).map(([part, value]) => [part, plain(value)])) as CitedName;
+  const read: CitedFields = {
+    ...fields,
+    title: plain(fields.title),
+    venue: plain(fields.venue),
+    authors: fields.authors?.map(plainName),
+  };
   const stated = Object.fromEntries(
-    Object.entries(fields).filter(([, value]) => value !== undefined && value !== ''),
+    Object.entries(read).filter(([, value]) => value !== undefined && value !== ''),
   ) as CitedFields;
   if (!stated.title && !doi && !arxiv) {
     return { input, format, unreadable: 'The entry states neither a title nor a DOI: there is nothing to check it by.' };
@@ -269,8 +289,7 @@ function fromCsl(item: unknown, input: string): ReadReference {
       unreadable: 'The CSL-JSON item states neither a title nor a DOI: there is nothing to check it by.',
     };
   }
-  const arxiv = ARXIV.exec(reference.text)?.[1];
-  return { input, reference: arxiv ? { ...reference, arxiv } : reference };
+  return structured(input, 'csl-json', reference.fields ?? {}, reference.doi, ARXIV.exec(reference.text)?.[1]);
 }
 
 // ---------------------------------------------------------------------------------------------------------

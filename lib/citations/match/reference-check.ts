@@ -40,7 +40,7 @@ export const CHECK_RULES = [
     field: 'doi',
     severity: 'error',
     finds:
-      'The reference’s DOI is the record of another work: its title or authors are not the reference’s (or one is a notice and the other not).',
+      'The reference’s DOI is the record of another work: its title is not the reference’s (an author’s other paper included), or one is a notice and the other not.',
   },
   {
     rule: 'doi_differs',
@@ -753,13 +753,79 @@ export function namesAuthors(cited: CitedReference, work: CrossrefWork): boolean
 }
 
 /**
+ * The least similarity at which a DOI's record whose title is not the reference's (under
+ * TITLE_READ_THRESHOLD) is still read as its work, cut or garbled, when its authors are the reference's;
+ * below it the record is another work, whoever its authors are (an author's other paper), unless the
+ * reference gives the record's year and its volume or first page (§25; ownDoiRecord keeps a title cut to
+ * its first words the record's). On the labelled set's recorded
+ * works, one work's reference with the DOI of another by the same first author is told apart far more often
+ * than not, and a title cut to a third or garbled is still read as its record's nearly always.
+ */
+export const DOI_TITLE_FLOOR = 0.5;
+
+/**
  * The reference read against the record its own DOI names, when the record's authors are the reference's
  * but its title is not found in it (cut, garbled): the run of the reference most like the title stands for
- * it, so that what differs is reported rather than the record refused.
+ * it, so that what differs is reported rather than the record refused. Undefined when that run is clearly
+ * another title (under DOI_TITLE_FLOOR) and the record's numbers are not the reference's.
  */
 export function readForDoi(cited: CitedReference, work: CrossrefWork): Identification | undefined {
   const reading = readAgainst(cited, work, 0.01);
-  return reading ? { work, reading, score: reading.similarity } : undefined;
+  if (!reading) return undefined;
+  if (reading.similarity < DOI_TITLE_FLOOR && !givesNumbers(cited, reading, work)) return undefined;
+  return { work, reading, score: reading.similarity };
+}
+
+/** Words a cut title is recognised by: the record's title's first three, two of them more than small words. */
+const CUT_TITLE_WORDS = 3;
+
+/**
+ * Whether the reference holds the start of the record's title, its first words in order: a title cut
+ * ("Determination of hyperfine splittings" of a preprint's long title), not another paper's.
+ */
+function startsTitle(cited: CitedReference, work: CrossrefWork): boolean {
+  const words = readReference(cited.fields?.title ?? cited.text).words.join(' ');
+  return citableTitles(work).some((title) => {
+    const start = normalizeText(title).split(' ').filter(Boolean).slice(0, CUT_TITLE_WORDS);
+    const content = start.filter((word) => !SMALL_WORDS.has(word));
+    return start.length === CUT_TITLE_WORDS && content.length >= 2 && ` ${words} `.includes(` ${start.join(' ')} `);
+  });
+}
+
+/** Whether the reference gives the record's year (or its print or online year) and its volume or first page. */
+function givesNumbers(cited: CitedReference, reading: Reading, work: CrossrefWork): boolean {
+  const { issued, printOnline } = recordYears(work);
+  // The year anywhere in the reference: a title run read far from the title may take in the year before it.
+  const years = cited.fields ? reading.years : [...readReference(cited.text).years];
+  const year = years.some((y) => y === issued || printOnline.includes(y));
+  const volume = work.volume !== undefined && reading.volume === strip(work.volume);
+  const firstPage = /\d+/.exec(work.page ?? '')?.[0];
+  const page = firstPage !== undefined && reading.pages?.[0] === strip(firstPage);
+  return year && (volume || page);
+}
+
+/** What the record a reference's own DOI names is to it (ownDoiRecord). */
+export type OwnDoiRecord =
+  /** Its work, read against it: what differs is reported. */
+  | { read: Identification }
+  /** Its work, with nothing the reference states to compare: a DOI and an author, or a title cut past reading. */
+  | { unread: true }
+  /** Another work's record: `doi_other_work` in the check, `doi_conflict` in resolve. */
+  | { other: true };
+
+/**
+ * What the record a reference's own DOI names is to it: the record it describes (its title and one more
+ * field), or, its title cut or garbled, the record of its authors (readForDoi); the DOI alone decides for a
+ * reference that states no title of its own, or names the authors and cuts the title to its first words
+ * past reading; any other record is another work's, a notice for an article or an article for a notice too.
+ * The check and resolve decide by it alike (§25).
+ */
+export function ownDoiRecord(cited: CitedReference, work: CrossrefWork): OwnDoiRecord {
+  const authors = namesAuthors(cited, work);
+  const read = describes(cited, work) ?? (authors && statesOtherTitle(cited, work) ? readForDoi(cited, work) : undefined);
+  if (read) return read.reading.namesNotice === isNoticeWork(work) ? { read } : { other: true };
+  if (!statesOtherTitle(cited, work) || (authors && startsTitle(cited, work))) return { unread: true };
+  return { other: true };
 }
 
 /**
@@ -954,9 +1020,10 @@ function yearIssues(reading: Reading, work: CrossrefWork, currentYear: number): 
  * "PNAS"). Undefined when the reference names no venue or the record has none.
  */
 export function venueNamed(reading: Reading, work: CrossrefWork): boolean | undefined {
-  const names = [...(work['container-title'] ?? []), ...(work['short-container-title'] ?? [])].filter((name) =>
-    normalizeText(name),
-  );
+  // Read as the record's titles are ("Communicative &amp; Integrative Biology" is "… & …", no word "amp").
+  const names = [...(work['container-title'] ?? []), ...(work['short-container-title'] ?? [])]
+    .map((name) => plainText(name) ?? '')
+    .filter((name) => normalizeText(name));
   if (names.length === 0 || reading.venueWords.length === 0) return undefined;
   const venue = reading.venueWords;
   return names.some((name) => {
@@ -1007,7 +1074,7 @@ function contracts(short: string, word: string): boolean {
 }
 
 function venueIssues(reading: Reading, work: CrossrefWork): CheckIssue[] {
-  const container = (work['container-title'] ?? [])[0] ?? null;
+  const container = plainText((work['container-title'] ?? [])[0]) ?? null;
   const citedVenue = reading.venue || null;
   // A preprint server or repository named anywhere after the title, a link to one included.
   if (isPreprintWork(work)) {

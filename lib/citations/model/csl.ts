@@ -101,6 +101,17 @@ const KEPT_MARKUP: Record<string, { open: string; close: string }> = {
   sub: { open: '<sub>', close: '</sub>' },
 };
 
+/** Any element, as Crossref's deposits hold them. */
+const ANY_TAG = /<(\/?)([\w:.-]+)[^>]*>/g;
+
+/**
+ * The elements a pasted text may carry (copied from a publisher's page, a Crossref title or a reference
+ * manager): HTML's and JATS's inline ones and MathML's. Only these: "p<0.05" and a SICI DOI's
+ * "<213::AID-JBM9>" are text.
+ */
+const INLINE_TAG =
+  /<(\/?)((?:jats|mml):[\w.-]+|(?:i|b|u|em|strong|sub|sup|span|small|sc|scp|italic|bold|a|br|font|tt|math|mi|mn|mo|msub|msup|mrow|mtext))(?:\s[^<>]*)?\/?>/gi;
+
 /**
  * Crossref titles may carry JATS markup (<i>, <scp>, <sub>, MathML) and line breaks. Publishers often
  * leave no space at a tag ("of<i>Salmonella enterica</i>from"): a tag between two letters stands for a
@@ -109,7 +120,7 @@ const KEPT_MARKUP: Record<string, { open: string; close: string }> = {
  * bold, sub- and superscripts are written as CSL rich text; every other element is dropped (small
  * capitals too: Wiley sets acronyms and single initials in them, which read right as capitals).
  */
-function fromJats(text: string, keep: boolean): string {
+function fromJats(text: string, keep: boolean, tags: RegExp = ANY_TAG): string {
   // An unbalanced kept element would run to the end of the citation: kept only where it closes.
   const balanced = (name: string) => {
     const opens = text.match(new RegExp(`<${name}(?:\\s[^>]*)?>`, 'gi'))?.length ?? 0;
@@ -118,7 +129,7 @@ function fromJats(text: string, keep: boolean): string {
   };
   return decodeEntities(
     text
-      .replace(/<(\/?)([\w:.-]+)[^>]*>/g, (tag, closing: string, name: string, offset: number, whole: string) => {
+      .replace(tags, (tag, closing: string, name: string, offset: number, whole: string) => {
         const before = whole.slice(0, offset);
         const after = whole.slice(offset + tag.length);
         let boundary = ' ';
@@ -148,6 +159,15 @@ export function richText(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
   const rich = fromJats(text, true);
   return fromJats(rich, false) ? rich : undefined;
+}
+
+/**
+ * A pasted text's inline markup and HTML entities read as a Crossref title's are (plainText): "&amp;" is
+ * "&", "Al<sub>2</sub>O<sub>3</sub>" is "Al2O3" and "between<i>Chlamydia</i>Infection" three words, so
+ * that a reference copied with its markup reads as its record does (§25). One line.
+ */
+export function inlineMarkupAsText(text: string): string {
+  return fromJats(text, false, INLINE_TAG);
 }
 
 /** CSL rich text as plain text (what matching, keys and plain readers need). */

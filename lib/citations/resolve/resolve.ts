@@ -7,7 +7,7 @@
  *   is looked up directly: Crossref twenty to a request, then DataCite twenty to a request for what
  *   Crossref does not know (DOIs of DataCite's repositories, arXiv's and Zenodo's among them, go to DataCite
  *   first). A DOI is the reference's claim, not its answer: a reference whose DOI is the record of a work
- *   of another title and authors gets no DOI (`doi_conflict`, match/reference-check.ts).
+ *   of another title gets no DOI (`doi_conflict`, match/reference-check.ts ownDoiRecord).
  * - Free text is sent to Crossref as a bibliographic query; its candidates go through the reference matcher
  *   (reference-match.ts: a wrong DOI is worse than none, so nothing ambiguous is taken). A reference
  *   Crossref has no match for that names a data repository, a dataset, software or a preprint is then
@@ -21,7 +21,7 @@ import { mapSettled } from '../../concurrency.js';
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { logger } from '../../logger.js';
-import { citableTitles, describes, namesAuthors, recordAuthors, statesOtherTitle } from '../match/reference-check.js';
+import { citableTitles, ownDoiRecord, recordAuthors } from '../match/reference-check.js';
 import {
   bibliographicQuery,
   matchReference,
@@ -102,15 +102,16 @@ async function lookUpDois(dois: readonly string[], deadline: number): Promise<Ma
 }
 
 /**
- * Why a reference's own DOI is not its record: the DOI is another work's, whose title and first author the
- * reference does not carry (resolve gives such a reference no DOI, as the matcher gives none to a text
- * whose DOI none of its candidates has).
+ * Why a reference's own DOI is not its record: the DOI is another work's, by the rule the reference check
+ * judges a DOI by (ownDoiRecord: another title, whoever its authors are, or another title and authors), so
+ * that the two answer one reference alike (resolve gives such a reference no DOI, as the matcher gives none
+ * to a text whose DOI none of its candidates has).
  */
 function conflict(text: string, doi: string, work: CrossrefWork): string | undefined {
   const cited = { format: 'text' as const, text, doi };
-  if (describes(cited, work) || namesAuthors(cited, work) || !statesOtherTitle(cited, work)) return undefined;
+  if (!('other' in ownDoiRecord(cited, work))) return undefined;
   const year = workYear(work);
-  return `The reference holds the DOI ${doi}, which is the record of “${citableTitles(work)[0] ?? 'an untitled work'}” (${[recordAuthors(work), year].filter(Boolean).join(', ')}); neither its title nor its first author is the reference’s.`;
+  return `The reference holds the DOI ${doi}, which is the record of “${citableTitles(work)[0] ?? 'an untitled work'}” (${[recordAuthors(work), year].filter(Boolean).join(', ')}): another work than the reference’s.`;
 }
 
 /** How a reference names a record DataCite holds: a data repository, a dataset, software, a preprint. */

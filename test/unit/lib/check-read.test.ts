@@ -173,6 +173,19 @@ describe('free text', () => {
       unreadable: expect.stringMatching(/longer than 2,000 characters/),
     });
   });
+
+  it('reads inline markup and HTML entities as plain text, across a line break, keeping what is no markup', async () => {
+    // Crossref's title of 10.1021/jp502220m, and its journal in italics, copied from a page's source.
+    const pasted =
+      'Liu, F.-Q., & Zhu, K. (2014). Drift Transport in Al<sub>2</sub>O<sub>3</sub>-Sheathed 3-D Transparent Con-\nducting Oxide Photoanodes. <i>The Journal of Physical Chemistry C</i>, R&amp;D&nbsp;notes.';
+    expect(reference(await readReferenceEntry(pasted)).text).toBe(
+      'Liu, F.-Q., & Zhu, K. (2014). Drift Transport in Al2O3-Sheathed 3-D Transparent Conducting Oxide Photoanodes. The Journal of Physical Chemistry C, R&D notes.',
+    );
+    // "p<0.05" and a SICI DOI's "<213::AID-JBM9>" are text, not tags.
+    const sici =
+      'Kim J (1996). Effects at p<0.05 and q>1. J Biomed Mater Res 31:213. doi:10.1002/(SICI)1097-4636(199606)31:2<213::AID-JBM9>3.0.CO;2-K';
+    expect(reference(await readReferenceEntry(sici)).text).toBe(sici);
+  });
 });
 
 describe('a pasted list', () => {

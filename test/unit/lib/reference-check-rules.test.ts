@@ -4,22 +4,27 @@
  * and the verdict's evidence each rule gives (its name, field and severity, from the table the citation
  * guide prints). The measurement on a labelled set is test/integration/cite-check-labelled.test.ts.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readReferenceEntry } from '../../../lib/citations/check/read.js';
 import {
   CHECK_RULES,
   type CheckIssue,
   compareWithRecord,
   describes,
   namesAuthors,
+  ownDoiRecord,
   recordIssues,
   statesOtherTitle,
   updatesOf,
 } from '../../../lib/citations/match/reference-check.js';
 import type { CitedFields, CitedReference } from '../../../lib/citations/model/cited.js';
 import type { CrossrefWork } from '../../../lib/citations/model/work.js';
+import { workFromDataCite } from '../../../lib/citations/sources/datacite.js';
 import { ISSUE_FIELDS, ISSUE_SEVERITIES } from '../../../lib/contract/cite-check.js';
 import { readDocument } from '../../support/docs-blocks.js';
 import { SHEA, SHEA_TITLE, sheaWork } from '../../support/match-records.js';
+import { record } from '../../support/reference-strings.js';
 
 /** The Shea article with both its authors, as Crossref records it. */
 const shea: CrossrefWork = {
@@ -329,5 +334,118 @@ describe('which record a reference describes', () => {
     expect(namesAuthors(text('Okafor A. doi:10.1103/PhysRevB.47.9967'), shea)).toBe(false);
     expect(statesOtherTitle(text('Shea MJ, Compton RN. Phys Rev B 1993. doi:10.1103/PhysRevB.47.9967'), shea)).toBe(false);
     expect(statesOtherTitle(text('Okafor A. Tropical seedlings under drought. Tree Physiol 2016.'), shea)).toBe(true);
+  });
+});
+
+/** Recorded Crossref works: the demo's (Carl Boettiger's), and one hand-checked record whose title holds "&amp;". */
+const json = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as T;
+const boettiger = (doi: string) =>
+  json<{ message: { items: CrossrefWork[] } }>(
+    '../../../lib/local/samples/crossref/works-ecology-carl-boettiger.json',
+  ).message.items.find((work) => work.DOI === doi) as CrossrefWork;
+const handChecked = json<{ records: { id: string; work: CrossrefWork; formats: Record<string, { html: string }> }[] }>(
+  '../../fixtures/citations/hand-checked.json',
+).records.find((one) => one.id === 'ieee-proceedings-entity-in-title') as {
+  work: CrossrefWork;
+  formats: Record<string, { html: string }>;
+};
+
+/** The rules a reference finds against a work once the check has read it (read.ts), as a request gives it. */
+async function readAndCompare(reference: string, work: CrossrefWork): Promise<string[] | undefined> {
+  const read = await readReferenceEntry(reference);
+  if (!('reference' in read)) throw new Error(read.unreadable);
+  const identified = describes(read.reference, work);
+  return identified && compareWithRecord(identified, { currentYear: 2026 }).map((one) => one.rule);
+}
+
+describe('a reference copied with its markup (HTML entities, <i>, <sub>), and records that hold markup', () => {
+  it('reads "&amp;" and "&#38;" as "&", not a word "amp": no title_changed', async () => {
+    // The service's own MLA citation of the record as HTML, pasted from a page's source.
+    const html = handChecked.formats.MLA?.html ?? '';
+    expect(html).toContain('Emissions &#38; Immunity');
+    expect(await readAndCompare(html, handChecked.work)).toEqual([]);
+    expect(await readAndCompare(html.replaceAll('&#38;', '&amp;'), handChecked.work)).toEqual([]);
+    // An entry's title too (CSL-JSON as a reference manager exports Crossref's title).
+    const item = {
+      type: 'paper-conference',
+      title: handChecked.work.title?.[0],
+      author: [{ family: 'van den Bergh', given: 'Mathieu' }],
+    };
+    expect(await readAndCompare(JSON.stringify({ ...item, issued: { 'date-parts': [[2017]] } }), handChecked.work)).toEqual([]);
+  });
+
+  it('reads "Al<sub>2</sub>O<sub>3</sub>" as "Al2O3", keeping the title’s last word', async () => {
+    const drift = record('10.1021/jp502220m');
+    const reference = `Liu, F.-Q., Zhu, K., Li, T., & Xu, T. (2014). ${drift.title?.[0]}. <i>The Journal of Physical Chemistry C</i>, <i>118</i>(19), 9951–9957.`;
+    expect(reference).toContain('Al<sub>2</sub>O<sub>3</sub>-Sheathed');
+    expect(await readAndCompare(reference, drift)).toEqual([]);
+    // A word the reference really lacks is still one.
+    expect(await readAndCompare(reference.replace(' Solar Cells', ' Solar'), drift)).toEqual(['title_changed']);
+  });
+
+  it('reads a tag between two words as a space, as Crossref’s titles are read', async () => {
+    const leung = record('10.1080/10446670310001642429');
+    expect(leung.title?.[0]).toContain('between<i>Chlamydia</i>Infection');
+    const reference = `Leung PSC, Park O, Matsumura S, Ansari AA, Coppel RL, Gershwin ME. ${leung.title?.[0]} Clin Dev Immunol. 2003;10(2-4):227-33.`;
+    expect(await readAndCompare(reference, leung)).toEqual([]);
+  });
+
+  it('compares a journal the record names with "&amp;" as the journal it is: its abbreviation agrees', async () => {
+    const medina = record('10.1080/19420889.2017.1395120');
+    expect(medina['container-title']).toEqual(['Communicative &amp; Integrative Biology']);
+    const reference =
+      'Medina R, Richly H. The dire side of autophagy in aging: Lessons from C. elegans. Commun Integr Biol. 2017;11(1):e1395120.';
+    expect(await readAndCompare(reference, medina)).toEqual([]);
+    const found = describes(text(reference.replace('Commun Integr Biol', 'J Gerontol')), medina);
+    const [venue] = compareWithRecord(found as NonNullable<typeof found>, { currentYear: 2026 });
+    expect(venue).toMatchObject({ rule: 'venue_differs', recorded: 'Communicative & Integrative Biology' });
+  });
+});
+
+describe('a DOI of another work by the same authors', () => {
+  const trap = boettiger('10.1111/ele.14024');
+  const noise = boettiger('10.1111/ele.13085');
+  const NOISE =
+    'Boettiger, C. (2018). From noise to knowledge: how randomness generates novel phenomena and reveals information. Ecology Letters, 21(8), 1255–1267.';
+
+  it('is another work when its record’s title is clearly not the reference’s, whoever its authors are', () => {
+    // "The forecast trap" (Boettiger, 2022) is no reading of "From noise to knowledge…" (Boettiger, 2018).
+    const cited = { ...text(`${NOISE} https://doi.org/10.1111/ele.14024`), doi: '10.1111/ele.14024' };
+    expect(namesAuthors(cited, trap)).toBe(true);
+    expect(ownDoiRecord(cited, trap)).toEqual({ other: true });
+    expect(ownDoiRecord({ ...cited, doi: noise.DOI }, noise)).toHaveProperty('read');
+  });
+
+  it('is the reference’s own work, its title garbled, when the reference gives the record’s year and volume or pages', () => {
+    const garbled = NOISE.replace(
+      'From noise to knowledge: how randomness generates novel phenomena and reveals information',
+      'Noise to knowledge and randomness',
+    );
+    const cited = { ...text(`${garbled} https://doi.org/10.1111/ele.13085`), doi: '10.1111/ele.13085' };
+    const own = ownDoiRecord(cited, noise);
+    if (!('read' in own)) throw new Error('not read against its record');
+    expect(own.read.reading.similarity).toBeLessThan(0.5);
+    expect(compareWithRecord(own.read, { currentYear: 2026 }).map((one) => one.rule)).toEqual(['title_changed']);
+    // Without the numbers, that title is clearly another.
+    const bare = garbled.replace('Ecology Letters, 21(8), 1255–1267.', 'Ecology Letters.');
+    expect(ownDoiRecord({ ...text(`${bare} https://doi.org/10.1111/ele.13085`), doi: '10.1111/ele.13085' }, noise)).toEqual({
+      other: true,
+    });
+  });
+
+  it('is the reference’s own work, its title cut to its first words (its record named by its authors)', () => {
+    // arXiv's record (DataCite) of a preprint whose long title the reference cuts after four words: too
+    // short a run to be read as the title, the DOI decides.
+    const preprint = workFromDataCite(
+      json<{ data: Record<string, unknown> }>('../../../lib/local/samples/datacite/doi-10.48550-arxiv.2201.06719.json').data,
+    ) as CrossrefWork;
+    const cited = {
+      ...text('Han JZ, Si R, Qin HR, et al. Determination of hyperfine splittings. arXiv preprint arXiv:2201.06719v2; 2022.'),
+      arxiv: '2201.06719',
+    };
+    expect(ownDoiRecord(cited, preprint)).toEqual({ unread: true });
+    expect(ownDoiRecord({ ...cited, text: cited.text.replace('Determination of', 'Measurement of') }, preprint)).toEqual({
+      other: true,
+    });
   });
 });
