@@ -12,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renderExports } from '../../../lib/citations/exports/exports.js';
 import { bestMatch } from '../../../lib/citations/match/match.js';
 import { AUTHORS_CUT } from '../../../lib/citations/model/csl.js';
 import { indexRecordOf } from '../../../lib/citations/model/index-record.js';
@@ -102,6 +103,38 @@ describe('an organisation as author', () => {
       expect(text, style).not.toMatch(/Organization, W|W\. ?H\. Organization/);
     }
   });
+
+  // Constructed in the index's form from the names the outside audit found printed as people ("Census
+  // Bureau, U. S.", "2019 Risk Factors Collaborators, G. B. D."): an acronym where a person's initials stand.
+  it.each([
+    [
+      'Income in the United States: 2019',
+      'US Census Bureau - 2020 - census.gov',
+      'US Census Bureau',
+      /Census Bureau, U|U\. ?S\./,
+    ],
+    [
+      'Global burden of 87 risk factors in 204 countries and territories, 1990–2019',
+      'GBD 2019 Risk Factors Collaborators - The Lancet, 2020 - thelancet.com',
+      'GBD 2019 Risk Factors Collaborators',
+      /Collaborators, G|G\. ?B\. ?D\./,
+    ],
+  ] as const)(
+    '%s: an acronym before a body’s name is no initials, in any style or export',
+    async (title, summary, name, asPerson) => {
+      const { scholar, record, citations } = await cite(title, summary);
+      expect(scholar.authors).toEqual([{ given: '', family: name, organisation: true }]);
+      expect(record.csl.author).toEqual([{ literal: name }]);
+      expect(Object.keys(citations)).toHaveLength(8);
+      for (const [style, text] of Object.entries(citations)) {
+        expect(text, style).toContain(name);
+        expect(text, style).not.toMatch(asPerson);
+      }
+      const { bibtex, ris } = await renderExports(record.csl, ['bibtex', 'ris']);
+      expect(bibtex).toContain(`author = {{${name}}}`);
+      expect(ris).toContain(`AU  - ${name},`);
+    },
+  );
 });
 
 describe('a venue the index cut', () => {
