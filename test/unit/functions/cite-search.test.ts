@@ -314,6 +314,22 @@ describe('assemble with citePapers', () => {
     expect(mixed[0]?.fallbackReason).toBe("The index's cite answer lacked Chicago");
   });
 
+  it("says which format the index's record, the last source, leaves out too", () => {
+    const [paper] = citePapers(page, {
+      lookups: [
+        { scholar: { ...scholar(0), title: 'Bananas: no Chicago' }, record: unmatched('Crossref did not answer in time') },
+      ],
+      cites: null,
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: false,
+    });
+    expect(Object.keys(paper?.citations ?? {})).toEqual(['MLA', 'APA', 'Harvard', 'Vancouver']);
+    expect(paper?.fallbackReason).toBe(
+      "Crossref did not answer in time; Chicago: the style renders nothing for the index's record",
+    );
+  });
+
   it('names as citations_source the source of most formats, the earlier one on a tie', () => {
     const twoFormats: CiteAnswer = { citations: { MLA: 'index MLA', APA: 'index APA' }, formats: [], links: [] };
     const [paper] = citePapers(page, {
