@@ -24,6 +24,8 @@ export default defineConfig({
       'test/unit/lib/crossref-match-rules.test.ts',
       'test/unit/lib/reference-labelled.test.ts',
       'test/unit/lib/reference-pasted.test.ts',
+      'test/unit/lib/reference-doi-links.test.ts',
+      'test/unit/lib/repository-match.test.ts',
       'test/unit/lib/exports.test.ts',
       'test/unit/lib/exports-entries.test.ts',
       'test/unit/lib/crossref-roundtrip.test.ts',

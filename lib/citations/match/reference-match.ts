@@ -11,6 +11,7 @@
  * reference strings (test/fixtures/SOURCES.md). The rules and the title threshold are those of match.ts.
  */
 
+import { repositoriesNamed, repositoryOf } from '../model/repository.js';
 import { cleanReference, normalizeText } from '../model/text.js';
 import { type CrossrefPerson, type CrossrefWork, workTitles, workYear } from '../model/work.js';
 import { isGenericTitle, isNotice, TITLE_SIMILARITY_THRESHOLD, titleNumbers } from './match.js';
@@ -416,6 +417,16 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
   const outside = [...ref.words.slice(0, window.start), ...ref.words.slice(window.end)].join(' ');
   if (!dataset && DATA_TEXT.test(outside)) {
     return { rule: 'version', reason: 'The reference cites a dataset, and the work found is not one.', similarity };
+  }
+  // One work deposited in two repositories is two records: a reference naming one is not the other's copy.
+  const deposited = repositoryOf(work);
+  const repositories = repositoriesNamed(ref.raw);
+  if (deposited && repositories.length > 0 && !repositories.includes(deposited)) {
+    return {
+      rule: 'version',
+      reason: `The reference names ${repositories.map((repository) => repository.name).join(' or ')}, and the work found is deposited in ${deposited.name}.`,
+      similarity,
+    };
   }
   const agrees = agreesOnPlace(ref, work);
   const placed = agrees || namesContainer(ref, work);

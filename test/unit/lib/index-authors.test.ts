@@ -83,7 +83,7 @@ describe('an author of the index: person or organisation', () => {
     const lines = JSON.parse(readFileSync(new URL('../../fixtures/scholar/summary-lines.json', import.meta.url), 'utf8')) as {
       lines: { summary: string }[];
     };
-    const pages = ['google_scholar', 'google_scholar_authors'].flatMap(
+    const pages = (['google_scholar', 'google_scholar_authors'] as const).flatMap(
       (name) => (sample(name).organic_results as { publication_info?: { summary?: string } }[]) ?? [],
     );
     const names = [
