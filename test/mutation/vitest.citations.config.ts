@@ -21,6 +21,7 @@ export default defineConfig({
       'test/unit/lib/reference-match-reading.test.ts',
       'test/unit/lib/reference-match-rules.test.ts',
       'test/unit/lib/reference-match-judge.test.ts',
+      'test/unit/lib/reference-match-patterns.test.ts',
       'test/unit/lib/crossref-match-rules.test.ts',
       'test/unit/lib/reference-labelled.test.ts',
       'test/unit/lib/reference-pasted.test.ts',
