@@ -49,10 +49,10 @@ const BLANK = /[\s\p{Cf}]+/gu;
 
 /**
  * A DOI as found: without a link's query or fragment, before and after percent-decoding ("?via%3Dihub",
- * "#abstract", "%3Fvia%3Dihub": no DOI registry ends a DOI so, and a link's reader never sends them as
- * one), without the white space and invisible characters a link's encoding carried ("%20", "%E2%80%8B"),
- * lower case, trailing punctuation, a trailing slash and unbalanced closing brackets removed one character
- * at a time until the last is none of them.
+ * "#abstract", "%3Fvia%3Dihub": a link encodes a DOI's own "?" and "#", and an encoded one is nearly always
+ * a query encoded by mistake; docs/decisions.md §19), without the white space and invisible characters a
+ * link's encoding carried ("%20", "%E2%80%8B"), lower case, trailing punctuation, a trailing slash and
+ * unbalanced closing brackets removed one character at a time until the last is none of them.
  */
 function cleanDoi(found: string): string {
   const query = /[?#].*$/s;
