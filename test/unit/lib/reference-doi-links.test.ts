@@ -48,13 +48,18 @@ describe('a DOI as a link carries it', () => {
     expect(parseReferenceInput(publisher)).toEqual({ kind: 'text', text: publisher, doi: DOI });
   });
 
-  it('takes the other prefixes a DOI is written with: info:doi/, urn:doi:, and doi: inside a link', () => {
-    for (const variant of [`info:doi/${DOI}`, `urn:doi:${DOI}`, `https://doi.org/doi:${DOI}`]) {
+  it('takes the other prefixes a DOI is written with: info:doi/, urn:doi:, doi: inside a link, "DOI" without a colon or with a space before it', () => {
+    // "DOI 10.…" as Springer prints it, "DOI : 10.…" as French typography spaces a colon.
+    for (const variant of [`info:doi/${DOI}`, `urn:doi:${DOI}`, `https://doi.org/doi:${DOI}`, `DOI ${DOI}`, `DOI : ${DOI}`]) {
       expect(parseReferenceInput(variant), variant).toEqual({ kind: 'doi', doi: DOI });
     }
   });
 
   it('drops only encoded characters that are blank before a link’s DOI, and keeps a DOI’s own encoded characters', () => {
+    // Several encoded characters: a zero-width space is three bytes, and a space may come twice.
+    for (const before of ['%E2%80%8B', '%20%20']) {
+      expect(parseReferenceInput(`https://doi.org/${before}${DOI}`), before).toEqual({ kind: 'doi', doi: DOI });
+    }
     // "%41" is an "A": not blank, so the entry is no link to a DOI.
     expect(parseReferenceInput(`https://doi.org/%41${DOI}`)).toEqual({
       kind: 'text',
