@@ -51,6 +51,20 @@ describe('a reference that names a repository', () => {
     expect(ruleOf(matchReference(both, [zenodoCopy, dryad]))).toBe('ambiguous');
   });
 
+  it('names every repository it names when the work found is deposited in another', () => {
+    const figshareCopy: CrossrefWork = {
+      ...zenodoCopy,
+      DOI: '10.6084/m9.figshare.8515',
+      publisher: 'figshare',
+      URL: 'https://figshare.com/x',
+    };
+    const both = `${AUTHORS} ${TITLE} [Dataset]. Dryad; a copy on Zenodo.`;
+    expect(matchReference(both, [figshareCopy])).toMatchObject({
+      rule: 'version',
+      reason: 'The reference names Zenodo or Dryad, and the work found is deposited in figshare.',
+    });
+  });
+
   it('leaves a reference that names no repository as it was: two deposits of one dataset are a tie', () => {
     expect(ruleOf(matchReference(`${AUTHORS} ${TITLE} [Dataset].`, [zenodoCopy, dryad]))).toBe('ambiguous');
   });
@@ -73,6 +87,11 @@ describe('a search result the index shows on a repository', () => {
     const onZenodo = parseScholarSummary(TITLE, 'B Ollomo, P Durand, F Prugnolle - 2011 - zenodo.org');
     expect(bestMatch(onZenodo, [dryad, zenodoCopy])?.work.DOI).toBe('10.5281/zenodo.8515');
     expect(bestMatch(onZenodo, [dryad])).toBeUndefined();
+  });
+
+  it('takes a deposited record for a result the index shows on no repository: only a repository named refuses another’s', () => {
+    const paper = parseScholarSummary(TITLE, 'B Ollomo, P Durand, F Prugnolle - 2011 - ird.fr');
+    expect(bestMatch(paper, [dryad])?.work.DOI).toBe('10.5061/dryad.8515');
   });
 
   it('still takes a work deposited in no repository, the published article of a paper the index shows on Zenodo', () => {
