@@ -58,7 +58,11 @@ export const paperExportsSchema = z
     csl_json: z.optional(
       z
         .record(z.string(), z.unknown())
-        .check(z.describe('The record as one CSL-JSON item (citation-style-language schema), when "csl-json" was asked for')),
+        .check(
+          z.describe(
+            'The record as one CSL-JSON item (citation-style-language schema), when "csl-json" was asked for; an author list the index cut says so in its `note`',
+          ),
+        ),
     ),
     bibtex: z.optional(
       z
@@ -69,7 +73,13 @@ export const paperExportsSchema = z
           ),
         ),
     ),
-    ris: z.optional(z.string().check(z.describe('The record as one RIS reference, when "ris" was asked for'))),
+    ris: z.optional(
+      z
+        .string()
+        .check(
+          z.describe('The record as one RIS reference, when "ris" was asked for; an author list the index cut says so in `N1`'),
+        ),
+    ),
     render_error: z.optional(
       z
         .string()
@@ -191,7 +201,7 @@ export const citationDetailSchema = z.strictObject({
       .string()
       .check(
         z.describe(
-          "Why some or all of the paper's citations come from a later source than the first one asked: the index's cite answer failed or was empty, no Crossref work matched, or a style rendered nothing for the record; null when every citation comes from the first source",
+          "Why some or all of the paper's citations come from a later source than the first one asked: the index's cite answer failed or was empty, no Crossref work matched, or a style rendered nothing for the record (a format no source gives is named too: Chicago leaves out a document nothing locates); null when every citation comes from the first source",
         ),
       ),
   ),

@@ -1000,13 +1000,13 @@ export interface components {
            */
           source: 'crossref' | 'datacite' | 'scholar';
           fallback_reason: string | null;
-          /** @description The record as one CSL-JSON item (citation-style-language schema), when "csl-json" was asked for */
+          /** @description The record as one CSL-JSON item (citation-style-language schema), when "csl-json" was asked for; an author list the index cut says so in its `note` */
           csl_json?: {
             [key: string]: unknown;
           };
           /** @description The record as one BibTeX entry, when "bibtex" was asked for; its key is made of the paper's scholar_id (else its DOI or place in the list; letters, digits and underscores only) and differs from every other paper's in the answer */
           bibtex?: string;
-          /** @description The record as one RIS reference, when "ris" was asked for */
+          /** @description The record as one RIS reference, when "ris" was asked for; an author list the index cut says so in `N1` */
           ris?: string;
           /** @description Why "bibtex" or "ris", though asked for, is missing: the record could not be rendered in that format, or the renderer could not be loaded (the next request tries again). Absent when every format asked for is given; the other formats are given all the same */
           render_error?: string;

@@ -95,7 +95,10 @@ describe('the pace of DataCite lookups', () => {
     expect(starts).toHaveLength(3);
     expect(mostInWindow(starts, 1_000)).toBe(1);
     expect(data.references.map((r: { reason: string }) => r.reason)).toEqual(
-      Array(45).fill('DataCite, which registers this DOI prefix, has no record of this DOI (mistyped, or not registered yet)'),
+      dois.map(
+        (doi) =>
+          `DataCite, which registers this DOI prefix, has no record of this DOI (read as ${doi}; mistyped, or not registered yet)`,
+      ),
     );
 
     dataCite.respond(() => ({ status: 429, body: '', headers: { 'retry-after': '60' } }));

@@ -107,6 +107,20 @@ describe('POST /v1/cite/resolve', () => {
     expect(data.resolved).toBe(1);
   });
 
+  it('reads a DOI link with what browsers add to it as its DOI, and names the DOI it read when no registry has one', async () => {
+    crossref.respond(crossrefAnswers);
+    const links = ['?via%3Dihub', '#abstract', '%20', '%E2%80%8B'].map((tail) => `https://doi.org/${CERMINE_DAS}${tail}`);
+    const data = expectSuccess(
+      await harness.service.post('/v1/cite/resolve', { references: [...links, 'https://doi.org/10.5555/unread&via=ihub'] }),
+      resolveSchema,
+    );
+    expect(data.references.map((r: { doi: string | null }) => r.doi)).toEqual([...links.map(() => CERMINE_DAS), null]);
+    expect(data.references.slice(0, 4).map((r: { match: { rule: string } }) => r.match.rule)).toEqual(Array(4).fill('doi'));
+    expect(data.references[4].reason).toBe(
+      'Neither Crossref nor DataCite has a record of this DOI (read as 10.5555/unread&via=ihub; it may be registered with another agency, such as mEDRA or JaLC, or mistyped)',
+    );
+  });
+
   it('answers a failed Crossref with a reason per reference', async () => {
     crossref.respond(() => 'status500');
     const data = expectSuccess(

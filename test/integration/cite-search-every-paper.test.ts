@@ -5,6 +5,7 @@
  * unique within an answer.
  */
 import { describe, expect, it } from 'vitest';
+import { AUTHORS_CUT_NOTE } from '../../lib/citations/exports/exports.js';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { useCrossrefService } from '../support/crossref-service.js';
 import { BANANAS, EARLY_WARNING, type IndexPaper, scholarPage } from '../support/index-papers.js';
@@ -162,5 +163,22 @@ describe('every paper cited', () => {
     const ids = data.papers.map((paper: { exports: { ris: string } }) => /^ID {2}- (.+)$/m.exec(paper.exports.ris)?.[1]);
     expect(ids.every(Boolean)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('exports a paper without a venue as a document (BibTeX @misc, RIS GEN), and says in every format that a cut author list is cut', async () => {
+    const noVenue = { title: 'Minecraft, beyond construction and survival', summary: 'SC Duncan - 2011 - stacks.stanford.edu' };
+    servePapers('exported as said', 'said', [noVenue, UNKNOWN[3] as IndexPaper]);
+    const data = expectSuccess(
+      await harness.service.post(PATH, { query: 'exported as said', export: ['csl-json', 'bibtex', 'ris'] }),
+    );
+    const [duncan, vaswani] = data.papers;
+    expect(duncan.citation_gaps).toEqual(['venue', 'doi']);
+    expect(duncan.exports.csl_json.type).toBe('document');
+    expect(duncan.exports.bibtex).toMatch(/^@misc\{duncan2011minecraft,/);
+    expect(duncan.exports.ris).toMatch(/^TY {2}- GEN$/m);
+    expect(vaswani.citation_gaps).toContain('authors truncated');
+    expect(vaswani.exports.csl_json.note).toBe(AUTHORS_CUT_NOTE);
+    expect(vaswani.exports.ris.split('\n')).toContain(`N1  - ${AUTHORS_CUT_NOTE}`);
+    expect(vaswani.exports.bibtex).toContain(' and others}');
   });
 });

@@ -367,6 +367,20 @@ function bibtexText(entry: BibtexObject, csl: CslItem, safe: CslItem): string {
 
 type Rendered = Pick<PaperExports, 'csl_json' | 'bibtex' | 'ris' | 'render_error'>;
 
+/**
+ * What a record whose author list the index cut (AUTHORS_CUT) says in its CSL-JSON `note` and its RIS `N1`:
+ * neither format has a way to end a list with "et al." (BibTeX's "and others"), and a reference manager
+ * would otherwise import the authors shown as every author.
+ */
+export const AUTHORS_CUT_NOTE = 'Incomplete author list: the scholarly index named only these authors of the work.';
+
+/** The record with AUTHORS_CUT_NOTE added to its `note` when its author list was cut; else the record itself. */
+function withCutNote(csl: CslItem): CslItem {
+  if (!csl[AUTHORS_CUT]) return csl;
+  const note = [csl.note, AUTHORS_CUT_NOTE].filter((part) => typeof part === 'string' && part !== '').join(' ');
+  return { ...csl, note };
+}
+
 /** The item with its rich text made plain, for RIS. */
 function plainItem(csl: CslItem): CslItem {
   const item: Record<string, unknown> = structuredClone(csl);
@@ -396,7 +410,7 @@ const EXPORT_RENDERERS: {
     format: 'ris',
     name: 'RIS',
     render: (Cite, csl, key) => {
-      const plain = plainItem(csl);
+      const plain = plainItem(withCutNote(csl));
       const [entry] = new Cite(plain).format('ris', { format: 'object' }) as unknown as [RisEntry];
       return risText(risFixed(entry, plain, key));
     },
@@ -414,7 +428,7 @@ export async function renderExports(
   key: string = citationKey(csl.id) || 'paper',
 ): Promise<Rendered> {
   const out: Rendered = {};
-  if (formats.includes('csl-json')) out.csl_json = csl;
+  if (formats.includes('csl-json')) out.csl_json = withCutNote(csl);
   const rendered = EXPORT_RENDERERS.filter(({ format }) => formats.includes(format));
   if (rendered.length === 0) return out;
   let Cite: CiteConstructor;

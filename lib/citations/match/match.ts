@@ -12,6 +12,7 @@
  */
 
 import { decodeEntities } from '../model/csl.js';
+import { repositoriesNamed, repositoryOf } from '../model/repository.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import { normalizeText } from '../model/text.js';
 import { type CrossrefPerson, type CrossrefWork, workTitles, workYear } from '../model/work.js';
@@ -288,10 +289,15 @@ function isPreprintWork(work: CrossrefWork): boolean {
  * - A conference paper or a chapter (types whose venue is a book or proceedings) needs the index's venue
  *   to name its container, numbers included: the 2012 book's chapter is not the 2013 edition's.
  * - A journal article is refused for a venue that names a conference which its container is not.
+ * - A paper shown on a repository (Zenodo, Dryad, arXiv…) takes no record deposited in another one.
  * Without a venue (the index often shows none) the type cannot be checked, and the ranking prefers a
  * published version to a preprint.
  */
 function sameVersion(record: ScholarRecord, work: CrossrefWork): boolean {
+  // A paper the index shows on one repository is not a copy of it deposited in another.
+  const deposited = repositoryOf(work);
+  const shownOn = repositoriesNamed(whereShown(record));
+  if (deposited && shownOn.length > 0 && !shownOn.includes(deposited)) return false;
   if (DATA_REPOSITORY.test(whereShown(record))) return work.type === 'dataset';
   const venue = normalizeText(record.venue ?? '');
   const paperIsPreprint = isPreprintVenue(record.venue) || isPreprintVenue(record.site);

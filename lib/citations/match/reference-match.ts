@@ -11,6 +11,7 @@
  * reference strings (test/fixtures/SOURCES.md). The rules and the title threshold are those of match.ts.
  */
 
+import { repositoriesNamed, repositoryOf } from '../model/repository.js';
 import { cleanReference, normalizeText } from '../model/text.js';
 import { type CrossrefPerson, type CrossrefWork, workTitles, workYear } from '../model/work.js';
 import { isGenericTitle, isNotice, TITLE_SIMILARITY_THRESHOLD, titleNumbers } from './match.js';
@@ -25,22 +26,40 @@ const DOI = /10\.\d{4,9}\/[^\s"<>]+/i;
  * encoders encode it ("10.1002%2Fapp.35676"), and a SICI DOI's angle brackets with it.
  */
 const WHOLE_DOI = /^10\.\d{4,9}(?:\/|%2f)[^\s"<>]+$/i;
-const DOI_PREFIX = /^(?:doi\s*:?\s*|(?:https?:\/\/)?(?:dx\.)?doi\.org\/)/i;
+/**
+ * What may stand before a DOI: a doi.org link (with or without its scheme, `www.` or `dx.`), `info:doi/`,
+ * `urn:doi:`, then `doi:` (also inside a link, "https://doi.org/doi:10…"). The link is tried first: "doi.org/…"
+ * begins with "doi" too.
+ */
+const DOI_PREFIX = /^(?:(?:https?:\/\/)?(?:www\.)?(?:dx\.)?doi\.org\/|info:doi\/|urn:doi:)?(?:doi\s*:?\s*)?/i;
+/** Percent-encoded characters before a link's DOI ("doi.org/%2010.…"): dropped when they decode to white space alone. */
+const ENCODED_BEFORE = /^(?:%[\da-f]{2})+(?=10\.)/i;
+
+/** A text percent-decoded, or as it is when a "%" in it encodes nothing ("50%-off"). */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** White space (the spaces, tabs and line breaks of every kind) and invisible format characters (U+200B …). */
+const BLANK = /[\s\p{Cf}]+/gu;
 
 /**
- * A DOI as found: percent-decoded, lower case, trailing punctuation and unbalanced closing brackets
- * removed one character at a time until the last is neither.
+ * A DOI as found: without a link's query or fragment, before and after percent-decoding ("?via%3Dihub",
+ * "#abstract", "%3Fvia%3Dihub": a link encodes a DOI's own "?" and "#", and an encoded one is nearly always
+ * a query encoded by mistake; docs/decisions.md §19), without the white space and invisible characters a
+ * link's encoding carried ("%20", "%E2%80%8B"), lower case, trailing punctuation, a trailing slash and
+ * unbalanced closing brackets removed one character at a time until the last is none of them.
  */
 function cleanDoi(found: string): string {
-  let doi = found;
-  try {
-    doi = decodeURIComponent(doi);
-  } catch {
-    // A "%" that encodes nothing ("50%-off"): keep it as it is.
-  }
+  const query = /[?#].*$/s;
+  let doi = percentDecoded(found.replace(query, '')).replace(BLANK, '').replace(query, '');
   for (;;) {
     const before = doi;
-    doi = doi.replace(/[.,;:'"’”!?]$/, '');
+    doi = doi.replace(/[.,;:'"’”!?/]$/, '');
     for (const [open, close] of [
       ['(', ')'],
       ['[', ']'],
@@ -57,7 +76,10 @@ function cleanDoi(found: string): string {
 export function parseReferenceInput(input: string): ReferenceInput {
   const text = cleanReference(input);
   const trimmed = text.replace(/^[\s.,;:'"“”‘’<([{]+|[\s,;:'"“”‘’>\]}]+$/g, '');
-  const bare = trimmed.replace(DOI_PREFIX, '').trim();
+  const bare = trimmed
+    .replace(DOI_PREFIX, '')
+    .replace(ENCODED_BEFORE, (encoded) => (percentDecoded(encoded).replace(BLANK, '') === '' ? '' : encoded))
+    .trim();
   if (WHOLE_DOI.test(bare)) return { kind: 'doi', doi: cleanDoi(bare) };
   const found = DOI.exec(text)?.[0];
   return found ? { kind: 'text', text, doi: cleanDoi(found) } : { kind: 'text', text };
@@ -406,6 +428,16 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
       rule: 'notice',
       reason:
         'The reference cites a notice (a correction, retraction, reply or comment), and the work found is the article it is about.',
+      similarity,
+    };
+  }
+  // One work deposited in two repositories is two records: a reference naming one is not the other's copy.
+  const deposited = repositoryOf(work);
+  const repositories = repositoriesNamed(ref.raw);
+  if (deposited && repositories.length > 0 && !repositories.includes(deposited)) {
+    return {
+      rule: 'version',
+      reason: `The reference names ${repositories.map((repository) => repository.name).join(' or ')}, and the work found is deposited in ${deposited.name}.`,
       similarity,
     };
   }

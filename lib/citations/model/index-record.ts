@@ -71,13 +71,15 @@ function expandInitials(given: string): string {
   return /^\p{Lu}{1,4}$/u.test(given) ? [...given].map((letter) => `${letter}.`).join(' ') : given;
 }
 
-type Kind = 'thesis' | 'book' | 'preprint' | 'paper-conference' | 'article-journal';
+type Kind = 'thesis' | 'book' | 'preprint' | 'paper-conference' | 'article-journal' | 'document';
 
 /**
  * What kind of work the index's facts describe, in this order: a thesis (named so in the venue or site, or
  * on a thesis repository), a book (the "[BOOK]" mark, a Google Books link, or the index's habit of giving a
  * book's own title as its venue), a preprint (a preprint server), a conference paper (proceedings,
- * conference, symposium, workshop in the venue), else a journal article.
+ * conference, symposium, workshop in the venue), else a journal article when the index names a venue, and
+ * without one a document of no known kind: nothing then says it is in a journal, and an article without
+ * its journal is an error to biber and a bare `JOUR` to a reference manager.
  */
 function kindOf(record: ScholarRecord, facts: IndexedFacts, site: string | null): Kind {
   const venue = record.venue ?? '';
@@ -87,7 +89,7 @@ function kindOf(record: ScholarRecord, facts: IndexedFacts, site: string | null)
   if (venue && normalizeText(venue) === normalizeText(record.title)) return 'book';
   if (PREPRINT_SERVER.test(venue) || PREPRINT_SERVER.test(site ?? '') || PREPRINT_SERVER.test(host)) return 'preprint';
   if (CONFERENCE.test(venue)) return 'paper-conference';
-  return 'article-journal';
+  return venue ? 'article-journal' : 'document';
 }
 
 /** A site name that is a publisher ("Springer", "CABI"), not a web address ("books.google.com"). */
@@ -162,6 +164,10 @@ export function indexRecordOf(id: string, record: ScholarRecord, facts: IndexedF
     case 'book':
       item.publisher = publisherOf(site);
       if (!item.publisher) gaps.push('publisher');
+      break;
+    case 'document':
+      // The venue is what would tell its kind; with the kind unknown, a DOI is all a citation could add.
+      gaps.push('venue', 'doi');
       break;
     case 'thesis':
       // The awarding university is what a thesis citation names; the index rarely gives it.

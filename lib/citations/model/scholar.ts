@@ -23,20 +23,40 @@ export interface ScholarRecord {
 
 const INITIALS = /^\p{Lu}{1,4}$/u;
 
+/**
+ * Words that name a body, never a person's family name, as organisations that begin with an acronym write
+ * themselves: "US Census Bureau", "GBD 2019 Risk Factors Collaborators", "EFSA Panel on Food Additives",
+ * "NCD Risk Factor Collaboration". Read only after initials and among two words or more: "M Bureau" and
+ * "J Service" are people.
+ */
+const BODY_WORD =
+  /^(?:bureau|office|department|ministry|agency|administration|authority|commission|committee|council|board|panel|group|team|consortium|collaboration|collaborators|collaborative|network|alliance|coalition|federation|association|society|institute|foundation|organi[sz]ation|centre|center|university|academy|laboratory|survey|programme|program|project|initiative|registry|investigators|secretariat|staff)$/i;
+
 /** The "…" (or "...") the index puts where it cut a text. */
 const CUT = /…|\.\.\./g;
+
+/**
+ * Whether the words after an acronym name a body rather than a family: a number ("GBD 2019 …"; no
+ * family name holds a digit) or, among two words or more, a word only bodies are named by (BODY_WORD).
+ */
+function namesBody(words: readonly string[]): boolean {
+  return words.some((word) => /\d/.test(word)) || (words.length > 1 && words.some((word) => BODY_WORD.test(word)));
+}
 
 /**
  * One name of the summary's author list: "JC Robinson" → { given: "JC", family: "Robinson" }; "G Van Rossum"
  * → { given: "G", family: "Van Rossum" }. The index writes every person as initials and a family name, so a
  * name of several words that does not start with initials is an organisation ("World Health Organization"),
- * kept whole (`person`: the name is known to be a person's, a profile's, and its last word is the family name).
+ * kept whole, and so is one whose "initials" are an acronym followed by a body's name ("US Census Bureau",
+ * namesBody; `person`: the name is known to be a person's, a profile's, and its last word is the family name).
  * A name with no letter (a year where the list is empty) is no author.
  */
 export function parseScholarAuthor(text: string, options: { person?: boolean } = {}): ScholarAuthor | undefined {
   const words = text.replace(CUT, '').trim().split(/\s+/).filter(Boolean);
   if (words.length === 0 || !/\p{L}/u.test(words.join(''))) return undefined;
-  if (words.length > 1 && INITIALS.test(words[0] ?? '')) return { given: words[0] ?? '', family: words.slice(1).join(' ') };
+  if (words.length > 1 && INITIALS.test(words[0] ?? '') && (options.person || !namesBody(words.slice(1)))) {
+    return { given: words[0] ?? '', family: words.slice(1).join(' ') };
+  }
   // A name the index links to a profile is a person's, whatever its form.
   if (words.length > 1 && options.person) return { given: words.slice(0, -1).join(' '), family: words.at(-1) ?? '' };
   if (words.length > 1) return { given: '', family: words.join(' '), organisation: true };

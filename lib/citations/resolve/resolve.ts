@@ -63,14 +63,17 @@ export function referenceKey(input: ReferenceInput): string {
 
 const demo = () => config.DEMO_REPLAY === 'true';
 
-/** Why a DOI has no record: neither source knows it; in the demo, the demo holds no recording of it. */
+/**
+ * Why a DOI has no record: neither source knows it; in the demo, the demo holds no recording of it. The DOI
+ * is named as it was read from the reference, so that a reading the user did not mean shows as such.
+ */
 function unknownDoi(doi: string): string {
   if (demo()) {
     return `The demo holds no recording of the DOI ${doi}: it replays a few recorded Crossref and DataCite answers; with network access the service looks it up in both`;
   }
   return isDataCiteDoi(doi)
-    ? 'DataCite, which registers this DOI prefix, has no record of this DOI (mistyped, or not registered yet)'
-    : 'Neither Crossref nor DataCite has a record of this DOI (it may be registered with another agency, such as mEDRA or JaLC, or mistyped)';
+    ? `DataCite, which registers this DOI prefix, has no record of this DOI (read as ${doi}; mistyped, or not registered yet)`
+    : `Neither Crossref nor DataCite has a record of this DOI (read as ${doi}; it may be registered with another agency, such as mEDRA or JaLC, or mistyped)`;
 }
 
 /** Why a text reference has no record, in the demo: the demo holds no recording of its work. */

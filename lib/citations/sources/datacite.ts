@@ -11,6 +11,7 @@ import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { deploymentPace } from '../../pace/deployment.js';
 import { PACE_KEYS } from '../../routes.js';
+import { REPOSITORIES } from '../model/repository.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import { normalizeText } from '../model/text.js';
 import type { CrossrefPerson, CrossrefWork } from '../model/work.js';
@@ -32,16 +33,7 @@ export function dataCiteRate(): number {
  * figshare, PANGAEA, Harvard Dataverse, GBIF, OSF. Their DOIs are asked of DataCite first: Crossref would
  * only answer that it does not know them.
  */
-export const DATACITE_PREFIXES: ReadonlySet<string> = new Set([
-  '10.48550',
-  '10.5281',
-  '10.5061',
-  '10.6084',
-  '10.1594',
-  '10.7910',
-  '10.15468',
-  '10.17605',
-]);
+export const DATACITE_PREFIXES: ReadonlySet<string> = new Set(REPOSITORIES.flatMap((repository) => repository.prefixes));
 
 /** Whether a DOI's prefix is one DataCite registers for a known repository (DATACITE_PREFIXES). */
 export function isDataCiteDoi(doi: string): boolean {

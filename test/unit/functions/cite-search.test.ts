@@ -316,6 +316,23 @@ describe('assemble with citePapers', () => {
     expect(mixed[0]?.fallbackReason).toBe("The index's cite answer lacked Chicago");
   });
 
+  it("says which format the index's record, the last source, leaves out too", () => {
+    const [first, ...rest] = papersOf(page, { records: [unmatched('Crossref did not answer in time')] });
+    const titled = first && {
+      ...first,
+      indexRecord: { ...first.indexRecord, csl: { ...first.indexRecord.csl, title: 'Bananas: no Chicago' } },
+    };
+    const [paper] = citePapers(titled ? [titled, ...rest] : rest, {
+      renderer: echoRenderer,
+      markup: 'text',
+      askedIndex: false,
+    });
+    expect(Object.keys(paper?.citations ?? {})).toEqual(['MLA', 'APA', 'Harvard', 'Vancouver']);
+    expect(paper?.fallbackReason).toBe(
+      "Crossref did not answer in time; Chicago: the style renders nothing for the index's record",
+    );
+  });
+
   it('names as citations_source the source of most formats, the earlier one on a tie', () => {
     const twoFormats: CiteAnswer = { citations: { MLA: 'index MLA', APA: 'index APA' }, formats: [], links: [] };
     const [paper] = citePapers(

@@ -464,9 +464,14 @@ describe('the rules each decided by a test', () => {
       '10.5061/dryad.1',
     );
     expect(bestMatch({ ...rec(title, 'Okafor', 2016), site: 'datadryad.org' }, [article])).toBeUndefined();
-    expect(bestMatch(rec(title, 'Okafor', 2016, 'PANGAEA'), [article, dataset])?.work.DOI).toBe('10.5061/dryad.1');
-    expect(bestMatch({ ...rec(title, 'Okafor', 2016), site: 'zenodo.org' }, [dataset])?.work.DOI).toBe('10.5061/dryad.1');
-    expect(bestMatch(rec(title, 'Okafor', 2016, 'Figshare'), [dataset])?.work.DOI).toBe('10.5061/dryad.1');
+    // A dataset whose DOI places it in no repository (a publisher's) is taken on any; Dryad's only on Dryad.
+    const unplaced = { ...dataset, DOI: '10.1/dataset' };
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'PANGAEA'), [article, unplaced])?.work.DOI).toBe('10.1/dataset');
+    expect(bestMatch({ ...rec(title, 'Okafor', 2016), site: 'zenodo.org' }, [unplaced])?.work.DOI).toBe('10.1/dataset');
+    expect(bestMatch(rec(title, 'Okafor', 2016, 'Figshare'), [unplaced])?.work.DOI).toBe('10.1/dataset');
+    for (const shown of [rec(title, 'Okafor', 2016, 'PANGAEA'), { ...rec(title, 'Okafor', 2016), site: 'zenodo.org' }]) {
+      expect(bestMatch(shown, [dataset])).toBeUndefined();
+    }
     expect(bestMatch(rec(title, 'Okafor', 2016, 'Tree Physiology'), [dataset])).toBeUndefined();
     expect(bestMatch(rec(title, 'Okafor', 2016), [dataset])).toBeUndefined();
   });

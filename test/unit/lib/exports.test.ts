@@ -6,9 +6,10 @@
  * escaping, rich text, entry types and their fields, month macros, URLs, corporate names, RIS IDs, the
  * tags of a container and line breaks in RIS values. Each test fails when its rule is broken in exports.ts.
  */
+import { readFileSync } from 'node:fs';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bibtexDoi, loadCitationJs, renderExports } from '../../../lib/citations/exports/exports.js';
+import { AUTHORS_CUT_NOTE, bibtexDoi, loadCitationJs, renderExports } from '../../../lib/citations/exports/exports.js';
 import { citationKey, readableKey, uniqueKeys } from '../../../lib/citations/exports/keys.js';
 import { AUTHORS_CUT, type CslItem, cslFromCrossref, type PaperRecord } from '../../../lib/citations/model/csl.js';
 import { cslFromScholar, indexRecordOf } from '../../../lib/citations/model/index-record.js';
@@ -242,6 +243,40 @@ describe('addExports', () => {
     expect(out.papers[1]?.exports).not.toHaveProperty('ris');
     // Readable keys, as reference managers make them: first author, year, first significant title word.
     expect(out.papers.map((paper) => keyOf(paper.exports?.bibtex))).toEqual(['boettiger2022forecast', 'robinson2010bananas']);
+  });
+
+  it('exports no recorded index result without a venue as a journal article: each as the kind its record supports', async () => {
+    type Result = { title: string; link?: string; type?: string; publication_info?: { summary?: string } };
+    const recorded: Result[] = [
+      ...(sample('google_scholar').organic_results as Result[]),
+      ...(sample('google_scholar_authors').organic_results as Result[]),
+      ...(JSON.parse(readFileSync(new URL('../../fixtures/serpapi/google_scholar-2023-11-20.json', import.meta.url), 'utf8'))
+        .organic_results as Result[]),
+    ];
+    const types = await Promise.all(
+      recorded.flatMap((result) => {
+        const summary = result.publication_info?.summary ?? null;
+        const scholar = parseScholarSummary(result.title, summary);
+        if (scholar.venue !== null) return [];
+        const { csl } = indexRecordOf('r', scholar, {
+          summary,
+          link: result.link ?? null,
+          profileAuthors: [],
+          kind: result.type ?? null,
+        });
+        return [
+          renderExports(csl, ['bibtex', 'ris']).then(({ bibtex, ris }) => [
+            summary,
+            /^@(\w+)/.exec(bibtex ?? '')?.[1],
+            /^TY {2}- (\w+)/.exec(ris ?? '')?.[1],
+          ]),
+        ];
+      }),
+    );
+    expect(types).toEqual([
+      ['JC Robinson, VG Saúco - 2010 - books.google.com', 'book', 'BOOK'],
+      ['SC Duncan - 2011 - stacks.stanford.edu', 'misc', 'GEN'],
+    ]);
   });
 
   it('keys a record with no readable key by its scholar id, else its place, each its own: ids alike once made safe', async () => {
@@ -631,6 +666,26 @@ describe('what reference managers read: RIS types, DOIs and keys (issue: preprin
     ]);
     delete csl[AUTHORS_CUT];
     expect((await renderExports(csl, ['bibtex'])).bibtex).not.toContain('others');
+  });
+
+  it('says a cut author list is cut in the CSL-JSON `note` and the RIS `N1`, which have no "et al."; BibTeX says it with "and others" alone', async () => {
+    const authors = [{ family: 'Kermany', given: 'D. S.' }];
+    const cut = { ...item({ type: 'article-journal', 'container-title': 'Cell', author: authors }), [AUTHORS_CUT]: true };
+    const { csl_json, ris, bibtex } = await renderExports(cut, ['csl-json', 'bibtex', 'ris']);
+    expect(AUTHORS_CUT_NOTE).toMatch(/^Incomplete author list: /);
+    expect(csl_json?.note).toBe(AUTHORS_CUT_NOTE);
+    expect(csl_json?.author).toEqual(authors);
+    expect(ris?.split('\n')).toContain(`N1  - ${AUTHORS_CUT_NOTE}`);
+    expect(bibtex).not.toContain('note');
+    // A note the record holds is kept, the cut said after it.
+    const noted = await renderExports({ ...cut, note: 'Published in Chinese.' }, ['csl-json', 'ris']);
+    expect(noted.csl_json?.note).toBe(`Published in Chinese. ${AUTHORS_CUT_NOTE}`);
+    expect(noted.ris?.split('\n')).toContain(`N1  - Published in Chinese. ${AUTHORS_CUT_NOTE}`);
+    // A whole list says nothing of the kind, and the record given is left as it was.
+    const whole = await renderExports(item({ type: 'article-journal', author: authors }), ['csl-json', 'ris']);
+    expect(whole.csl_json).not.toHaveProperty('note');
+    expect(whole.ris).not.toContain('N1  -');
+    expect(cut).not.toHaveProperty('note');
   });
 
   it('makes readable keys: first author, year, first significant title word; ASCII; unique with a, b, …', () => {

@@ -113,7 +113,18 @@ describe('indexRecordOf', () => {
       'container-title': 'Journal of Arid Environments',
     });
     expect(record.gaps).toEqual(['volume', 'issue', 'pages', 'doi']);
-    expect(recordOf('Grazing', 'LT Ndlovu - 1998 - example.org').gaps).toEqual(['venue', 'volume', 'issue', 'pages', 'doi']);
+  });
+
+  it('takes a paper without a venue (and no other sign of its kind) for a document of no known kind, never an article without its journal', () => {
+    const record = recordOf('Grazing', 'LT Ndlovu - 1998 - example.org');
+    expect(record.csl).toEqual({
+      id: 'id',
+      type: 'document',
+      title: 'Grazing',
+      author: [{ family: 'Ndlovu', given: 'L. T.' }],
+      issued: { 'date-parts': [[1998]] },
+    });
+    expect(record.gaps).toEqual(['venue', 'doi']);
   });
 
   it('says what the index cut short: the author list, the venue, the title', () => {
@@ -131,7 +142,7 @@ describe('indexRecordOf', () => {
 
   it('says what is missing: authors and year; and takes the profile authors when the summary names none', () => {
     const bare = recordOf('A paper', 'example.org');
-    expect(bare.gaps).toEqual(['authors', 'year', 'venue', 'volume', 'issue', 'pages', 'doi']);
+    expect(bare.gaps).toEqual(['authors', 'year', 'venue', 'doi']);
     expect(bare.csl).not.toHaveProperty('author');
     expect(bare.csl).not.toHaveProperty('issued');
     const profiles = recordOf('A paper', 'example.org', { profileAuthors: ['Carl Boettiger', 'A Hastings'] });

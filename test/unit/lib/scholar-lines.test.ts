@@ -12,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renderExports } from '../../../lib/citations/exports/exports.js';
 import { bestMatch } from '../../../lib/citations/match/match.js';
 import { AUTHORS_CUT } from '../../../lib/citations/model/csl.js';
 import { indexRecordOf } from '../../../lib/citations/model/index-record.js';
@@ -38,9 +39,9 @@ beforeAll(async () => {
 }, 120_000);
 
 /** The index record of a line and its citations in the five formats and three more styles. */
-async function cite(title: string, summary: string) {
+async function cite(title: string, summary: string, link: string | null = null) {
   const scholar = parseScholarSummary(title, summary);
-  const record = indexRecordOf('line', scholar, { summary, link: null, profileAuthors: [], kind: null });
+  const record = indexRecordOf('line', scholar, { summary, link, profileAuthors: [], kind: null });
   const [styled] = await renderStyles([record.csl], ['nature', 'ieee', 'chicago-author-date']);
   return { scholar, record, citations: { ...renderer.render(record.csl), ...styled } as Record<string, string> };
 }
@@ -102,6 +103,40 @@ describe('an organisation as author', () => {
       expect(text, style).not.toMatch(/Organization, W|W\. ?H\. Organization/);
     }
   });
+
+  // Constructed in the index's form from the names the outside audit found printed as people ("Census
+  // Bureau, U. S.", "2019 Risk Factors Collaborators, G. B. D."): an acronym where a person's initials stand.
+  it.each([
+    [
+      'Income in the United States: 2019',
+      'US Census Bureau - 2020 - census.gov',
+      'US Census Bureau',
+      /Census Bureau, U|U\. ?S\./,
+      'https://www.census.gov/library/publications/2020/demo/p60-270.html',
+    ],
+    [
+      'Global burden of 87 risk factors in 204 countries and territories, 1990–2019',
+      'GBD 2019 Risk Factors Collaborators - The Lancet, 2020 - thelancet.com',
+      'GBD 2019 Risk Factors Collaborators',
+      /Collaborators, G|G\. ?B\. ?D\./,
+      'https://www.thelancet.com/journals/lancet/article/PIIS0140-6736(20)30752-2/fulltext',
+    ],
+  ] as const)(
+    '%s: an acronym before a body’s name is no initials, in any style or export',
+    async (title, summary, name, asPerson, link) => {
+      const { scholar, record, citations } = await cite(title, summary, link);
+      expect(scholar.authors).toEqual([{ given: '', family: name, organisation: true }]);
+      expect(record.csl.author).toEqual([{ literal: name }]);
+      expect(Object.keys(citations)).toHaveLength(8);
+      for (const [style, text] of Object.entries(citations)) {
+        expect(text, style).toContain(name);
+        expect(text, style).not.toMatch(asPerson);
+      }
+      const { bibtex, ris } = await renderExports(record.csl, ['bibtex', 'ris']);
+      expect(bibtex).toContain(`author = {{${name}}}`);
+      expect(ris).toContain(`AU  - ${name},`);
+    },
+  );
 });
 
 describe('a venue the index cut', () => {
