@@ -4,8 +4,15 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { AppError } from '../errors.js';
 import { header } from '../http.js';
 import type { ApiContext } from '../request-state.js';
+import { ROUTES } from '../routes.js';
 
+/** The body limit of every route that does not state its own (lib/routes.ts, `maxBodyBytes`). */
 export const MAX_BODY_BYTES = 16 * 1024;
+
+/** The body limit of the route at this path: the one its contract states in the routes table, else MAX_BODY_BYTES. */
+export function bodyLimit(path: string | undefined): number {
+  return ROUTES.find((route) => route.path === path)?.maxBodyBytes ?? MAX_BODY_BYTES;
+}
 
 // application/json with any parameters (charset=utf-8 and the like).
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
@@ -37,9 +44,10 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
     before: async ({ event, context }) => {
       const raw = event.body ?? '';
       const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-      if (bytes.length > MAX_BODY_BYTES) {
+      const limit = bodyLimit(event.resource ?? event.path);
+      if (bytes.length > limit) {
         throw new AppError('PAYLOAD_TOO_LARGE', {
-          details: `body: must be at most ${MAX_BODY_BYTES} bytes (got ${bytes.length})`,
+          details: `body: must be at most ${limit} bytes (got ${bytes.length})`,
         });
       }
       const contentType = header(event, 'content-type');

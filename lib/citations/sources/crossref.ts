@@ -11,6 +11,7 @@ import type { ScholarRecord } from '../model/scholar.js';
 import type { CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
 import { Pace } from './pace.js';
+import { publishedPace } from './published-pace.js';
 
 /** The fields a match and an export need; the full record (references included) is often 50 times larger. */
 const SELECT = [
@@ -57,7 +58,7 @@ export const crossrefPace = new Pace('Crossref', crossrefRate());
 
 /** The configured rate: CROSSREF_REQUESTS_PER_SECOND, else Crossref's limit for the pool the calls go to. */
 export function crossrefRate(): number {
-  return config.CROSSREF_REQUESTS_PER_SECOND ?? (config.CROSSREF_MAILTO ? 10 : 5);
+  return config.CROSSREF_REQUESTS_PER_SECOND ?? publishedPace('crossref', Boolean(config.CROSSREF_MAILTO));
 }
 
 /**

@@ -14,6 +14,7 @@ import { normalizeText } from '../model/text.js';
 import type { CrossrefPerson, CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
 import { Pace } from './pace.js';
+import { publishedPace } from './published-pace.js';
 
 /**
  * DataCite's pace for this container: DATACITE_REQUESTS_PER_SECOND, else 1.5 a second without a contact
@@ -22,7 +23,7 @@ import { Pace } from './pace.js';
 export const dataCitePace = new Pace('DataCite', dataCiteRate());
 
 export function dataCiteRate(): number {
-  return config.DATACITE_REQUESTS_PER_SECOND ?? (config.CROSSREF_MAILTO ? 3 : 1.5);
+  return config.DATACITE_REQUESTS_PER_SECOND ?? publishedPace('datacite', Boolean(config.CROSSREF_MAILTO));
 }
 
 /**
