@@ -30,7 +30,15 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
  * read one style at a time on first use. It is deployed once, as a Lambda layer these functions alone use
  * (infra/style-pack-layer.ts), rather than copied into each one's zip.
  */
-export const STYLE_PACK_ROUTES: ReadonlySet<string> = new Set(['cite-search', 'cite-resolve', 'cite-styles', 'mcp']);
+export const STYLE_PACK_ROUTES: ReadonlySet<string> = new Set([
+  'cite-search',
+  'cite-resolve',
+  'cite-styles',
+  'mcp',
+  // A job's submission checks its style ids against the catalogue; the worker renders them.
+  'jobs-submit',
+  'jobs-worker',
+]);
 /** The pack in the project, relative to its root. */
 export const STYLE_PACK_SOURCE = 'lib/citations/render/styles/pack';
 /**

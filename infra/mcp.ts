@@ -22,7 +22,7 @@ export const MCP_ROUTE: Route = {
   summary: 'MCP server: every endpoint as a tool',
   tag: 'Usage',
   // Every endpoint's needs at once: it runs every handler. Its cache keys are its own (cacheKeyPrefix('mcp')).
-  needs: { paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true },
+  needs: { paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true, jobs: ['submit', 'read', 'cancel'] },
 };
 
 export interface McpEndpointProps {

@@ -4,7 +4,8 @@
  * per-request fee only. Three rules, answered in the service's own envelope:
  *
  * 0. A body over 16 KiB (the API's own limit, MAX_BODY_BYTES): 413. WAF sees the first 16 KiB of a body
- *    sent to API Gateway; a larger one is "oversize" and matches.
+ *    sent to API Gateway; a larger one is "oversize" and matches. A route whose contract states a larger
+ *    limit (a job's submission: lib/routes.ts, `maxBodyBytes`) is left to its function, which refuses past it.
  * 1. Per address, requests without a valid-looking key (lib/auth/bearer.ts): more than
  *    `wafRequestsPer5MinutesPerIp` in any 5 minutes and the address is blocked, 429. Requests that carry a
  *    key of the right shape never count here, so clients behind one NAT are never blocked by it.
@@ -22,6 +23,7 @@ import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { VALID_LOOKING_AUTHORIZATION } from '../lib/auth/bearer.js';
 import { MAX_BODY_BYTES } from '../lib/middleware/body.js';
+import { ROUTES } from '../lib/routes.js';
 import { envelopeTemplate } from './gateway-responses.js';
 
 export interface RateLimitAclProps {
@@ -41,6 +43,37 @@ export const WAF_MAX_BODY_BYTES = MAX_BODY_BYTES;
 
 /** The Authorization header as WAF reads it: the header itself, untransformed. */
 const AUTHORIZATION = { singleHeader: { Name: 'authorization' } };
+
+/** The paths whose routes take bodies over WAF_MAX_BODY_BYTES (their functions hold them to their own limit). */
+export const LARGE_BODY_PATHS: readonly string[] = ROUTES.filter((route) => (route.maxBodyBytes ?? 0) > WAF_MAX_BODY_BYTES).map(
+  (route) => route.path,
+);
+
+/** A body over WAF_MAX_BODY_BYTES, to any path but LARGE_BODY_PATHS (the stage's name comes before them). */
+function bodyRule(): wafv2.CfnWebACL.StatementProperty {
+  const tooLarge: wafv2.CfnWebACL.StatementProperty = {
+    sizeConstraintStatement: {
+      fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+      comparisonOperator: 'GT',
+      size: WAF_MAX_BODY_BYTES,
+      textTransformations: [{ priority: 0, type: 'NONE' }],
+    },
+  };
+  if (LARGE_BODY_PATHS.length === 0) return tooLarge;
+  const paths = LARGE_BODY_PATHS.map(
+    (path): wafv2.CfnWebACL.StatementProperty => ({
+      byteMatchStatement: {
+        fieldToMatch: { uriPath: {} },
+        positionalConstraint: 'ENDS_WITH',
+        searchString: path,
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
+    }),
+  );
+  const largeBodyPath =
+    paths.length === 1 ? (paths[0] as wafv2.CfnWebACL.StatementProperty) : { orStatement: { statements: paths } };
+  return { andStatement: { statements: [tooLarge, { notStatement: { statement: largeBodyPath } }] } };
+}
 
 const VALID_LOOKING_KEY: wafv2.CfnWebACL.StatementProperty = {
   regexMatchStatement: {
@@ -103,14 +136,7 @@ export class RateLimitAcl extends Construct {
         {
           name: this.bodyRuleMetricName,
           priority: 0,
-          statement: {
-            sizeConstraintStatement: {
-              fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
-              comparisonOperator: 'GT',
-              size: WAF_MAX_BODY_BYTES,
-              textTransformations: [{ priority: 0, type: 'NONE' }],
-            },
-          },
+          statement: bodyRule(),
           action: { block: { customResponse: { responseCode: 413, customResponseBodyKey: 'tooLarge' } } },
           visibilityConfig: visibility(this.bodyRuleMetricName),
         },

@@ -13,10 +13,11 @@ import { AUTHORIZER_CACHE_TTL } from '../../infra/gateway-keys.js';
 import { METRICS_STOPPED_MIN_ANSWERS } from '../../infra/observability.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
 import { SECRET_CHANGE_ACTIONS, type SearchCitationApiStack } from '../../infra/stack.js';
-import { WAF_MAX_BODY_BYTES } from '../../infra/waf.js';
+import { LARGE_BODY_PATHS, WAF_MAX_BODY_BYTES } from '../../infra/waf.js';
 import { VALID_LOOKING_AUTHORIZATION } from '../../lib/auth/bearer.js';
 import { usageKeyValue } from '../../lib/auth/usage-key.js';
 import { MAX_BODY_BYTES } from '../../lib/middleware/body.js';
+import { ROUTES } from '../../lib/routes.js';
 
 const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<
   string,
@@ -76,8 +77,8 @@ describe('strangers refused at the gateway', () => {
   it('attaches it to every method, POST and the 405 mocks alike, with the key’s usage plan required', () => {
     const [authorizerId] = only('AWS::ApiGateway::Authorizer');
     const methods = ofType('AWS::ApiGateway::Method');
-    // 14 endpoints and /mcp, a POST and an ANY each.
-    expect(methods).toHaveLength(30);
+    // Every endpoint and /mcp, a POST and an ANY each.
+    expect(methods).toHaveLength(2 * (ROUTES.length + 1));
     for (const [id, method] of methods) {
       expect(method.Properties, id).toMatchObject({
         AuthorizationType: 'CUSTOM',
@@ -182,16 +183,38 @@ describe('WAF at the edge', () => {
     },
   };
 
-  it('refuses a body over the API’s own 16 KiB first, 413 in the envelope, a larger one unseen counting as over', () => {
+  it('refuses a body over the API’s own 16 KiB first, 413 in the envelope, a larger one unseen counting as over; a job’s submission, whose contract states its own limit, goes to its function', () => {
     expect(WAF_MAX_BODY_BYTES).toBe(MAX_BODY_BYTES);
     const body = rule('-body-size');
     expect(body.Priority).toBe(0);
+    expect(LARGE_BODY_PATHS).toEqual(
+      ROUTES.filter((route) => (route.maxBodyBytes ?? 0) > MAX_BODY_BYTES).map((route) => route.path),
+    );
+    expect(LARGE_BODY_PATHS).toEqual(['/v1/jobs']);
     expect(body.Statement).toEqual({
-      SizeConstraintStatement: {
-        FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
-        ComparisonOperator: 'GT',
-        Size: 16_384,
-        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+      AndStatement: {
+        Statements: [
+          {
+            SizeConstraintStatement: {
+              FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+              ComparisonOperator: 'GT',
+              Size: 16_384,
+              TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+            },
+          },
+          {
+            NotStatement: {
+              Statement: {
+                ByteMatchStatement: {
+                  FieldToMatch: { UriPath: {} },
+                  PositionalConstraint: 'ENDS_WITH',
+                  SearchString: '/v1/jobs',
+                  TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                },
+              },
+            },
+          },
+        ],
       },
     });
     expect(body.Action.Block.CustomResponse).toMatchObject({ ResponseCode: 413, CustomResponseBodyKey: 'tooLarge' });

@@ -19,6 +19,12 @@ import {
   PAID_CALLS_PER_REQUEST,
 } from '../../infra/budget.js';
 import { STYLE_PACK_ROUTES } from '../../infra/bundling.js';
+import {
+  JOBS_WORKER_DESCRIPTION,
+  JOBS_WORKER_ROUTE,
+  JOBS_WORKER_TIMEOUT_SECONDS,
+  WORKER_LOOKUPS_IN_FLIGHT,
+} from '../../infra/jobs.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import {
   API_5XX_THRESHOLD,
@@ -33,7 +39,9 @@ import {
   SECRET_READ_ACTIONS,
   type SearchCitationApiStack,
 } from '../../infra/stack.js';
+import { publishedPace } from '../../lib/citations/sources/published-pace.js';
 import { ERROR_CODES, type ErrorCode } from '../../lib/errors.js';
+import { workerConcurrency } from '../../lib/jobs/sizing.js';
 import { ROUTES } from '../../lib/routes.js';
 import { API_VERSION } from '../../lib/version.js';
 
@@ -55,8 +63,11 @@ const contextOf = (values: Record<string, unknown>) => ({
 
 // One function per route, and the MCP endpoint's (infra/mcp.ts; test/infra/mcp-stack.test.ts checks it).
 const FUNCTION_PATHS = [...ROUTES.map((route) => route.path), MCP_ROUTE.path];
-// Behind every method, one more: the gateway's authorizer (infra/gateway-keys.ts; test/infra/gateway.test.ts).
-const FUNCTION_COUNT = FUNCTION_PATHS.length + 1;
+// Behind every method, one more: the gateway's authorizer (infra/gateway-keys.ts; test/infra/gateway.test.ts);
+// and the jobs' worker, fed by their queue (infra/jobs.ts; test/infra/jobs-stack.test.ts).
+const FUNCTION_COUNT = FUNCTION_PATHS.length + 2;
+/** The jobs' workers at once, without a contact address (Crossref's public pace): what the worker reserves. */
+const jobWorkers = () => workerConcurrency(publishedPace('crossref', false), WORKER_LOOKUPS_IN_FLIGHT);
 
 // biome-ignore lint/suspicious/noExplicitAny: a synthesized template is arbitrary JSON, read by path
 type Json = any;
@@ -128,12 +139,13 @@ function expectEnvelope(body: unknown, code: ErrorCode): void {
 }
 
 describe('functions', () => {
-  it('covers all eleven endpoints of the spec, citation resolving, the style catalogue and /v1/usage: one function and one POST method each', () => {
-    expect(ROUTES).toHaveLength(14);
+  it('covers all eleven endpoints of the spec, citation resolving, the style catalogue, /v1/usage and the four job routes: one function and one POST method each', () => {
+    expect(ROUTES).toHaveLength(18);
     expect(ROUTES.map((r) => r.path)).toContain('/v1/usage');
-    // The endpoints', the MCP server's and the authorizer's.
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(14 + 2);
-    expect(methods('POST')).toHaveLength(14 + 1);
+    expect(ROUTES.filter((r) => r.tag === 'Jobs')).toHaveLength(4);
+    // The endpoints', the MCP server's, the authorizer's and the jobs' worker's.
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(18 + 3);
+    expect(methods('POST')).toHaveLength(18 + 1);
   });
 
   it('has one function per route, nodejs22.x on arm64, with the chosen memory and a timeout below the gateway 29 s', () => {
@@ -151,6 +163,11 @@ describe('functions', () => {
         expect(fn.Properties.Timeout).toBe(10);
         continue;
       }
+      // The jobs' worker answers no request: its time is a batch's (infra/jobs.ts).
+      if (fn.Properties.Description === JOBS_WORKER_DESCRIPTION) {
+        expect(fn.Properties.Timeout).toBe(JOBS_WORKER_TIMEOUT_SECONDS);
+        continue;
+      }
       expect(fn.Properties.Timeout).toBeGreaterThan(25);
       expect(fn.Properties.Timeout).toBeLessThan(29);
     }
@@ -162,9 +179,18 @@ describe('functions', () => {
     );
     expect(paid).toHaveLength(ROUTES.filter((r) => r.needs.paidCalls).length + 1);
     for (const [, fn] of paid) {
-      // cite-search and cite-resolve also build their citation styles at start-up, and the functions that
-      // read the style pack are told where its layer lies (both tested below).
-      const { CITATION_STYLES_AT_INIT: _atInit, STYLE_PACK_DIR: _pack, ...variables } = fn.Properties.Environment.Variables;
+      // cite-search and cite-resolve also build their citation styles at start-up, the functions that read
+      // the style pack are told where its layer lies (both tested below), and the MCP server, which runs the
+      // job routes too, where the jobs are (test/infra/least-privilege.test.ts).
+      const {
+        CITATION_STYLES_AT_INIT: _atInit,
+        STYLE_PACK_DIR: _pack,
+        JOBS_TABLE_NAME: _jobs,
+        JOBS_BUCKET_NAME: _bucket,
+        JOBS_QUEUE_URL: _queue,
+        JOBS_TTL_DAYS: _ttl,
+        ...variables
+      } = fn.Properties.Environment.Variables;
       expect(variables).toEqual({
         POWERTOOLS_SERVICE_NAME: 'search-citation-api',
         POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApi',
@@ -180,9 +206,12 @@ describe('functions', () => {
     }
   });
 
-  it('caps every function with a reserved concurrency by default (20), none with reservedConcurrency=none', () => {
+  it("caps every function with a reserved concurrency by default (20), the jobs' worker with its maximum, none with reservedConcurrency=none", () => {
     expect(DEFAULT_SETTINGS.reservedConcurrency).toBe(20);
-    for (const [, fn] of ofType('AWS::Lambda::Function')) expect(fn.Properties.ReservedConcurrentExecutions).toBe(20);
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      const worker = fn.Properties.Description === JOBS_WORKER_DESCRIPTION;
+      expect(fn.Properties.ReservedConcurrentExecutions).toBe(worker ? jobWorkers() : 20);
+    }
     const unreserved = Template.fromStack(createApp({ context: { ...BASE_CONTEXT, reservedConcurrency: 'none' } }).stack);
     for (const fn of Object.values(unreserved.findResources('AWS::Lambda::Function')) as Resource[]) {
       expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
@@ -373,8 +402,12 @@ describe('spending budget and flood guard', () => {
     }
     expect(grants.filter((grant) => grant.Sid === 'ReadBudget')).toHaveLength(1);
     // Nothing can scan, query or manage it.
-    const anyOther = JSON.stringify(ofType('AWS::IAM::Policy'));
-    expect(anyOther).not.toMatch(/dynamodb:(Scan|Query|CreateTable|DeleteTable|UpdateTable|DescribeTable|\*)/);
+    const onTable = ofType('AWS::IAM::Policy').flatMap(([, p]) =>
+      (p.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((st) =>
+        JSON.stringify(st.Resource).includes(tableId),
+      ),
+    );
+    expect(JSON.stringify(onTable)).not.toMatch(/dynamodb:(Scan|Query|CreateTable|DeleteTable|UpdateTable|DescribeTable|\*)/);
   });
 
   it('alarms as soon as the counter fails (the fail-open rule)', () => {
@@ -488,13 +521,16 @@ describe('secrets and IAM', () => {
     ]);
     const roles = ofType('AWS::IAM::Role')
       .filter(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'))
-      .map(([id, r]) => ({
-        id,
-        reads: !String(r.Properties.Description).match(/^Runs (\/v1\/cite\/(styles|resolve)|\(gateway authorizer\)):/),
-      }));
+      .map(([id, r]) => {
+        const path = /^Runs (\S+):/.exec(String(r.Properties.Description))?.[1];
+        const route = [...ROUTES, MCP_ROUTE, JOBS_WORKER_ROUTE].find((known) => known.path === path);
+        // The authorizer's role says "Runs (gateway authorizer)": it reads the client keys only.
+        return { id, reads: route?.needs.upstreamKey ?? false, readsClientKeys: route !== JOBS_WORKER_ROUTE };
+      });
     expect(roles).toHaveLength(FUNCTION_COUNT);
-    // The two free routes and the authorizer never read the SerpApi key (test/infra/least-privilege.test.ts).
-    expect(roles.filter((r) => !r.reads)).toHaveLength(3);
+    // The free routes (the two citation ones and the four job routes), the authorizer and the jobs' worker
+    // never read the SerpApi key (test/infra/least-privilege.test.ts).
+    expect(roles.filter((r) => !r.reads)).toHaveLength(8);
     for (const [, policy] of policies) {
       const [read, change, ...more] = policy.Properties.ResourcePolicy.Statement;
       expect(more).toEqual([]);
@@ -505,7 +541,7 @@ describe('secrets and IAM', () => {
       const upstream = policy.Properties.SecretId.Ref.startsWith('UpstreamKey');
       for (const role of roles) {
         const exempt = readers.includes(`"Fn::GetAtt":["${role.id}","Arn"]`);
-        expect(exempt, role.id).toBe(upstream ? role.reads : true);
+        expect(exempt, role.id).toBe(upstream ? role.reads : role.readsClientKeys);
       }
       expect(readers).toContain(':root');
       expect(readers).toContain(ADMIN);
@@ -542,8 +578,9 @@ describe('secrets and IAM', () => {
 
   it('lets each function read the secrets with secretsmanager:GetSecretValue alone, one statement per secret', () => {
     const secretStatements = statements().filter((s) => JSON.stringify(s).match(/secretsmanager|ClientKeys|UpstreamKey/));
-    // Every function reads the client keys; the routes that need the SerpApi key and the MCP server read it too.
-    expect(secretStatements).toHaveLength(FUNCTION_COUNT + ROUTES.filter((r) => r.needs.upstreamKey).length + 1);
+    // Every function but the jobs' worker (no client calls it) reads the client keys; the routes that need
+    // the SerpApi key and the MCP server read it too.
+    expect(secretStatements).toHaveLength(FUNCTION_COUNT - 1 + ROUTES.filter((r) => r.needs.upstreamKey).length + 1);
     for (const statement of secretStatements) {
       expect(statement.Effect).toBe('Allow');
       expect(statement.Action).toBe('secretsmanager:GetSecretValue');
@@ -680,9 +717,9 @@ describe('logs, alarms, dashboard', () => {
       ([, a]) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Throttles',
     );
     expect(throttleAlarms).toHaveLength(FUNCTION_COUNT);
-    // 5XX, spend, budget counter, 429 share, refused flood, WAF blocks (two rules), metrics stopped, and errors
-    // and throttles per function.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(8 + 2 * FUNCTION_COUNT);
+    // 5XX, spend, budget counter, 429 share, refused flood, WAF blocks (two rules), metrics stopped, the jobs'
+    // dead-letter queue, and errors and throttles per function.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(9 + 2 * FUNCTION_COUNT);
   });
 
   it('gives every alarm an action and an OK action on the alarm topic the stack creates', () => {
@@ -885,7 +922,7 @@ describe('context settings', () => {
       TopicArn: topicArn,
     });
     const alarms = Object.values(custom.findResources('AWS::CloudWatch::Alarm')) as Resource[];
-    expect(alarms).toHaveLength(8 + 2 * FUNCTION_COUNT);
+    expect(alarms).toHaveLength(9 + 2 * FUNCTION_COUNT);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
       expect(alarm.Properties.OKActions).toEqual([topicArn]);
@@ -956,10 +993,19 @@ describe('context settings', () => {
         return fn.Properties.Description as string;
       });
     const readers = [...ROUTES, MCP_ROUTE].filter((route) => STYLE_PACK_ROUTES.has(route.name));
-    expect(readers.map((route) => route.name).sort()).toEqual(['cite-resolve', 'cite-search', 'cite-styles', 'mcp']);
-    const pathOf = (description: string) => /\(POST (\S+)\)$/.exec(description)?.[1];
-    expect(withLayer.map(pathOf).sort()).toEqual(readers.map((route) => route.path).sort());
-    expect(withLayer).toHaveLength(4);
+    expect(readers.map((route) => route.name).sort()).toEqual([
+      'cite-resolve',
+      'cite-search',
+      'cite-styles',
+      'jobs-submit',
+      'mcp',
+    ]);
+    // The jobs' worker renders the styles a job asks for: it has the layer too.
+    expect(STYLE_PACK_ROUTES.has(JOBS_WORKER_ROUTE.name)).toBe(true);
+    const pathOf = (description: string) =>
+      description === JOBS_WORKER_DESCRIPTION ? JOBS_WORKER_ROUTE.path : /\(POST (\S+)\)$/.exec(description)?.[1];
+    expect(withLayer.map(pathOf).sort()).toEqual([...readers.map((route) => route.path), JOBS_WORKER_ROUTE.path].sort());
+    expect(withLayer).toHaveLength(6);
     // The folder the layer's contents have under /opt (test/infra/mcp-stack.test.ts finds the pack there).
     const told = ofType('AWS::Lambda::Function')
       .filter(([, fn]) => fn.Properties.Environment.Variables.STYLE_PACK_DIR !== undefined)
@@ -968,8 +1014,13 @@ describe('context settings', () => {
     for (const [, dir] of told) expect(dir).toBe('/opt/csl-style-pack');
   });
 
-  it('caps every function with the reserved concurrency given', () => {
-    synthWith({ reservedConcurrency: '5' }).allResourcesProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 5 });
+  it("caps every function with the reserved concurrency given, the jobs' worker with its maximum", () => {
+    for (const fn of Object.values(
+      synthWith({ reservedConcurrency: '5' }).findResources('AWS::Lambda::Function'),
+    ) as Resource[]) {
+      const worker = fn.Properties.Description === JOBS_WORKER_DESCRIPTION;
+      expect(fn.Properties.ReservedConcurrentExecutions).toBe(worker ? jobWorkers() : 5);
+    }
     expect(() => settingsFromContext(contextOf({ reservedConcurrency: '0' }))).toThrow(
       /reservedConcurrency: must be a whole number/,
     );
