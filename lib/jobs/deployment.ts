@@ -42,7 +42,8 @@ export function engineSettings(): EngineSettings {
     maxReceives: config.JOBS_MAX_RECEIVES,
     retrySeconds: config.JOBS_RETRY_SECONDS,
     webhookRetrySeconds: config.JOBS_WEBHOOK_RETRY_SECONDS,
-    finishCheckSeconds: config.JOBS_WORKER_TIMEOUT_SECONDS + 60,
+    // Twice the longest a worker runs: by then the try it follows has surely ended, one way or another.
+    finishCheckSeconds: config.JOBS_WORKER_TIMEOUT_SECONDS * 2,
     allowPrivateWebhooks: config.JOBS_WEBHOOK_PRIVATE === 'allow',
     webhookTimeoutMs: config.JOBS_WEBHOOK_TIMEOUT_MS,
     userAgent: userAgent(),

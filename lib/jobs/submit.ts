@@ -101,7 +101,8 @@ export async function submitJob(context: EngineContext, submission: Submission):
     createdAt: now,
     startedAt: null,
     finishedAt: null,
-    expiresAt: now + settings.ttlMs,
+    // Whole seconds: DynamoDB's TTL counts them.
+    expiresAt: Math.ceil((now + settings.ttlMs) / 1000) * 1000,
     enqueued: false,
     webhook: submission.webhook ? { ...submission.webhook, state: 'pending', tries: 0, lastError: null } : null,
   };

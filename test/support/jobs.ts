@@ -7,6 +7,9 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { bibliographicQuery, matchReference } from '../../lib/citations/match/reference-match.js';
+import type { JobRecord } from '../../lib/jobs/model.js';
+import { newJobId } from '../../lib/jobs/submit.js';
+import { SAMPLE_JOB_ID, SAMPLE_REQUESTS } from '../fixtures/sample-requests.js';
 import type { CrossrefAnswer } from './fake-crossref.js';
 import { listenOnLoopback } from './loopback.js';
 import { fixture } from './reference-strings.js';
@@ -102,4 +105,38 @@ export async function startHookReceiver(): Promise<HookReceiver> {
     },
     close: () => listening.close(),
   };
+}
+
+/** A job as submit.ts makes one, queued, with these fields changed. */
+export function jobRecord(fields: Partial<JobRecord> = {}): JobRecord {
+  const now = Date.now();
+  return {
+    id: newJobId(),
+    owner: 'local-1',
+    kind: 'resolve',
+    options: { styles: [], citation_markup: 'text', export: [] },
+    total: 1,
+    batchSize: 20,
+    batches: 1,
+    status: 'queued',
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    expiresAt: Math.ceil((now + 86_400_000) / 1000) * 1000,
+    enqueued: false,
+    webhook: null,
+    ...fields,
+  };
+}
+
+/**
+ * A route's sample request as it can be sent: the samples of the routes that read a job name a placeholder
+ * (SAMPLE_JOB_ID), replaced here by a job submitted with the submission's own sample.
+ */
+export async function sampleBody(service: Pick<Service, 'post'>, routeName: string): Promise<unknown> {
+  const sample = SAMPLE_REQUESTS[routeName] as Record<string, unknown> | undefined;
+  if (sample?.job_id !== SAMPLE_JOB_ID) return sample;
+  const submitted = await service.post('/v1/jobs', SAMPLE_REQUESTS['jobs-submit']);
+  if (submitted.status !== 202) throw new Error(`the sample job was not taken: ${submitted.text}`);
+  return { ...sample, job_id: submitted.json.data.job_id };
 }
