@@ -86,6 +86,7 @@ export function jobEngine(): JobEngine {
     kinds: JOB_KINDS,
     settings: engineSettings(),
     now: Date.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     resolve: systemResolver,
     log: (message, fields) => logger.info(message, fields),
   });

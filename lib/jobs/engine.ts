@@ -39,6 +39,8 @@ export interface EngineContext {
   kinds: Readonly<Record<string, JobKind>>;
   settings: EngineSettings;
   now: () => number;
+  /** Waits (a reference asked again within a try): the timers', or a test's clock. */
+  sleep: (ms: number) => Promise<void>;
   /** Resolves webhook host names (the system resolver unless a test gives its own). */
   resolve: Resolver;
   /** Where a checked webhook address is dialled (tests only). */

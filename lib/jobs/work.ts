@@ -107,24 +107,57 @@ async function workOnBatch(
   const todo = input.references
     .map((text, i): KindInput => ({ index: first + i, text }))
     .filter(({ index }) => states.get(index) !== 'answer');
-  let retry = false;
-  if (todo.length > 0) {
-    if (job.status === 'queued') await store.setStatus(job.id, ['queued'], 'running', context.now());
-    const outcomes = await kind.run(todo, job.options, { deadline: delivery.deadline });
-    const written: ItemOutcome[] = [];
-    for (const outcome of outcomes) {
-      const item = todo.find(({ index }) => index === outcome.index) as KindInput;
-      if ('result' in outcome) {
-        written.push({ index: outcome.index, outcome: outcome.outcome, failed: false, body: encodeResult(outcome.result) });
-      } else if (lastTry) {
-        written.push(failedOutcome(context, job, item, `${outcome.retry} (no answer in ${delivery.receives} tries)`));
-      } else retry = true;
-    }
-    await store.saveOutcomes(job.id, written);
+  if (todo.length > 0 && job.status === 'queued') await store.setStatus(job.id, ['queued'], 'running', context.now());
+  const left = await answerInPlace(context, job, todo, delivery.deadline);
+  if (left.length > 0 && lastTry) {
+    await store.saveOutcomes(
+      job.id,
+      left.map(({ input, reason }) => failedOutcome(context, job, input, `${reason} (no answer in ${delivery.receives} tries)`)),
+    );
   }
+  const retry = left.length > 0 && !lastTry;
   await store.countBatch(job.id, message.batch, first, last, context.now());
   await finishIfComplete(context, job);
   return retry ? { retryAfterSeconds: backoffSeconds(settings.retrySeconds, delivery.receives) } : DONE;
+}
+
+/** The first wait before a reference is asked again within the same try, doubled each round up to RETRY_IN_PLACE_MAX_MS. */
+export const RETRY_IN_PLACE_FIRST_MS = 1_000;
+export const RETRY_IN_PLACE_MAX_MS = 8_000;
+/** The time a round of lookups is given: a round is not begun with less left before the try's deadline. */
+export const ROUND_MS = 15_000;
+
+/**
+ * Answers the references of a batch, writing each answer at once, and asks those whose lookup failed again
+ * within this try (after 1 s, 2 s, 4 s, then every 8 s) while the try's time allows a round: a reference
+ * waits for the source (a pause it asked for, its pace) rather than fail. Answers those still unanswered
+ * when the time runs out, with the last reason, for the queue to bring back later.
+ */
+async function answerInPlace(
+  context: EngineContext,
+  job: JobRecord,
+  inputs: readonly KindInput[],
+  deadline: number,
+): Promise<{ input: KindInput; reason: string }[]> {
+  const kind = context.kinds[job.kind] as NonNullable<EngineContext['kinds'][string]>;
+  let todo = [...inputs];
+  for (let round = 0; todo.length > 0; round += 1) {
+    const outcomes = await kind.run(todo, job.options, { deadline });
+    const answers: ItemOutcome[] = [];
+    const left: { input: KindInput; reason: string }[] = [];
+    for (const outcome of outcomes) {
+      const input = todo.find(({ index }) => index === outcome.index) as KindInput;
+      if ('result' in outcome) {
+        answers.push({ index: outcome.index, outcome: outcome.outcome, failed: false, body: encodeResult(outcome.result) });
+      } else left.push({ input, reason: outcome.retry });
+    }
+    await context.store.saveOutcomes(job.id, answers);
+    const wait = Math.min(RETRY_IN_PLACE_MAX_MS, RETRY_IN_PLACE_FIRST_MS * 2 ** round);
+    if (left.length === 0 || context.now() + wait + ROUND_MS > deadline) return left;
+    await context.sleep(wait);
+    todo = left.map(({ input }) => input);
+  }
+  return [];
 }
 
 async function finishCheck(context: EngineContext, message: FinishCheckMessage): Promise<WorkOutcome> {

@@ -17,6 +17,9 @@ import { backoffSeconds, type JobQueue } from '../../../lib/jobs/queue.js';
 import { encodeCursor } from '../../../lib/jobs/read.js';
 import { createMemoryJobStore } from '../../../lib/jobs/store-memory.js';
 
+/** References named "flaky" asked once already: the second time, they are answered. */
+const askedOnce = new Set<string>();
+
 /** A kind whose every reference says what to do with it. */
 const STUB: JobKind = {
   name: 'stub',
@@ -26,11 +29,18 @@ const STUB: JobKind = {
   async run(inputs) {
     if (inputs.some((input) => input.text === 'throw')) throw new Error('the kind failed');
     if (inputs.some((input) => input.text === 'never')) return new Promise(() => undefined);
-    return inputs.map((input) =>
-      input.text === 'retry'
-        ? { index: input.index, retry: 'the source did not answer' }
-        : { index: input.index, outcome: input.text, result: { entry: { index: input.index, input: input.text } } },
-    );
+    return inputs.map((input) => {
+      const key = `${input.index}:${input.text}`;
+      const flaky = input.text.startsWith('flaky') && !askedOnce.has(key);
+      if (flaky) askedOnce.add(key);
+      return input.text === 'retry' || flaky
+        ? { index: input.index, retry: 'the source asked for a pause (HTTP 429)' }
+        : {
+            index: input.index,
+            outcome: input.text.startsWith('flaky') ? 'good' : input.text,
+            result: { entry: { index: input.index, input: input.text } },
+          };
+    });
   },
   failedResult: (input, reason) => ({ entry: { index: input.index, input: input.text, reason } }),
   plannedSearches: () => 0,
@@ -52,6 +62,7 @@ function engineWith(settings: Partial<EngineSettings> = {}, queueFails = 0) {
     async retryAfter() {},
   };
   let now = 1_000_000;
+  const slept: number[] = [];
   const store = createMemoryJobStore(() => now);
   const engine = createJobEngine({
     store,
@@ -70,28 +81,45 @@ function engineWith(settings: Partial<EngineSettings> = {}, queueFails = 0) {
       ...settings,
     },
     now: () => now,
+    // The test's clock: a wait within a try moves it on at once.
+    sleep: async (ms) => {
+      now += ms;
+      slept.push(ms);
+    },
     resolve: async () => [{ address: '127.0.0.1', family: 4 }],
     log: () => undefined,
   });
   const handle = (message: JobMessage, receives = 1) =>
     engine.handle(JSON.stringify(message), { receives, deadline: now + 60_000 });
   const batch = (jobId: string, n: number): JobMessage => ({ type: 'batch', job_id: jobId, batch: n });
-  return { engine, store, sent, handle, batch, tick: (ms: number) => (now += ms) };
+  return { engine, store, sent, handle, batch, slept, tick: (ms: number) => (now += ms) };
 }
 
 const submitted = async (engine: ReturnType<typeof engineWith>['engine'], references: string[], extra: object = {}) =>
   (await engine.submit({ owner: 'me', kind: 'stub', references, options: {}, body: { references }, ...extra })).job;
 
 describe('a batch', () => {
-  it('answers what it can, tries the rest again after a backoff, and never works twice on an answered reference', async () => {
-    const { engine, handle, batch, store } = engineWith();
+  it('answers what it can, asks the rest again within the try while its time allows, then after a backoff, never working twice on an answered reference', async () => {
+    const { engine, handle, batch, store, slept } = engineWith();
     const job = await submitted(engine, ['good', 'retry']);
+    // The try's deadline is a minute away: waits of 1, 2, 4, 8, 8… s while a 15 s round still fits.
     expect(await handle(batch(job.id, 0), 1)).toEqual({ retryAfterSeconds: 10 });
+    expect(slept.slice(0, 5)).toEqual([1_000, 2_000, 4_000, 8_000, 8_000]);
+    expect(slept.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(60_000 - 15_000);
     expect(await handle(batch(job.id, 0), 2)).toEqual({ retryAfterSeconds: 30 });
     expect(backoffSeconds(10, 3)).toBe(90);
     expect(backoffSeconds(10, 9)).toBe(900);
     expect(await store.answered(job.id, 1, 2)).toEqual(new Map([[1, 'answer']]));
     expect((await engine.status(job.id, 'me')).counts).toEqual({ good: 1, bad: 0, failed: 0 });
+  });
+
+  it('waits for a source that asked for a pause within the try, rather than fail or wait for the queue', async () => {
+    const { engine, handle, batch, slept, sent } = engineWith();
+    const job = await submitted(engine, ['flaky-1', 'good']);
+    expect(await handle(batch(job.id, 0), 1)).toEqual({ done: true });
+    expect(slept).toEqual([1_000]);
+    expect(await engine.status(job.id, 'me')).toMatchObject({ status: 'done', counts: { good: 2, failed: 0 } });
+    expect(sent.filter((s) => s.message.type === 'finish-check')).toEqual([]);
   });
 
   it('marks its unanswered references failed on its last try before working, so that a worker killed then still ends the job', async () => {
