@@ -26,14 +26,14 @@ const references = z.optional(
 );
 
 const bibliography = z.optional(
-  z
-    .string({ error: 'must be a string' })
-    .check(
-      z.minLength(1, { error: 'must not be empty' }),
-      z.describe(
-        `One BibTeX file, one RIS file or a pasted list (one reference a paragraph, or a line), up to ${JOB_REFERENCES_MAX} references; exactly one of references and bibliography`,
-      ),
+  z.string({ error: 'must be a string' }).check(
+    z.minLength(1, { error: 'must not be empty' }),
+    // Line breaks and tabs are a pasted file's own; a lone surrogate is no text (lib/schema.ts).
+    z.refine<string>((text) => text.isWellFormed(), { error: 'must be valid Unicode text (no lone surrogates)' }),
+    z.describe(
+      `One BibTeX file, one RIS file or a pasted list (one reference a paragraph, or a line) that holds at least one reference and up to ${JOB_REFERENCES_MAX}; exactly one of references and bibliography`,
     ),
+  ),
 );
 
 export const requestSchema = body({

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { JOB_TTL_DAYS_DEFAULT } from './contract/jobs.js';
+import { JOB_BATCH_SIZE_DEFAULT, JOB_TTL_DAYS_DEFAULT } from './contract/jobs.js';
 import { isRealSerpApi } from './credentials/sources.js';
 import { ROUTES } from './routes.js';
 
@@ -231,7 +231,7 @@ const configSchema = z
     /** Days a job and its results are kept. */
     JOBS_TTL_DAYS: intVar(JOB_TTL_DAYS_DEFAULT, 1, 30),
     /** References per batch message: twenty, one Crossref lookup of DOIs. */
-    JOBS_BATCH_SIZE: intVar(20, 1, 200),
+    JOBS_BATCH_SIZE: intVar(JOB_BATCH_SIZE_DEFAULT, 1, 200),
     /** Messages one invocation of the worker takes (the event source mapping's BatchSize). */
     JOBS_MESSAGES_PER_INVOCATION: intVar(2, 1, 10),
     /** Receives of a batch before the dead-letter queue: the last one is its last try. */

@@ -62,7 +62,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, RequestExample>> = {
   },
   usage: { summary: 'Nothing to send: the budget as this key sees it (free: no search)', value: {} },
   'jobs-submit': {
-    summary: 'Three references resolved in the background, with a webhook when the job ends',
+    summary: 'Three references resolved in the background, cited in Nature style too',
     value: {
       kind: 'resolve',
       references: [
@@ -71,7 +71,6 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, RequestExample>> = {
         'Boettiger C. (2015). An introduction to Docker for reproducible research. ACM SIGOPS Operating Systems Review 49(1), 71-79.',
       ],
       options: { styles: ['nature'] },
-      webhook: { url: 'https://hooks.example.com/jobs', secret: 'a-secret-only-you-and-the-receiver-know' },
     },
   },
   'jobs-status': {

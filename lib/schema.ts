@@ -182,7 +182,14 @@ export function requiredOneOf<const T extends readonly [string, ...string[]]>(va
   const { schema, anyCase } = listValue(values, (input) =>
     input === undefined ? 'is required' : `must be one of: ${values.join(', ')}`,
   );
-  return describe(schema, anyCase ? `${description} ${ANY_LETTER_CASE}` : description);
+  if (!anyCase) return describe(schema, description);
+  // One entry for the schema in the registry: the listed values and the description together.
+  z.globalRegistry.add(schema, {
+    type: 'string',
+    enum: [...values],
+    description: `${description} ${ANY_LETTER_CASE}`,
+  } as z.core.GlobalMeta);
+  return schema;
 }
 
 /** One value of `values`, in any letter case unless two differ only in case; `error` words a refusal. */

@@ -19,6 +19,9 @@ export const JOB_REFERENCES_MAX = 10_000;
  */
 export const JOB_BODY_MAX_BYTES = 5 * 1024 * 1024;
 
+/** References per batch (one queue message) by default (JOBS_BATCH_SIZE): twenty, one Crossref lookup of DOIs. */
+export const JOB_BATCH_SIZE_DEFAULT = 20;
+
 /** Results one page of POST /v1/jobs/results holds at most (`limit`), and by default. */
 export const JOB_RESULTS_PAGE_MAX = 500;
 export const JOB_RESULTS_PAGE_DEFAULT = 100;

@@ -42,7 +42,7 @@ export function webhookField() {
       })
       .check(
         z.describe(
-          'A URL to POST {job_id, status, counts, …} to when the job ends, signed with the secret; at least 6 tries with backoff',
+          'A URL to POST {job_id, status, counts, …} to when the job ends, signed with the secret; 6 tries with backoff. Its url is never a link-local or metadata address, and where deployed never a loopback or private one (400 naming webhook.url)',
         ),
       ),
   );

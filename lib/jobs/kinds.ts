@@ -57,7 +57,11 @@ const resolveOptions = z
       'Records to add to each resolved reference (csl-json, bibtex, ris), keyed within its batch; for one list with keys unique across the job, read the results with `format`',
     ),
   })
-  .check(z.describe('The options of POST /v1/cite/resolve'));
+  .check(
+    z.describe(
+      'The options of POST /v1/cite/resolve: styles, citation_markup, export; an unknown id in styles is refused, naming the closest',
+    ),
+  );
 type ResolveOptions = z.output<typeof resolveOptions>;
 
 /** `resolve`: each reference resolved and cited as POST /v1/cite/resolve answers it. */

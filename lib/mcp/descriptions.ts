@@ -8,7 +8,7 @@
 
 /**
  * What every tool shares, said once in the server's instructions (`initialize` and `server/discover`)
- * rather than in each of the fourteen descriptions: the budget, the cache, paging, text fields and errors.
+ * rather than in each of the descriptions: the budget, the cache, paging, text fields and errors.
  */
 export const SERVER_INSTRUCTIONS =
   'Web search (Google, DuckDuckGo, Bing, Baidu), news, images, Google Trends and Google Scholar, and papers cited in MLA, APA, Chicago, Harvard, Vancouver or any CSL style. ' +

@@ -140,3 +140,11 @@ export async function sampleBody(service: Pick<Service, 'post'>, routeName: stri
   if (submitted.status !== 202) throw new Error(`the sample job was not taken: ${submitted.text}`);
   return { ...sample, job_id: submitted.json.data.job_id };
 }
+
+/** The job id the documented examples of the job routes name (lib/openapi-examples.ts): a stand-in. */
+export const EXAMPLE_JOB_ID = 'job_4w2kq7mb3c5d6e7f2g3h4i5j6k';
+
+/** A route's example arguments with the stand-in job id replaced by a real one (when it has one and one is known). */
+export function withJob(args: Record<string, unknown>, jobId: string | undefined): Record<string, unknown> {
+  return jobId !== undefined && args.job_id === EXAMPLE_JOB_ID ? { ...args, job_id: jobId } : args;
+}
