@@ -20,6 +20,8 @@ export default defineConfig({
       'test/integration/budget-billing.test.ts',
       'test/integration/budget-outage.test.ts',
       'test/integration/budget-plans.test.ts',
+      'test/integration/budget-shares.test.ts',
+      'test/integration/budget-in-flight.test.ts',
     ],
   },
 });

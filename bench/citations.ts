@@ -7,10 +7,13 @@
  *   cold start     the cite-search bundle, loaded and invoked once in a fresh node: today's path
  *                  (`citation_source: "index"`), "auto" on a paper Crossref does not know, and "auto" on a
  *                  paper and on a page of 10 Crossref knows (the first citation search with local
- *                  rendering), at a search latency of 0 and of 1,000 ms; with the styles built while the
- *                  container starts (CITATION_STYLES_AT_INIT, as deployed: `load_ms` holds the build) and
- *                  on the first citation search, while the search is on the network
+ *                  rendering), at a search latency of 0 and of 1,500 ms; with the styles built while the
+ *                  container starts (CITATION_STYLES_AT_INIT: `load_ms` holds the build) and on the first
+ *                  citation search, while the search is on the network (as deployed)
  *   paid calls     per 10-paper page when 0 %, 50 % and 100 % of its papers match a Crossref record
+ *   paced page     a 10-paper page, half of its links carrying their DOIs, in a warm container at realistic
+ *                  latencies (the index 1,500 ms, Crossref and DataCite 300 ms) and Crossref's public pace:
+ *                  its time beyond the search's own (and at the polite pace, with a contact address)
  *   new style      the first request in a CSL style not yet built (engine built from the style pack, one
  *                  record rendered) in a container started as deployed (catalogue read and the five pinned
  *                  styles built at start-up), a second render, and the heap each kept engine adds
@@ -34,6 +37,10 @@ import { type IndexPaper, scholarPage } from '../test/support/index-papers.js';
 import { apiGatewayEvent, type ColdStartRun, coldStartOnce, summarise } from './cold-start.js';
 import { median } from './load.js';
 import { BUILD_DIR, PROJECT_ROOT } from './paths.js';
+import { startSlowProxy } from './slow-proxy.js';
+
+/** The realistic latencies of the paced page (and the cold-first-answer rows, bench/run.ts). */
+export const REALISTIC_LATENCY_MS = { scholar: 1_500, web: 800, records: 300 } as const;
 
 const CLIENT_KEY = 'bench-client-key-0123456789';
 const UPSTREAM_KEY = 'bench-upstream-key-9876543210';
@@ -44,7 +51,7 @@ const round = (n: number) => Math.round(n * 10) / 10;
  * Recorded Crossref works of the demo recording, listed as the index would list them: those the matcher
  * accepts for their own listing (the others would measure the matcher, not the cost of a matched page).
  */
-function knownPapers(): IndexPaper[] {
+function knownPapers(): (IndexPaper & { doi: string })[] {
   const works = (JSON.parse(crossrefRecording('boettiger')) as { message: { items: CrossrefWork[] } }).message.items;
   const listed = works
     .filter((work) => work.type === 'journal-article' && work.author?.[0]?.family)
@@ -60,7 +67,7 @@ function knownPapers(): IndexPaper[] {
         .replace(/\s+/g, ' ')
         .replace(/\u2010/g, '-')
         .trim();
-      return { title, summary: `${authors} - ${work['container-title']?.[0]}, ${year} - Wiley` };
+      return { title, summary: `${authors} - ${work['container-title']?.[0]}, ${year} - Wiley`, doi: work.DOI };
     });
   return listed.filter((paper) => bestMatch(parseScholarSummary(paper.title, paper.summary), works) !== undefined);
 }
@@ -162,8 +169,8 @@ function newStyleTimes(): Promise<Record<string, unknown>> {
     let t = performance.now();
     const catalogue = await loadCatalogue();
     const catalogueMs = performance.now() - t;
-    // As deployed (CITATION_STYLES_AT_INIT): the five pinned styles built while the container starts, so
-    // citeproc is loaded and compiled before the first request names a style of its own.
+    // The five pinned styles built first (at start-up with CITATION_STYLES_AT_INIT, else by the first citation
+    // request), so that citeproc is loaded and compiled before a request names a style of its own.
     t = performance.now();
     await prepareCitationRenderer();
     const initMs = performance.now() - t;
@@ -205,6 +212,71 @@ function newStyleTimes(): Promise<Record<string, unknown>> {
         : reject(new Error(`new-style timing exited ${code}`)),
     );
   });
+}
+
+/**
+ * A 10-paper page in a warm container at realistic latencies: the index answers after 1,500 ms, Crossref
+ * and DataCite (their replays behind a proxy) after 300 ms each, at Crossref's public pace (no contact
+ * address: 5 lookups a second) and at the polite one. Half the papers' links carry their DOIs (Wiley's
+ * `/doi/abs/…` pages), half carry none (found by a bibliographic query each). Each round is a fresh
+ * container (the bundle as deployed) asked the page twice, the second time with
+ * the caches bypassed: that second answer, less the search's 1,500 ms, is what a user waits for the
+ * citations of a page beyond the search. Its lookups start once the search answers, 1.5 s after the first
+ * page's ended: the pace has room again, as for a page asked after an idle moment.
+ */
+async function pacedPage(
+  bundle: string,
+  known: (IndexPaper & { doi: string })[],
+  rounds: number,
+  env: Record<string, string>,
+  eventFile: (name: string, body: Record<string, unknown>) => string,
+): Promise<Record<string, unknown>> {
+  const upstream = await startFakeSerpApi();
+  const crossrefReplay = await startReplayCrossref();
+  const { startReplayDataCite } = await import('../lib/local/replay-datacite.js');
+  const dataCiteReplay = await startReplayDataCite();
+  const crossref = await startSlowProxy(crossrefReplay.url, REALISTIC_LATENCY_MS.records);
+  const dataCite = await startSlowProxy(dataCiteReplay.url, REALISTIC_LATENCY_MS.records);
+  const papers = known.slice(0, 10).map(
+    (paper, i): IndexPaper => ({
+      title: paper.title,
+      summary: paper.summary,
+      link: i < 5 ? `https://onlinelibrary.wiley.com/doi/abs/${paper.doi}` : `https://example.org/papers/paced-${i}`,
+    }),
+  );
+  upstream.engineLatencyMs = { google_scholar: REALISTIC_LATENCY_MS.scholar };
+  upstream.respond((q) => (q.get('engine') === 'google_scholar' ? { json: scholarPage('paced', papers) } : undefined));
+  const event = eventFile('paced-page', { query: 'paced page', results: 10, no_cache: true });
+  const { CROSSREF_MAILTO: _mailto, ...publicEnv } = env;
+  const paces = {
+    public: publicEnv,
+    polite: { ...publicEnv, CROSSREF_MAILTO: 'bench@example.org' },
+  };
+  const out: Record<string, unknown> = {};
+  try {
+    for (const [pace, paceEnv] of Object.entries(paces)) {
+      const runEnv = {
+        ...paceEnv,
+        SERPAPI_BASE_URL: upstream.url,
+        CROSSREF_BASE_URL: crossref.url,
+        DATACITE_BASE_URL: dataCite.url,
+      };
+      log(`citations: a 10-paper page at the ${pace} pace, realistic latencies, ${rounds} rounds`);
+      const runs: ColdStartRun[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const before = crossref.requests.length;
+        runs.push(await coldStartOnce(bundle, event, runEnv, event));
+        if (i === 0) out[`${pace}_crossref_requests_per_page`] = (crossref.requests.length - before) / 2;
+      }
+      const beyond = runs.map((run) => (run.secondInvoke ?? Number.NaN) - REALISTIC_LATENCY_MS.scholar);
+      out[`${pace}_beyond_search_ms`] = round(median(beyond));
+      out[`${pace}_beyond_search_runs_ms`] = beyond.map(round);
+      out[`${pace}_status`] = runs[0]?.status ?? null;
+    }
+  } finally {
+    await Promise.all([upstream.close(), crossref.close(), dataCite.close(), crossrefReplay.close(), dataCiteReplay.close()]);
+  }
+  return { ...out, latencies_ms: REALISTIC_LATENCY_MS, papers: 10, links_with_doi: 5 };
 }
 
 /** The fresh-process timings of every style's engine build, measured apart (one process per style order). */
@@ -275,11 +347,11 @@ export async function citationsBench(options: { quick: boolean }): Promise<Recor
     const warmAfter: Partial<Record<keyof typeof cases, string>> = {
       auto_known_page_of_10: eventFile('auto-known-10-again', { query: 'page-100-again', results: 10 }),
     };
-    // Where the styles are built: while the container starts (as deployed, CITATION_STYLES_AT_INIT), or on
-    // the first citation search while it waits on the network (everywhere else).
+    // Where the styles are built: while the container starts (CITATION_STYLES_AT_INIT), or on the first
+    // citation search while it waits on the network (as deployed).
     const variants = {
-      styles_at_init: { env: { ...env, CITATION_STYLES_AT_INIT: 'true' }, latencies: [0, 1_000] },
-      styles_on_first_request: { env, latencies: [0, 1_000] },
+      styles_at_init: { env: { ...env, CITATION_STYLES_AT_INIT: 'true' }, latencies: [0, REALISTIC_LATENCY_MS.scholar] },
+      styles_on_first_request: { env, latencies: [0, REALISTIC_LATENCY_MS.scholar] },
     };
     const cold: Record<string, Record<string, Record<string, ReturnType<typeof summarise>>>> = {};
     const beyondNetwork: Record<string, Record<string, unknown>> = {};
@@ -328,7 +400,10 @@ export async function citationsBench(options: { quick: boolean }): Promise<Recor
         status: run.status,
       };
     }
+    const paced = await pacedPage(bundle, known, rounds, env, eventFile);
     return {
+      page_10_public_pace_beyond_search_ms: paced.public_beyond_search_ms,
+      paced_page: paced,
       styles_build_ms: round(render.build as number),
       first_render_ms: round(render.firstRender as number),
       warm_render_20_papers_x_5_styles_ms: round(warmMedian),

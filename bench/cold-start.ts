@@ -119,6 +119,8 @@ export interface ColdStartJob {
   file: string;
   eventFile: string;
   env: Record<string, string>;
+  /** An event invoked again in the same process once the first has answered: what a warm container pays. */
+  secondEventFile?: string;
 }
 
 /**
@@ -135,7 +137,7 @@ export async function coldStarts(jobs: readonly ColdStartJob[], rounds: number):
     await coldStartOnce(job.file, job.eventFile, job.env);
   }
   for (let round = 0; round < rounds; round++) {
-    for (const job of jobs) runs.get(job.key)?.push(await coldStartOnce(job.file, job.eventFile, job.env));
+    for (const job of jobs) runs.get(job.key)?.push(await coldStartOnce(job.file, job.eventFile, job.env, job.secondEventFile));
   }
   return runs;
 }

@@ -8,8 +8,11 @@
  *   fan-out      citation search of 20 papers at upstream latency L vs. its limit of 2 × L
  *   cache        upstream calls made by a repeated identical citation search
  *   cold start   each deployed bundle, loaded and invoked once in a fresh node, vs. an empty handler's
+ *   first answer each function's first request at realistic upstream latencies, in a new container and
+ *                again in the same, now warm, one: what a user waits for a cold container
  *   citations    locally rendered citations: style builds, warm render, cite-search cold starts, paid calls
  *                per page, the first request in a style not yet built (bench/citations.ts)
+ *   check        the reference check of 100 DOI and 100 free-text references at Crossref's public pace (bench/check.ts)
  *
  * `--shared-cache` runs bench/cache.ts instead: two services sharing one cache table (see that file).
  * `--jobs` runs bench/jobs.ts instead: a job of 10,000 references at Crossref's published pace.
@@ -23,16 +26,19 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startReplayCrossref } from '../lib/local/replay-crossref.js';
+import { startReplayDataCite } from '../lib/local/replay-datacite.js';
 import { SAMPLE_REQUESTS } from '../test/fixtures/sample-requests.js';
 import { type Child, SERVICE_ENTRY, startChild, type Usage } from '../test/support/child-process.js';
 import { startFakeSecretsManager } from '../test/support/fake-secrets-manager.js';
 import type { BuiltBundle, BuiltBundles } from './bundle.js';
+import { REALISTIC_LATENCY_MS } from './citations.js';
 import { apiGatewayEvent, type ColdStartSummary, coldStarts, summarise } from './cold-start.js';
 import { deployedZipTotal, unzippedWithLayers } from './deployed.js';
 import { type LoadOptions, type LoadResult, load, median } from './load.js';
 import { mcpSection } from './mcp.js';
 import { BUILD_DIR, EMPTY_HANDLER, PROJECT_ROOT } from './paths.js';
 import { formatProfile, summariseProfile } from './profile.js';
+import { startSlowProxy } from './slow-proxy.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -67,7 +73,7 @@ function milliseconds(option: string, min: number): number {
 }
 const OVERHEAD_LATENCY_MS = milliseconds('latency-ms', 0);
 const FANOUT_LATENCY_MS = milliseconds('fanout-latency-ms', 1);
-const ALL_SECTIONS = ['overhead', 'fanout', 'cold', 'citations'];
+const ALL_SECTIONS = ['overhead', 'fanout', 'cold', 'citations', 'check'];
 const SECTIONS = new Set((args.only ?? ALL_SECTIONS.join(',')).split(',').map((s) => s.trim()));
 for (const section of SECTIONS) {
   if (!ALL_SECTIONS.includes(section)) throw new Error(`--only: ${section} is not one of ${ALL_SECTIONS.join(', ')}`);
@@ -308,8 +314,8 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
     'bench/client-keys': JSON.stringify({ keys: [{ name: 'bench', sha256: clientDigest }] }),
     'bench/upstream-key': JSON.stringify({ serpapi_api_key: UPSTREAM_KEY }),
   });
-  // Every bundle gets the environment the stack gives its own function (NODE_OPTIONS included, and the
-  // citation functions' CITATION_STYLES_AT_INIT), then the keys; the empty handler a web search's.
+  // Every bundle gets the environment the stack gives its own function (NODE_OPTIONS included), then the
+  // keys; the empty handler a web search's.
   const deployed = bundles.find((b) => b.name !== EMPTY_HANDLER)?.environment ?? {};
   const own = (bundle: BuiltBundle) => (bundle.name === EMPTY_HANDLER ? deployed : bundle.environment);
   // A free route's function is given no upstream key (NO_UPSTREAM_KEY), and refuses to start with one.
@@ -365,11 +371,89 @@ async function coldStartAll(upstream: Child<{ url: string }>, bundles: BuiltBund
       results[variant] ??= {};
       results[variant][name] = summarise(runs);
     }
+    results.first_answer = await firstAnswers(upstream, bundles, eventsDir, (bundle, env) => envFor(bundle, env));
   } finally {
     await secrets.close();
     await crossref.close();
   }
-  return results as Record<keyof typeof variants, Record<string, ColdStartSummary>>;
+  return results as Record<keyof typeof variants | 'first_answer', Record<string, ColdStartSummary>>;
+}
+
+/** The engines of the index (the scholarly ones) and of the web, at the latencies the first answers are measured at. */
+const REALISTIC_ENGINE_LATENCY_MS: Record<string, number> = {
+  google_scholar: REALISTIC_LATENCY_MS.scholar,
+  google_scholar_author: REALISTIC_LATENCY_MS.scholar,
+  google_scholar_cite: REALISTIC_LATENCY_MS.scholar,
+  google: REALISTIC_LATENCY_MS.web,
+  bing: REALISTIC_LATENCY_MS.web,
+  duckduckgo: REALISTIC_LATENCY_MS.web,
+  baidu: REALISTIC_LATENCY_MS.web,
+  google_images: REALISTIC_LATENCY_MS.web,
+  google_trends: REALISTIC_LATENCY_MS.web,
+};
+
+/** The functions that render citations, measured with their styles built at start-up and on the first request. */
+const STYLE_FUNCTIONS = new Set(['cite-search', 'cite-resolve']);
+
+/**
+ * Each function's first request at realistic latencies (the index 1,500 ms, web engines 800 ms, Crossref and
+ * DataCite 300 ms each at their public pace), in a new container (spawn to answer: node's start, the
+ * bundle's load and the request) and again in the same container once warm (the same request, caches
+ * bypassed: `no_cache`). The functions that render citations are measured both with their styles built
+ * while the container starts (CITATION_STYLES_AT_INIT) and while the first request waits on the network.
+ */
+async function firstAnswers(
+  upstream: Child<{ url: string }>,
+  bundles: BuiltBundle[],
+  eventsDir: string,
+  envFor: (bundle: BuiltBundle, env: Record<string, string>) => Record<string, string>,
+): Promise<Record<string, ColdStartSummary>> {
+  const { ROUTES } = await import('../lib/routes.js');
+  const [crossrefReplay, dataCiteReplay] = await Promise.all([startReplayCrossref(), startReplayDataCite()]);
+  const [crossref, dataCite] = await Promise.all([
+    startSlowProxy(crossrefReplay.url, REALISTIC_LATENCY_MS.records),
+    startSlowProxy(dataCiteReplay.url, REALISTIC_LATENCY_MS.records),
+  ]);
+  await upstream.call('engineLatencies', REALISTIC_ENGINE_LATENCY_MS);
+  try {
+    const env = {
+      SERPAPI_BASE_URL: upstream.ready.url,
+      CROSSREF_BASE_URL: crossref.url,
+      DATACITE_BASE_URL: dataCite.url,
+      API_KEYS: CLIENT_KEY,
+      SERPAPI_API_KEY: UPSTREAM_KEY,
+    };
+    const jobs = bundles
+      .filter((bundle) => bundle.name !== EMPTY_HANDLER)
+      .flatMap((bundle) => {
+        const route = ROUTES.find((r) => r.name === bundle.name);
+        const body = JSON.stringify({ ...((COLD_START_BODIES[bundle.name] as object) ?? { q: 'coffee' }), no_cache: true });
+        const eventFile = join(eventsDir, `first-answer-${bundle.name}.json`);
+        writeFileSync(eventFile, JSON.stringify(apiGatewayEvent(route?.path ?? '/bench/empty', body, CLIENT_KEY)));
+        // Crossref's and DataCite's public pace: the stack's contact address left out.
+        const { CROSSREF_MAILTO: _mailto, ...own } = envFor(bundle, env);
+        const variants: [string, Record<string, string>][] = STYLE_FUNCTIONS.has(bundle.name)
+          ? [
+              [`${bundle.name}`, { ...own, CITATION_STYLES_AT_INIT: 'true' }],
+              [`${bundle.name}+styles_on_first_request`, { ...own, CITATION_STYLES_AT_INIT: 'false' }],
+            ]
+          : [[bundle.name, own]];
+        return variants.map(([key, variantEnv]) => ({
+          key,
+          file: bundle.file,
+          eventFile,
+          env: variantEnv,
+          secondEventFile: eventFile,
+        }));
+      });
+    log(`first answers: ${jobs.length} functions and variants × ${SETTINGS.coldRounds} fresh processes, realistic latencies`);
+    const summaries: Record<string, ColdStartSummary> = {};
+    for (const [key, runs] of await coldStarts(jobs, SETTINGS.coldRounds)) summaries[key] = summarise(runs);
+    return summaries;
+  } finally {
+    await upstream.call('latency', 0);
+    await Promise.all([crossref.close(), dataCite.close(), crossrefReplay.close(), dataCiteReplay.close()]);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -454,6 +538,10 @@ async function overheadSection(
       throughput_rps_floor: c32?.floor.rps ?? null,
       floor_throughput_ratio_vs_bare_proxy: ratio(c32?.floor.rps, c32?.bare_proxy.rps),
       floor_cpu_capacity_ratio_vs_bare_proxy: ratio(c32?.bare_proxy.cpu_us_per_request, c32?.floor.cpu_us_per_request),
+      // The service against its floor: what its own layers (routing, keys, validation, caches, budget, log line,
+      // metrics) leave of the throughput any reshaping service could have here.
+      floor_service_ratio: ratio(c32?.service.rps, c32?.floor.rps),
+      floor_service_cpu_ratio: ratio(c32?.floor.cpu_us_per_request, c32?.service.cpu_us_per_request),
       rss_mib: round(memory.rss / 2 ** 20, 1),
       heap_used_mib: round(memory.heapUsed / 2 ** 20, 1),
       latency: table,
@@ -464,8 +552,48 @@ async function overheadSection(
   }
 }
 
+/** What a user waits for in a cold container beyond a warm one's answer: one function's first answers. */
+function firstAnswerOf(summary: ColdStartSummary | undefined) {
+  const cold = summary?.median_ms ?? Number.NaN;
+  const warm = summary?.second_invoke_ms ?? Number.NaN;
+  return {
+    cold_ms: round(cold, 1),
+    warm_ms: round(warm, 1),
+    cold_less_warm_ms: round(cold - warm, 1),
+    status: summary?.status ?? null,
+  };
+}
+
+/**
+ * Every function's cold and warm first answer; for a function that renders citations, both places its
+ * styles can be built, and which of the two answers a cold container's first request sooner.
+ */
+function coldFirstAnswers(byKey: Record<string, ColdStartSummary>) {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const key of Object.keys(byKey).filter((k) => !k.includes('+'))) {
+    const atStart = firstAnswerOf(byKey[key]);
+    const other = byKey[`${key}+styles_on_first_request`];
+    if (!other) {
+      out[key] = { ...atStart, within_300_ms: (atStart.cold_less_warm_ms ?? Number.NaN) <= 300 };
+      continue;
+    }
+    const onRequest = firstAnswerOf(other);
+    const faster =
+      (onRequest.cold_ms ?? Number.POSITIVE_INFINITY) < (atStart.cold_ms ?? Number.POSITIVE_INFINITY) ? onRequest : atStart;
+    out[key] = {
+      ...faster,
+      within_300_ms: (faster.cold_less_warm_ms ?? Number.NaN) <= 300,
+      styles: faster === onRequest ? 'on_first_request' : 'at_start',
+      styles_at_start: atStart,
+      styles_on_first_request: onRequest,
+    };
+  }
+  return out;
+}
+
 async function coldSection(upstream: Child<{ url: string }>, { bundles, layers }: BuiltBundles): Promise<Results> {
-  const coldStart = await coldStartAll(upstream, bundles);
+  const { first_answer: firstAnswer, ...coldStart } = await coldStartAll(upstream, bundles);
+  const coldFirstAnswer = coldFirstAnswers(firstAnswer);
   const handlers = bundles.filter((b) => b.name !== EMPTY_HANDLER);
   const kib = (bytes: number) => round(bytes / 1024, 1);
   const max = (variant: Record<string, ColdStartSummary>, pick: (s: ColdStartSummary) => number) =>
@@ -519,6 +647,11 @@ async function coldSection(upstream: Child<{ url: string }>, { bundles, layers }
     // The zip every function deploys, summed, and each layer's once.
     deployed_zip_kib_total: kib(deployedZipTotal(handlers, layers)),
     deployed_environment: handlers[0]?.environment ?? {},
+    cold_first_answer: coldFirstAnswer,
+    cold_first_answer_less_warm_ms_max: round(
+      Math.max(...Object.values(coldFirstAnswer).map((f) => Number(f.cold_less_warm_ms))),
+      1,
+    ),
     cold_start: Object.fromEntries(
       Object.entries(coldStart).map(([variant, byName]) => [
         variant,
@@ -551,6 +684,8 @@ function judge(results: Results): void {
     target('overhead_p50_ms (c=1)', num('overhead_p50_ms'), 0.5, '<=');
     target('overhead_p99_ms (c=1)', num('overhead_p99_ms'), 5, '<=');
     target('throughput_ratio_vs_bare_proxy (c=32)', num('throughput_ratio_vs_bare_proxy'), 0.6, '>=');
+    // The service's own layers against the reshaping floor's (bench/floor-proxy.ts), in the same run.
+    target('floor_service_ratio (c=32)', num('floor_service_ratio'), 0.8, '>=');
   }
   if (SECTIONS.has('fanout')) {
     target('fanout_ratio', num('fanout_ratio'), 1.2, '<=');
@@ -563,15 +698,29 @@ function judge(results: Results): void {
       }
     | undefined;
   if (citations) {
-    // As deployed (styles built while the container starts), at both search latencies: the worse one.
-    const atInit = Object.values(citations.first_request_page_of_10_beyond_network_ms?.styles_at_init ?? {});
-    const beyond = atInit.map((run) => run.first_less_network ?? Number.NaN);
-    target('first_citation_search_beyond_network_ms', beyond.length ? Math.max(...beyond) : null, 300, '<=');
+    // As deployed (styles built on the first citation request, during its network wait), at the index's
+    // realistic latency (1,500 ms): with no wait at all there is nothing to hide the build behind.
+    const deployed = citations.first_request_page_of_10_beyond_network_ms?.styles_on_first_request ?? {};
+    const beyond = deployed[`search_latency_${REALISTIC_LATENCY_MS.scholar}ms`]?.first_less_network;
+    target('first_citation_search_beyond_network_ms', beyond ?? null, 300, '<=');
     const firsts = Object.values(citations.new_style?.styles ?? {}).map((style) => style.first_request_ms);
     target('new_style_first_request_ms_max', firsts.length ? round(Math.max(...firsts), 1) : null, 400, '<=');
+    // A 10-paper page, half of its links carrying DOIs, at Crossref's public pace and realistic latencies.
+    target(
+      'citations.page_10_public_pace_beyond_search_ms',
+      (citations as { page_10_public_pace_beyond_search_ms?: number }).page_10_public_pace_beyond_search_ms ?? null,
+      1_000,
+      '<=',
+    );
   }
+  const check = results.check as { doi_references?: { median_ms: number } } | undefined;
+  // docs/citations.md: 100 references with DOIs answered within 5 s at Crossref's public pace.
+  if (check) target('check_100_doi_references_ms', check.doi_references?.median_ms ?? null, 5_000, '<=');
   if (SECTIONS.has('cold')) {
     target('bundle_kib_max', num('bundle_kib_max'), 400, '<=');
+    // At realistic latencies, each function's first request in a new container against the same request in a
+    // warm one; a citation function's styles built where that first answer comes sooner.
+    target('cold_first_answer_less_warm_ms_max', num('cold_first_answer_less_warm_ms_max'), 300, '<=');
     const empty = num('cold_start_ms_empty');
     if (empty !== null) {
       target('cold_start_ms_median_max (keys in env)', num('cold_start_ms_median_max'), 2 * empty, '<=');
@@ -645,6 +794,8 @@ async function main() {
     if (SECTIONS.has('citations')) {
       results.citations = await (await import('./citations.js')).citationsBench({ quick: args.quick });
     }
+    // The reference check at Crossref's public pace: bench/check.ts.
+    if (SECTIONS.has('check')) results.check = await (await import('./check.js')).checkBench({ quick: args.quick });
   } finally {
     await upstream.stop();
   }
@@ -805,6 +956,16 @@ function print(output: Record<string, unknown>): void {
     );
     blocks.push(
       `Style catalogue: ${newStyle.total_styles} styles, first load ${round(newStyle.catalogue_load_ms, 1)} ms; engines kept ${newStyle.kept} (bound ${newStyle.bound}).`,
+    );
+  }
+  const check = o.check as Record<string, { median_ms: number; runs: { crossref_requests: number }[] } | number> | undefined;
+  if (check) {
+    const rows = (['doi_references', 'free_text_references'] as const).map((name) => {
+      const run = check[name] as { median_ms: number; runs: { crossref_requests: number }[] } | undefined;
+      return [`100 ${name.replace(/_/g, ' ')}`, run?.median_ms, run?.runs[0]?.crossref_requests];
+    });
+    blocks.push(
+      table([`reference check, Crossref at ${check.crossref_per_second} a second`, 'median ms', 'Crossref requests'], rows),
     );
   }
   const fanOut = o.fanout as Awaited<ReturnType<typeof fanOutAndCache>> | undefined;

@@ -51,7 +51,13 @@ serveCommands(
   {
     latency: (ms) => {
       fake.latencyMs = Number(ms);
+      fake.engineLatencyMs = {};
       return fake.latencyMs;
+    },
+    /** Each engine its own latency (engine name → ms), the others latencyMs. */
+    engineLatencies: (byEngine) => {
+      fake.engineLatencyMs = { ...(byEngine as Record<string, number>) };
+      return fake.engineLatencyMs;
     },
     calls: (engine) => fake.calls(typeof engine === 'string' ? engine : undefined),
     lastQuery: () => fake.requests.at(-1)?.toString() ?? null,

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { loadCatalogue, searchStyles } from '../lib/citations/render/style-catalogue.js';
 import { config } from '../lib/config.js';
-import type { CiteStylesData } from '../lib/contract/cite-styles.js';
+import { type CiteStylesData, STYLES_LAST_PAGE, STYLES_RESULTS_MAX } from '../lib/contract/cite-styles.js';
 import { api } from '../lib/middleware/index.js';
 import { body, integer as intField, optionalText, page } from '../lib/schema.js';
 
@@ -28,8 +28,9 @@ export const requestSchema = body({
     },
     description: 'Only styles of this field, e.g. "medicine", "physics", "social_science", "generic-base"',
   }),
-  results: intField({ min: 1, max: 100, default: 20, description: 'Styles per page' }),
-  page: page(),
+  results: intField({ min: 1, max: STYLES_RESULTS_MAX, default: 20, description: 'Styles per page' }),
+  // Every match can be listed: pages run to the end of the catalogue (docs/decisions.md §23).
+  page: page(STYLES_LAST_PAGE, 'Page number, starting at 0; pages run to the last match (`has_more` false)'),
 });
 export type CiteStylesRequest = z.output<typeof requestSchema>;
 

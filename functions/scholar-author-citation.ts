@@ -61,6 +61,9 @@ export function citationMessage(data: AuthorCitationData): string {
 }
 
 export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {
+  // The article and the documents citing it, reserved at once (docs/decisions.md §8); the second is given
+  // back when the article lists none.
+  upstream.plan(2, { why: 'the article, then the documents citing it' });
   const json = await upstream.search('scholarAuthor', toSerpApiParams(body));
   const citesId = citingListId(json);
   // One failed lookup of the citing documents must not cost the client the citation it asked for.

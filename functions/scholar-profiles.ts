@@ -5,18 +5,21 @@
  * the page is filled from `google_scholar_author` (one paid call each, `enrich` of them at most).
  */
 import * as z from 'zod/mini';
-import { PAGE_FIELDS, type Profile, type ProfilesData, type Unfilled } from '../lib/contract/scholar-profiles.js';
+import { ENRICH_DEFAULT, ENRICH_MAX, type Profile, type ProfilesData } from '../lib/contract/scholar-profiles.js';
 import { countMessage } from '../lib/envelope.js';
-import type { AppError } from '../lib/errors.js';
 import { api } from '../lib/middleware/index.js';
-import { type DiscoveredAuthor, discoverAuthors, profileFromAuthorPage, profileFromDiscovery } from '../lib/reshape/scholar.js';
+import {
+  type DiscoveredAuthor,
+  discoverAuthors,
+  profileFromAuthorPage,
+  profileFromDiscovery,
+  unfilled,
+} from '../lib/reshape/scholar.js';
 import { body, integer, page, searchTerms } from '../lib/schema.js';
 import { mostInformative, settle } from '../lib/upstream/outcomes.js';
 
 /** Results read to discover authors: google_scholar's largest page, so one paid call finds the most. */
 export const DISCOVERY_RESULTS = 20;
-export const ENRICH_DEFAULT = 5;
-export const ENRICH_MAX = 10;
 
 export const requestSchema = body({
   query: searchTerms(
@@ -73,24 +76,6 @@ export function pageOfAuthors(authors: readonly DiscoveredAuthor[], request: Pro
 export function askForLess(left: number | undefined): string | undefined {
   const enrich = left === undefined ? 0 : Math.max(0, left - 1);
   return `"enrich": ${enrich} makes ${enrich + 1} (the search and ${enrich} profile pages; the other profiles carry name, author_id and link only)`;
-}
-
-/** Beside a profile whose page was not read: why (docs/decisions.md §10). */
-export function unfilled(failure: AppError | undefined, enrich: number): Unfilled {
-  if (!failure) {
-    return {
-      fields: [...PAGE_FIELDS],
-      reason: 'not_requested',
-      details: `Only the first ${enrich} profiles of the page are filled from their profile page ("enrich": ${enrich}, at most ${ENRICH_MAX}, one paid search each)`,
-    };
-  }
-  const budget = failure.code === 'BUDGET_EXHAUSTED' || failure.code === 'BUDGET_UNAVAILABLE';
-  return {
-    fields: [...PAGE_FIELDS],
-    reason: budget ? 'budget' : 'upstream_error',
-    code: failure.code,
-    details: `Its profile page could not be read: ${failure.details}`,
-  };
 }
 
 export const handler = api({ body: requestSchema }).handler(async ({ body, upstream }) => {

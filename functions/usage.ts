@@ -10,8 +10,8 @@ import { body } from '../lib/schema.js';
 // No fields of its own. It takes `no_cache` like every body, and needs none: the counter is always read afresh.
 export const requestSchema = body({});
 
-export const handler = api({ body: requestSchema }).handler(async ({ client }) => {
-  const usage = await budgetUsage({ client: client.name, dailySearches: client.dailySearches });
+export const handler = api({ body: requestSchema }).handler(async ({ client: { name, ...limits } }) => {
+  const usage = await budgetUsage({ client: name, ...limits });
   const data = { ...usage, plan: planNumbers() ?? null };
   return { data, message: `${data.hour.left} searches left this hour` };
 });

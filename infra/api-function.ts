@@ -3,7 +3,8 @@
  * nodejs22.x on arm64, its own log group with retention, and its own role holding only what its route
  * needs (lib/routes.ts, `needs`): write its log group, read the client key secret (the second key check),
  * and, as the route uses them, read the SerpApi key's secret, read and write the shared cache table under
- * the route's own key prefix, and reserve in or read the budget's counters. Its environment follows the
+ * the route's own key prefix, reserve in or read the budget's counters, and take turns in the pace table
+ * under its upstreams' keys. Its environment follows the
  * same facts: a route without the upstream key gets NO_UPSTREAM_KEY instead of the secret's id.
  */
 
@@ -18,6 +19,7 @@ import { cacheKeyPrefix, type Route } from '../lib/routes.js';
 import { BUDGET_READ_ACTIONS, BUDGET_TABLE_ACTIONS } from './budget.js';
 import { BUNDLE_ALIASES, ESM_REQUIRE_BANNER, STYLE_PACK_ROUTES, stylePackDir } from './bundling.js';
 import { type JobGrantUse, jobActions } from './job-grants.js';
+import { PACE_TABLE_ACTIONS, paceKeyCondition } from './pace.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -83,6 +85,11 @@ export interface ApiFunctionProps {
    * for another route: the function caches in memory only.
    */
   cacheTable?: { tableName: string; tableArn: string };
+  /**
+   * The deployment's pace table (PACE_TABLE_NAME), for the routes that keep an upstream's pace
+   * (`needs.paces`); unset, or for another route: each container keeps its own pace.
+   */
+  paceTable?: { tableName: string; tableArn: string };
   /** Reserved concurrency: at most this many instances, and this many kept for the function alone. */
   reservedConcurrency?: number;
   /** Cache lifetimes in seconds (CITE_CACHE_TTL_SECONDS, ANSWER_CACHE_TTL_SECONDS); unset: the code's defaults. */
@@ -152,6 +159,8 @@ export class ApiFunction extends Construct {
     const jobs = jobUses.length > 0 ? props.jobs : undefined;
     const readsClientKeys = props.readsClientKeys ?? true;
     this.readsClientKeys = readsClientKeys;
+    const paces = needs.paces ?? [];
+    const paceTable = paces.length > 0 ? props.paceTable : undefined;
     const readsStylePack = STYLE_PACK_ROUTES.has(route.name);
 
     // Created here rather than by Lambda on first write, so that it has a retention. Kept after a
@@ -169,6 +178,7 @@ export class ApiFunction extends Construct {
       ...(cacheTable ? [`uses the cache table under ${cacheKeyPrefix(route.name)}`] : []),
       ...(budget ? [needs.budget === 'reserve' ? 'reserves searches in the budget' : 'reads the budget'] : []),
       ...(jobs ? [`uses the jobs' store and queue (${jobUses.join(', ')})`] : []),
+      ...(paceTable ? [`keeps the pace of ${paces.join(' and ')}`] : []),
     ];
     const role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
@@ -240,6 +250,16 @@ export class ApiFunction extends Construct {
         );
       }
     }
+    if (paceTable) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'KeepPaces',
+          actions: [...PACE_TABLE_ACTIONS],
+          resources: [paceTable.tableArn],
+          conditions: paceKeyCondition(paces),
+        }),
+      );
+    }
 
     this.function = new NodejsFunction(this, 'Function', {
       entry: `${ROOT}functions/${route.name}.ts`,
@@ -275,11 +295,12 @@ export class ApiFunction extends Construct {
         ...(props.citeCacheTtlSeconds === undefined ? {} : { CITE_CACHE_TTL_SECONDS: String(props.citeCacheTtlSeconds) }),
         ...(props.answerCacheTtlSeconds === undefined ? {} : { ANSWER_CACHE_TTL_SECONDS: String(props.answerCacheTtlSeconds) }),
         ...(props.crossrefMailto ? { CROSSREF_MAILTO: props.crossrefMailto } : {}),
+        ...(paceTable ? { PACE_TABLE_NAME: paceTable.tableName } : {}),
         // Where Lambda puts the style pack's layer (/opt/csl-style-pack): lib/citations/render/style-catalogue.ts.
         ...(readsStylePack ? { STYLE_PACK_DIR: stylePackDir() } : {}),
-        // Built at start-up, with the start-up's CPU, in the two functions that render citations on every
-        // request (lib/citations/render/render.ts); the MCP function serves every tool and builds them on demand.
-        ...(route.name === 'cite-search' || route.name === 'cite-resolve' ? { CITATION_STYLES_AT_INIT: 'true' } : {}),
+        // No CITATION_STYLES_AT_INIT: every function builds its citation styles while its first citation
+        // request waits on the network, which answered a new container's first request sooner than a build
+        // at start-up at realistic latencies (the benchmark's first answers; docs/decisions.md §26).
         ...(jobs
           ? {
               JOBS_TABLE_NAME: jobs.table.tableName,

@@ -50,10 +50,12 @@ export function floodGuard(ratePerSecond?: number, burst?: number): Partial<Floo
  * request asks for the index's cite call ("citation_source": "index"), one per paper, and a page holds at
  * most 20 papers (by default a page costs the search alone). Web search alpha: the search, and Google's
  * AI overview fetched with its token when the request asks (`fetch_ai_overview`). Scholar profiles: the
- * search and one profile page per profile filled (`enrich`, at most 10: functions/scholar-profiles.ts
+ * search and one profile page per profile filled (`enrich`, at most 10: lib/contract/scholar-profiles.ts
  * ENRICH_MAX, which a test holds equal). Trends: the time series and the regional breakdown. Author
- * citation: the author page and the documents citing the article. Crossref lookups
- * (exports, citation resolving) are free, the style catalogue is data, and /v1/usage reads the counter only.
+ * citation: the author page and the documents citing the article. Reference check: with "scholar": true,
+ * one Google Scholar search per reference no registry confirmed, and a list holds at most 100
+ * (CHECK_REFERENCES_MAX; none without it). Crossref lookups
+ * (exports, citation resolving, the check's registries) are free, the style catalogue is data, and /v1/usage reads the counter only.
  */
 export const PAID_CALLS_PER_REQUEST: Readonly<Record<string, number>> = Object.freeze({
   'web-search-alpha': 1 + 1,
@@ -62,6 +64,7 @@ export const PAID_CALLS_PER_REQUEST: Readonly<Record<string, number>> = Object.f
   'web-search-delta': 1,
   'cite-search': 1 + 20,
   'cite-resolve': 0,
+  'cite-check': 100,
   'cite-styles': 0,
   'scholar-profiles': 1 + 10,
   'scholar-author': 1,

@@ -33,6 +33,7 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.freeze({
 export const STYLE_PACK_ROUTES: ReadonlySet<string> = new Set([
   'cite-search',
   'cite-resolve',
+  'cite-check',
   'cite-styles',
   'mcp',
   // A job's submission checks its style ids against the catalogue; the worker renders them.

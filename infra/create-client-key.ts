@@ -2,8 +2,10 @@
  * Creates a client API key. The plain key is printed once, for the operator to hand to the client; the
  * client key secret holds only its SHA-256 digest (the plain key is stored nowhere).
  *
- * `--daily N` gives the key its own limit of N paid searches per UTC day (`dailySearches` in its entry);
- * over it, that client alone is answered 429 BUDGET_EXHAUSTED until the next day.
+ * `--hourly N` and `--daily N` give the key its own limits of N paid searches per UTC hour and day
+ * (`hourlySearches`, `dailySearches` in its entry); over one, that client alone is answered 429
+ * BUDGET_EXHAUSTED until the window ends. `none` gives it no limit of its own. Without them, a key whose
+ * deployment has several keys gets its default share of the deployment's hour and day (lib/budget/budget.ts).
  *
  *   npm run create-key -- <name> --secret-id <id>
  *       reads the client key secret, adds the new entry, keeps every other one, writes the secret back,
@@ -15,7 +17,7 @@
  *       stderr. Empty or unreadable input is an error: it is what a failed read upstream of the pipe gives.
  *
  * The gateway serves a key once its name is in the stack's `clients` setting (infra/settings.ts): its own
- * rate and burst there (`name:rate=R:burst=B`), its daily searches here (`--daily`). Each way of running it
+ * rate and burst there (`name:rate=R:burst=B`), its searches here (`--hourly`, `--daily`). Each way of running it
  * ends by saying so.
  *
  * The AWS SDK finds the region and credentials as the AWS CLI does (AWS_REGION or the profile's region,
@@ -28,13 +30,21 @@ import { parseArgs } from 'node:util';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { KEY_NAME } from '../lib/credentials/key-shape.js';
 
-/** An entry of the client key secret, `{"keys":[{"name","sha256","dailySearches"?}]}`. */
+/** An entry of the client key secret, `{"keys":[{"name","sha256","hourlySearches"?,"dailySearches"?}]}`. */
 export interface ClientKeyEntry {
   name: string;
   sha256: string;
-  /** The key's own limit of paid searches per UTC day (`--daily N`); absent: only the deployment's budget. */
-  dailySearches?: number;
+  /**
+   * The key's own limit of paid searches per UTC hour (`--hourly N`); null (`none`): no limit of its own;
+   * absent: its default share when several keys share the deployment.
+   */
+  hourlySearches?: number | null;
+  /** As `hourlySearches`, per UTC day (`--daily N`). */
+  dailySearches?: number | null;
 }
+
+/** A key's own limits, as `--hourly` and `--daily` give them. */
+export type KeyLimitOptions = Pick<ClientKeyEntry, 'hourlySearches' | 'dailySearches'>;
 
 export { KEY_NAME };
 
@@ -44,18 +54,24 @@ export { KEY_NAME };
  * bytes, in hex. (That module reads the service's configuration when imported, so it is not imported
  * here; a test checks the two digests agree.)
  */
-export function createClientKey(name: string, dailySearches?: number): { key: string; entry: ClientKeyEntry } {
+export function createClientKey(name: string, limits: KeyLimitOptions = {}): { key: string; entry: ClientKeyEntry } {
   if (!KEY_NAME.test(name)) {
     throw new Error(
       `name: must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})`,
     );
   }
-  if (dailySearches !== undefined && !(Number.isInteger(dailySearches) && dailySearches >= 0 && dailySearches <= 1e9)) {
-    throw new Error(`--daily: must be a whole number of searches from 0 to 1000000000 (got ${dailySearches})`);
+  for (const [option, value] of [
+    ['--hourly', limits.hourlySearches],
+    ['--daily', limits.dailySearches],
+  ] as const) {
+    if (value !== undefined && value !== null && !(Number.isInteger(value) && value >= 0 && value <= 1e9)) {
+      throw new Error(`${option}: must be a whole number of searches from 0 to 1000000000, or none (got ${value})`);
+    }
   }
   const key = `sca_${randomBytes(32).toString('base64url')}`;
   const sha256 = createHash('sha256').update(key, 'utf8').digest('hex');
-  return { key, entry: { name, sha256, ...(dailySearches === undefined ? {} : { dailySearches }) } };
+  const own = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+  return { key, entry: { name, sha256, ...own } };
 }
 
 /** The entries of a client key secret's value; refuses anything else, an empty value included. */
@@ -166,7 +182,7 @@ function reasonOf(error: unknown): string {
 }
 
 const USAGE =
-  'usage: npm run create-key -- <name> [--daily <searches>] [--secret-id <id> | --merge < current-secret.json > new-secret.json]';
+  'usage: npm run create-key -- <name> [--hourly <searches|none>] [--daily <searches|none>] [--secret-id <id> | --merge < current-secret.json > new-secret.json]';
 
 async function main(args: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseCommandLine>;
@@ -175,8 +191,8 @@ async function main(args: string[]): Promise<void> {
   } catch (error) {
     throw new Error(`${reasonOf(error)}\n${USAGE}`);
   }
-  const { name, secretId, merge, daily } = parsed;
-  const { key, entry } = createClientKey(name, daily);
+  const { name, secretId, merge, limits } = parsed;
+  const { key, entry } = createClientKey(name, limits);
   if (secretId !== undefined) {
     const client = new SecretsManagerClient({
       requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
@@ -227,16 +243,28 @@ async function main(args: string[]): Promise<void> {
   );
 }
 
-export function parseCommandLine(args: string[]): { name: string; secretId?: string; merge: boolean; daily?: number } {
+/** A limit as the command line gives it: a whole number of searches, or `none`. */
+function limitOf(option: string, text: string | undefined): number | null | undefined {
+  if (text === undefined) return undefined;
+  if (text === 'none') return null;
+  if (!/^\d{1,10}$/.test(text))
+    throw new Error(`${option}: must be a whole number of searches, or none (got ${JSON.stringify(text)})`);
+  return Number(text);
+}
+
+export function parseCommandLine(args: string[]): { name: string; secretId?: string; merge: boolean; limits: KeyLimitOptions } {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { 'secret-id': { type: 'string' }, merge: { type: 'boolean', default: false }, daily: { type: 'string' } },
+    options: {
+      'secret-id': { type: 'string' },
+      merge: { type: 'boolean', default: false },
+      hourly: { type: 'string' },
+      daily: { type: 'string' },
+    },
   });
-  const dailyText = values.daily;
-  if (dailyText !== undefined && !/^\d{1,10}$/.test(dailyText)) {
-    throw new Error(`--daily: must be a whole number of searches (got ${JSON.stringify(dailyText)})`);
-  }
+  const hourly = limitOf('--hourly', values.hourly);
+  const daily = limitOf('--daily', values.daily);
   const [name, ...rest] = positionals;
   if (name === undefined) throw new Error('a name is required');
   if (rest.length > 0) throw new Error(`one name only (got ${positionals.length})`);
@@ -246,7 +274,10 @@ export function parseCommandLine(args: string[]): { name: string; secretId?: str
     name,
     secretId: values['secret-id'],
     merge: values.merge ?? false,
-    ...(dailyText === undefined ? {} : { daily: Number(dailyText) }),
+    limits: {
+      ...(hourly === undefined ? {} : { hourlySearches: hourly }),
+      ...(daily === undefined ? {} : { dailySearches: daily }),
+    },
   };
 }
 

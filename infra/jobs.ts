@@ -18,7 +18,7 @@ import { Construct } from 'constructs';
 import { publishedPace } from '../lib/citations/sources/published-pace.js';
 import { workerConcurrency } from '../lib/jobs/sizing.js';
 import { JOB_TABLE_KEYS } from '../lib/jobs/store-dynamo.js';
-import type { Route } from '../lib/routes.js';
+import { RECORD_SOURCES, type Route } from '../lib/routes.js';
 import { ApiFunction, type ApiFunctionProps } from './api-function.js';
 
 /** The worker as the constructs name it: no route of the table (no client calls it). */
@@ -27,7 +27,9 @@ export const JOBS_WORKER_ROUTE: Route = {
   name: 'jobs-worker',
   summary: "Works on jobs' batches from the SQS queue",
   tag: 'Jobs',
-  needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: false },
+  // Crossref and DataCite, at the deployment's pace (lib/pace/): a job's lookups take their turns with
+  // every endpoint's.
+  needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: false, paces: RECORD_SOURCES },
 };
 
 /** The worker's description: what the template's readers (and the least-privilege test) know it by. */
@@ -44,6 +46,19 @@ export const JOBS_MAX_RECEIVES = 5;
 export const JOBS_MESSAGES_PER_INVOCATION = 2;
 /** Lookups a worker has in flight at once (CROSSREF_CONCURRENCY's default in lib/config.ts). */
 export const WORKER_LOOKUPS_IN_FLIGHT = 3;
+/**
+ * What each job route's function reserves of the account's concurrency when the functions reserve some
+ * (`reservedConcurrency`), at most: a submission, a status, a page of results or a cancel is a few table
+ * reads or writes (tens of milliseconds), so 5 at once answer about a hundred calls a second, and the
+ * stack's sum stays within its share (infra/concurrency.ts, docs/decisions.md §27).
+ */
+export const JOB_ROUTE_RESERVED_CONCURRENCY = 5;
+
+/** A job route's reservation for the stack's `reservedConcurrency` (unset: none). */
+export function jobRouteReservation(reservedConcurrency: number | undefined): number | undefined {
+  return reservedConcurrency === undefined ? undefined : Math.min(reservedConcurrency, JOB_ROUTE_RESERVED_CONCURRENCY);
+}
+
 /** Messages in the dead-letter queue at which its alarm fires: one batch that no try could finish. */
 export const DEAD_LETTER_ALARM_DEPTH = 1;
 
@@ -121,9 +136,6 @@ export class Jobs extends Construct {
         JOBS_MAX_RECEIVES: String(JOBS_MAX_RECEIVES),
         JOBS_WORKER_TIMEOUT_SECONDS: String(JOBS_WORKER_TIMEOUT_SECONDS),
         JOBS_MESSAGES_PER_INVOCATION: String(JOBS_MESSAGES_PER_INVOCATION),
-        // Each worker paces its lookups in its own container: together they keep the sources' published pace.
-        CROSSREF_REQUESTS_PER_SECOND: String(publishedPace('crossref', hasContact) / this.workers),
-        DATACITE_REQUESTS_PER_SECOND: String(publishedPace('datacite', hasContact) / this.workers),
       },
     });
     this.worker.function.addEventSource(

@@ -8,7 +8,7 @@
  */
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import { Construct } from 'constructs';
-import type { Route } from '../lib/routes.js';
+import { PACE_KEYS, type Route } from '../lib/routes.js';
 import { ApiFunction, type ApiFunctionProps } from './api-function.js';
 import { addMethodNotAllowed } from './gateway-responses.js';
 
@@ -22,7 +22,14 @@ export const MCP_ROUTE: Route = {
   summary: 'MCP server: every endpoint as a tool',
   tag: 'Usage',
   // Every endpoint's needs at once: it runs every handler. Its cache keys are its own (cacheKeyPrefix('mcp')).
-  needs: { paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true, jobs: ['submit', 'read', 'cancel'] },
+  needs: {
+    paidCalls: true,
+    upstreamKey: true,
+    budget: 'reserve',
+    sharedCache: true,
+    paces: [PACE_KEYS.crossref, PACE_KEYS.datacite],
+    jobs: ['submit', 'read', 'cancel'],
+  },
 };
 
 export interface McpEndpointProps {

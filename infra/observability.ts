@@ -11,6 +11,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CLIENT_DIMENSION, METRIC } from '../lib/metric-names.js';
 import type { Route } from '../lib/routes.js';
@@ -45,6 +46,15 @@ export const REFUSED_FLOOD_THRESHOLD = 1_000;
 export const WAF_BLOCKED_THRESHOLD = 100;
 
 /**
+ * Failed, refused or skipped calls to the shared cache table (CacheTableErrors, all endpoints) in each of
+ * CACHE_TABLE_ERRORS_PERIODS five-minute periods in a row before the cache's alarm fires: a table failing
+ * for ten minutes (refused by IAM, throttled, down), not a passing timeout. Every such miss can cost a paid
+ * search the cache would have saved; no request fails for it.
+ */
+export const CACHE_TABLE_ERRORS_THRESHOLD = 5;
+export const CACHE_TABLE_ERRORS_PERIODS = 2;
+
+/**
  * Requests in five minutes that a function answered (the access log) while the functions wrote no metric,
  * before the metrics-stopped alarm fires: the spend and counter alarms read those metrics, and would stay
  * quiet forever if they stopped arriving.
@@ -55,8 +65,10 @@ export interface ObservabilityProps {
   api: apigw.RestApi;
   /** The namespace the functions write to (StackSettings.metricsNamespace): this stack's metrics only. */
   metricsNamespace: string;
-  /** The web ACL's per-IP rules, when the stage has one: their blocked requests are alarmed on. */
-  waf?: { webAclName: string; ruleMetricName: string; keyedRuleMetricName: string };
+  /** The web ACL's rate rules, when the stage has one: their blocked requests are alarmed on. */
+  waf?: { webAclName: string; ruleMetricName: string; keyedRuleMetricName: string; keyRuleMetricName: string };
+  /** The queue of secret-change alerts EventBridge could not deliver to the topic: one in it is an alarm. */
+  undeliveredAlerts?: sqs.IQueue;
   stageName: string;
   endpoints: ReadonlyArray<{ route: Route; fn: ApiFunction }>;
   /**
@@ -216,8 +228,53 @@ export class Observability extends Construct {
         wafBlocked(
           'WafBlockedKeyed',
           props.waf.keyedRuleMetricName,
-          'an address went over its per-IP rate for requests with a key, far above what clients behind one NAT send: made-up keys, or a client looping',
+          'an address went over its per-IP rate for requests with a key, above what clients behind one NAT send: made-up keys, or clients looping',
         ),
+        wafBlocked(
+          'WafBlockedKey',
+          props.waf.keyRuleMetricName,
+          'an address sent one Authorization header more often than one key’s share: a made-up bearer repeated, or a client looping past its rate',
+        ),
+      );
+    }
+
+    // The shared cache's table failing: nothing fails for it, but every miss it causes may be a paid search.
+    // All endpoints together, from the totals record the functions write (dimension service alone).
+    const cacheTotal = (metricName: string, label?: string) =>
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: SERVICE },
+        statistic: 'Sum',
+        period: PERIOD,
+        label,
+      });
+    this.alarms.push(
+      new cloudwatch.Alarm(this, 'CacheTableErrors', {
+        alarmDescription:
+          `The shared cache table failed, refused (an IAM AccessDenied included) or was skipped ${CACHE_TABLE_ERRORS_THRESHOLD} or more ` +
+          `times in each of ${CACHE_TABLE_ERRORS_PERIODS} five-minute periods in a row: answers are not shared, and each miss may be a ` +
+          'paid search. The WARN lines "cache table unavailable" name the operation and the error.',
+        metric: cacheTotal(METRIC.cacheTableErrors),
+        threshold: CACHE_TABLE_ERRORS_THRESHOLD,
+        evaluationPeriods: CACHE_TABLE_ERRORS_PERIODS,
+        datapointsToAlarm: CACHE_TABLE_ERRORS_PERIODS,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+    if (props.undeliveredAlerts) {
+      this.alarms.push(
+        new cloudwatch.Alarm(this, 'SecretChangeAlertsUndelivered', {
+          alarmDescription:
+            'A secret-change alert could not be delivered to the alarm topic after EventBridge’s retries: it waits in the ' +
+            'dead-letter queue (14 days). Read it there, and check the topic’s policy (or its key) lets EventBridge publish.',
+          metric: props.undeliveredAlerts.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+          threshold: 1,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        }),
       );
     }
 
@@ -353,6 +410,12 @@ export class Observability extends Construct {
           graph('Upstream calls per endpoint (attempts, retries included)', perEndpoint(METRIC.upstreamCalls, 'Sum')),
           graph('Upstream latency per endpoint (p99, ms)', perEndpoint(METRIC.upstreamLatency, 'p99')),
           graph('Cache hits per endpoint', perEndpoint(METRIC.cacheHits, 'Sum')),
+        ],
+        [
+          graph('Cache table errors and questions paid twice (all endpoints)', [
+            cacheTotal(METRIC.cacheTableErrors, 'table errors'),
+            cacheTotal(METRIC.cacheDuplicateCalls, 'duplicate calls'),
+          ]),
         ],
         [
           graph(

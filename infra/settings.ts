@@ -59,6 +59,18 @@ export interface StackSettings {
    */
   reservedConcurrency?: number;
   /**
+   * The most this copy of the stack reserves, every function of it together (checked at synth,
+   * infra/concurrency.ts): 400 by default, so that a second copy (staging) fits beside the first in what
+   * an account of the default quota may reserve (1,000 less the 100 Lambda keeps unreserved: 900).
+   */
+  reservedConcurrencyPerCopy: number;
+  /**
+   * The account's Lambda concurrency quota in the region (Service Quotas, "Concurrent executions"), as the
+   * deployer states it: 1,000 by default. Lambda keeps 100 of it unreserved, so a copy reserving more than
+   * the rest fails at deploy; the synth refuses it first.
+   */
+  accountConcurrency: number;
+  /**
    * How long the caches keep a paper's citations and an endpoint's upstream answers (seconds, 0 turns
    * that cache off), passed to every function as CITE_CACHE_TTL_SECONDS and ANSWER_CACHE_TTL_SECONDS;
    * unset: the code's defaults (30 days, 1 hour).
@@ -66,10 +78,14 @@ export interface StackSettings {
   citeCacheTtlSeconds?: number;
   answerCacheTtlSeconds?: number;
   /**
-   * Contact address sent to Crossref with every DOI lookup (CROSSREF_MAILTO): Crossref's polite pool,
-   * and someone it can write to before it blocks the deployment. Unset: the anonymous public pool.
+   * Contact address sent to Crossref and DataCite with every lookup (CROSSREF_MAILTO): Crossref's polite
+   * pool and DataCite's identified tier, whose rates are twice the anonymous ones, and someone they can write
+   * to before they block the deployment. Required, like alarmEmail, unless declined: `crossrefMailto=none`
+   * (the anonymous pools, half the rate, `crossrefMailtoDeclined`).
    */
   crossrefMailto?: string;
+  /** `crossrefMailto=none`: the deployer chose Crossref's and DataCite's anonymous pools. */
+  crossrefMailtoDeclined: boolean;
   /** Days a job and its results are kept (JOBS_TTL_DAYS; DynamoDB's TTL and the bucket's lifecycle rule delete them). */
   jobsTtlDays: number;
   /** Retention of every log group the stack creates. */
@@ -103,6 +119,14 @@ export interface StackSettings {
    * put the SerpApi key or add a client key, so the synth refuses instead.
    */
   secretAdminArns: string[];
+  /**
+   * The principals (the same forms as secretAdminArns) a dedicated deploy role trusts, alone: with it the app
+   * holds a second stack, `<stackName>-Deployer` (infra/deployer.ts), deployed once by an administrator,
+   * with that deploy role and the CloudFormation execution role it alone may pass; this stack deploys
+   * through them, and only that execution role is exempt from the secrets' denies. Unset: the bootstrap's
+   * roles, whose deploy role any principal of the account may assume if its own policies let it.
+   */
+  deployerArns: string[];
   /**
    * The CloudFormation service role a deploy passes with `cdk deploy --role-arn`, exempt like the CDK
    * bootstrap's own (cfn-exec-role) from the secrets' denies, so that it can update their policies and
@@ -144,10 +168,19 @@ export interface StackSettings {
    */
   wafRequestsPer5MinutesPerIp: number;
   /**
-   * Requests with a valid-looking key one IP address may make in any 5 minutes (with `waf`): far above what
-   * a NAT of 100 clients at their own rate sends, it stops one host flooding with made-up keys.
+   * Requests with a valid-looking key one IP address may make in any 5 minutes (with `waf`), whatever the
+   * keys: the bound on the authorizer's invocations from one address making keys up (each new token is
+   * one), 100 a second by default, which 20 clients behind one NAT at their full default rate stay under.
    */
   wafKeyedRequestsPer5MinutesPerIp: number;
+  /**
+   * Requests one IP address may make with one Authorization header in any 5 minutes (with `waf`): one
+   * client's share of an address, twice what a key may send at its default rate, so that a constant
+   * made-up bearer (answered from the authorizer's cache, never invoking it) is stopped early. Unset, it
+   * is 3,000, or what the fastest client may send in 5 minutes (rate × 300 + burst) if more; given, the
+   * synth refuses a value that would cut a client's own rate (as for wafKeyedRequestsPer5MinutesPerIp).
+   */
+  wafRequestsPer5MinutesPerKey: number;
   /** WAF's request log, to a log group of its own (Authorization redacted); off by default. */
   wafLogging: boolean;
   /**
@@ -186,6 +219,8 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   keyBurst: 10,
   clients: [],
   reservedConcurrency: 20,
+  reservedConcurrencyPerCopy: 400,
+  accountConcurrency: 1_000,
   jobsTtlDays: JOB_TTL_DAYS_DEFAULT,
   logRetentionDays: 30,
   // A request mostly waits on SerpApi, then parses its JSON (up to 21 answers for a cite search). 512 MB
@@ -196,14 +231,19 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   sourceMaps: false,
   secretReaderArns: [],
   secretAdminArns: [],
+  deployerArns: [],
   warnings: [],
   alarmsUnwatched: false,
+  crossrefMailtoDeclined: false,
   // Four fifths of the default hourly budget: the alarm warns before the budget starts refusing.
   spendAlarmCallsPerHour: 200,
   waf: true,
   wafRequestsPer5MinutesPerIp: 300,
-  // 1,000 requests/s from one address: 100 clients behind one NAT at the default 5/s each send half that.
-  wafKeyedRequestsPer5MinutesPerIp: 300_000,
+  // 100 requests/s from one address, whatever the keys: 20 clients behind one NAT at the default 5/s each;
+  // 100 addresses to reach the account's 10,000/s, and at most 8.64 M authorizer calls a day from one.
+  wafKeyedRequestsPer5MinutesPerIp: 30_000,
+  // 10 requests/s with one key from one address: twice the default key rate (5/s, 1,500 in 5 minutes + burst).
+  wafRequestsPer5MinutesPerKey: 3_000,
   wafLogging: false,
   apiGatewayCloudWatchRole: true,
   metricsNamespace: 'SearchCitationApi',
@@ -228,6 +268,8 @@ type IntegerKey =
   | 'keyRatePerSecond'
   | 'keyBurst'
   | 'reservedConcurrency'
+  | 'reservedConcurrencyPerCopy'
+  | 'accountConcurrency'
   | 'citeCacheTtlSeconds'
   | 'answerCacheTtlSeconds'
   | 'jobsTtlDays'
@@ -235,7 +277,8 @@ type IntegerKey =
   | 'memorySize'
   | 'spendAlarmCallsPerHour'
   | 'wafRequestsPer5MinutesPerIp'
-  | 'wafKeyedRequestsPer5MinutesPerIp';
+  | 'wafKeyedRequestsPer5MinutesPerIp'
+  | 'wafRequestsPer5MinutesPerKey';
 type FlagKey = 'tracing' | 'sourceMaps' | 'waf' | 'wafLogging' | 'apiGatewayCloudWatchRole' | 'budgetFailClosed';
 type TextKey =
   | 'stackName'
@@ -287,7 +330,7 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
     if (!pattern.test(value)) problems.push(`${key}: ${rule} (got ${JSON.stringify(raw)})`);
     return value;
   };
-  const principals = (key: 'secretReaderArns' | 'secretAdminArns') => {
+  const principals = (key: 'secretReaderArns' | 'secretAdminArns' | 'deployerArns') => {
     const raw = read(key);
     if (raw === undefined) return [...DEFAULT_SETTINGS[key]];
     const values = (Array.isArray(raw) ? raw.map(String) : String(raw).split(',')).map((v) => v.trim()).filter(Boolean);
@@ -322,6 +365,10 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
     keyBurst: integer('keyBurst', 1, 5_000) ?? DEFAULT_SETTINGS.keyBurst,
     clients: [],
     reservedConcurrency: integer('reservedConcurrency', 1, 1_000),
+    reservedConcurrencyPerCopy:
+      integer('reservedConcurrencyPerCopy', 0, 10_000_000) ?? DEFAULT_SETTINGS.reservedConcurrencyPerCopy,
+    // Lambda's quota starts at 10 for some new accounts and 1,000 for most.
+    accountConcurrency: integer('accountConcurrency', 10, 10_000_000) ?? DEFAULT_SETTINGS.accountConcurrency,
     // The ranges lib/config.ts accepts, so that a value the functions would refuse fails the synth instead.
     citeCacheTtlSeconds: integer('citeCacheTtlSeconds', 0, 31_536_000),
     answerCacheTtlSeconds: integer('answerCacheTtlSeconds', 0, 604_800),
@@ -335,13 +382,18 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
     upstreamKeySecret: text('upstreamKeySecret', secret, secretRule),
     secretReaderArns: principals('secretReaderArns'),
     secretAdminArns: principals('secretAdminArns'),
+    deployerArns: principals('deployerArns'),
     alarmTopicArn: text('alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/, 'must be an SNS topic ARN'),
     alarmEmail:
       read('alarmEmail') === 'none'
         ? undefined
         : text('alarmEmail', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
     alarmsUnwatched: read('alarmEmail') === 'none',
-    crossrefMailto: text('crossrefMailto', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
+    crossrefMailto:
+      read('crossrefMailto') === 'none'
+        ? undefined
+        : text('crossrefMailto', /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/, 'must be one e-mail address'),
+    crossrefMailtoDeclined: read('crossrefMailto') === 'none',
     spendAlarmCallsPerHour: 0,
     waf: flag('waf'),
     // WAF's rate-based rules count over 5 minutes and accept a limit from 10.
@@ -349,6 +401,8 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
       integer('wafRequestsPer5MinutesPerIp', 10, 2_000_000_000) ?? DEFAULT_SETTINGS.wafRequestsPer5MinutesPerIp,
     wafKeyedRequestsPer5MinutesPerIp:
       integer('wafKeyedRequestsPer5MinutesPerIp', 10, 2_000_000_000) ?? DEFAULT_SETTINGS.wafKeyedRequestsPer5MinutesPerIp,
+    wafRequestsPer5MinutesPerKey:
+      integer('wafRequestsPer5MinutesPerKey', 10, 2_000_000_000) ?? DEFAULT_SETTINGS.wafRequestsPer5MinutesPerKey,
     wafLogging: flag('wafLogging'),
     deployRoleArn: text(
       'deployRoleArn',
@@ -376,7 +430,7 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
     );
   }
   const accounts = new Set(
-    [...settings.secretAdminArns, ...settings.secretReaderArns]
+    [...settings.secretAdminArns, ...settings.secretReaderArns, ...settings.deployerArns]
       .map((arn) => arn.split(':')[4])
       .filter((a) => a && /^\d{12}$/.test(a)),
   );
@@ -384,13 +438,13 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
     for (const account of accounts) {
       if (account !== deploy.account) {
         problems.push(
-          `secretAdminArns / secretReaderArns: ${account} is not the account this deploy goes to (${deploy.account}); ` +
-            "a principal of another account never matches the secrets' policies, and an admin there could change nothing",
+          `secretAdminArns / secretReaderArns / deployerArns: ${account} is not the account this deploy goes to (${deploy.account}); ` +
+            "a principal of another account never matches the secrets' policies or the deploy role's trust, and an admin there could change nothing",
         );
       }
     }
   }
-  for (const key of ['secretAdminArns', 'secretReaderArns'] as const) {
+  for (const key of ['secretAdminArns', 'secretReaderArns', 'deployerArns'] as const) {
     for (const arn of settings[key]) {
       if (/^arn:aws[a-z-]*:iam::\d{12}:role\/[^/*]+$/.test(arn) && !settings[key].includes(arn.replace(':role/', ':role/*/'))) {
         warnings.push(
@@ -411,10 +465,50 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
         '(path included; comma-separate several); -c secretAdminArns=arn:aws:iam::<account>:root leaves it to the root',
     );
   }
+  // The contact address doubles the free sources' rate for the whole deployment (lib/pace/): asked for, never assumed.
+  if (!settings.crossrefMailto && !settings.crossrefMailtoDeclined) {
+    problems.push(
+      'crossrefMailto: required, or Crossref and DataCite are asked at their anonymous rates (Crossref 5 lookups a second ' +
+        'for the whole deployment, 10 with an address; DataCite half as fast) and cannot write before they block it. Give ' +
+        '-c crossrefMailto=ops@example.com (sent to both with every lookup), or -c crossrefMailto=none for the anonymous pools',
+    );
+  }
+  if (settings.crossrefMailtoDeclined) {
+    warnings.push(
+      'crossrefMailto=none: Crossref and DataCite are asked at their anonymous rates, half the rates with a contact address, ' +
+        'and a citation page waits for them twice as long.',
+    );
+  }
   settings.spendAlarmCallsPerHour =
     read('spendAlarmCallsPerHour') === undefined
       ? Math.max(1, Math.floor((settings.searchesPerHour * 4) / 5))
       : (integer('spendAlarmCallsPerHour', 1, 100_000_000) ?? DEFAULT_SETTINGS.spendAlarmCallsPerHour);
+  // WAF's per-key rule must never block a client within its own rate: a key sends at most rate × 300 + its
+  // burst in any 5 minutes. Unset, the limit is 3,000 or, if a client may send more, that client's most.
+  const keys = [
+    { name: 'keyRatePerSecond / keyBurst', rate: settings.keyRatePerSecond, burst: settings.keyBurst },
+    ...settings.clients.map((c) => ({
+      name: `clients: ${c.name}`,
+      rate: c.ratePerSecond ?? settings.keyRatePerSecond,
+      burst: c.burst ?? settings.keyBurst,
+    })),
+  ].map((key) => ({ ...key, most: key.rate * 300 + key.burst }));
+  // The same holds for the per-address rule on keyed requests: one client alone must fit in it.
+  for (const limit of ['wafRequestsPer5MinutesPerKey', 'wafKeyedRequestsPer5MinutesPerIp'] as const) {
+    if (read(limit) === undefined) {
+      settings[limit] = Math.max(DEFAULT_SETTINGS[limit], ...keys.map((k) => k.most));
+      continue;
+    }
+    if (!settings.waf) continue;
+    for (const key of keys) {
+      if (key.most > settings[limit]) {
+        problems.push(
+          `${limit}: ${settings[limit]} is below what ${key.name} lets one key send in 5 minutes (${key.rate}/s × 300 + ` +
+            `a burst of ${key.burst} = ${key.most}): WAF would block that client within its own rate. Give -c ${limit}=${key.most} or more`,
+        );
+      }
+    }
+  }
   // On by default only for the first copy (the default name); a second copy must not take over the account's role.
   const roleFlag = read('apiGatewayCloudWatchRole');
   settings.apiGatewayCloudWatchRole =

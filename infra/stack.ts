@@ -14,6 +14,7 @@ import {
   CfnOutput,
   CfnRule,
   DefaultStackSynthesizer,
+  Duration,
   Fn,
   RemovalPolicy,
   Stack,
@@ -29,15 +30,17 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct, IConstruct } from 'constructs';
 import { ROUTES } from '../lib/routes.js';
 import { ApiFunction, type ApiFunctionProps } from './api-function.js';
 import { BUDGET_TABLE_KEYS, floodGuard } from './budget.js';
 import { ClientPlans, GatewayAuthorizer } from './gateway-keys.js';
 import { addGatewayResponses, addMethodNotAllowed } from './gateway-responses.js';
-import { Jobs } from './jobs.js';
+import { Jobs, jobRouteReservation } from './jobs.js';
 import { MCP_ROUTE, McpEndpoint } from './mcp.js';
 import { Observability } from './observability.js';
+import { PACE_TABLE_KEYS } from './pace.js';
 import type { StackSettings } from './settings.js';
 import { StylePackLayer } from './style-pack-layer.js';
 import { RateLimitAcl } from './waf.js';
@@ -70,6 +73,7 @@ export class SearchCitationApiStack extends Stack {
   readonly functions: ReadonlyArray<ApiFunction>;
   readonly cacheTable: dynamodb.Table;
   readonly budgetTable: dynamodb.ITable;
+  readonly paceTable: dynamodb.Table;
   readonly alarmTopic: sns.ITopic;
   readonly gatewayAuthorizer: GatewayAuthorizer;
   readonly clientPlans: ClientPlans;
@@ -110,6 +114,14 @@ export class SearchCitationApiStack extends Stack {
     this.budgetTable = settings.budgetTableName
       ? dynamodb.Table.fromTableName(this, 'BudgetTable', settings.budgetTableName)
       : this.newBudgetTable();
+    // The deployment's pace (lib/pace/): every container takes its turns for Crossref and DataCite here, so
+    // that together they keep each source's published rate. A few seconds of starts: nothing worth keeping.
+    this.paceTable = new dynamodb.Table(this, 'PaceTable', {
+      partitionKey: { name: PACE_TABLE_KEYS.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: PACE_TABLE_KEYS.timeToLive,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const flood = floodGuard(settings.floodRatePerSecond, settings.floodBurst);
 
     // One copy of the CSL style pack for the functions that read it (infra/style-pack-layer.ts).
@@ -133,6 +145,7 @@ export class SearchCitationApiStack extends Stack {
       citeCacheTtlSeconds: settings.citeCacheTtlSeconds,
       answerCacheTtlSeconds: settings.answerCacheTtlSeconds,
       crossrefMailto: settings.crossrefMailto,
+      paceTable: this.paceTable,
     };
     // Jobs: their queue, dead-letter queue, worker, table and bucket (infra/jobs.ts); the job routes get them too.
     this.jobs = new Jobs(this, 'Jobs', {
@@ -207,11 +220,17 @@ export class SearchCitationApiStack extends Stack {
           stage: this.api.deploymentStage,
           requestsPer5MinutesPerIp: settings.wafRequestsPer5MinutesPerIp,
           keyedRequestsPer5MinutesPerIp: settings.wafKeyedRequestsPer5MinutesPerIp,
+          requestsPer5MinutesPerKey: settings.wafRequestsPer5MinutesPerKey,
           ...(settings.wafLogging ? { logging: { retention } } : {}),
         })
       : undefined;
     const endpoints = ROUTES.map((route) => {
-      const fn = new ApiFunction(this, constructId(route.name), { route, ...functionProps });
+      const fn = new ApiFunction(this, constructId(route.name), {
+        route,
+        ...functionProps,
+        // The job routes answer from the table in milliseconds: a smaller share of the stack's reservation.
+        ...(route.needs.jobs ? { reservedConcurrency: jobRouteReservation(settings.reservedConcurrency) } : {}),
+      });
       const resource = this.api.root.resourceForPath(route.path);
       // The console's test-invoke permission is left out: only this stage's POST may invoke the function.
       resource.addMethod('POST', new apigw.LambdaIntegration(fn.function, { allowTestInvoke: false }));
@@ -272,7 +291,7 @@ export class SearchCitationApiStack extends Stack {
         'alarmEmail=none: the alarms notify a topic no one is subscribed to. Subscribe someone before the API faces the internet.',
       );
     }
-    this.alertOnSecretChanges([clientKeys, upstreamKey]);
+    const undeliveredAlerts = this.alertOnSecretChanges([clientKeys, upstreamKey]);
     this.requireAdminsOfThisAccount(settings);
     for (const warning of settings.warnings) Annotations.of(this).addWarningV2('search-citation-api:settings', warning);
 
@@ -281,7 +300,12 @@ export class SearchCitationApiStack extends Stack {
       metricsNamespace: settings.metricsNamespace,
       ...(waf
         ? {
-            waf: { webAclName: waf.webAclName, ruleMetricName: waf.ruleMetricName, keyedRuleMetricName: waf.keyedRuleMetricName },
+            waf: {
+              webAclName: waf.webAclName,
+              ruleMetricName: waf.ruleMetricName,
+              keyedRuleMetricName: waf.keyedRuleMetricName,
+              keyRuleMetricName: waf.keyRuleMetricName,
+            },
           }
         : {}),
       stageName: settings.stageName,
@@ -294,6 +318,7 @@ export class SearchCitationApiStack extends Stack {
       accessLogs,
       alarmTopic: this.alarmTopic,
       spendAlarmCallsPerHour: settings.spendAlarmCallsPerHour,
+      undeliveredAlerts,
     });
 
     new CfnOutput(this, 'ApiUrl', {
@@ -309,8 +334,18 @@ export class SearchCitationApiStack extends Stack {
       description: 'Spending budget counter (DynamoDB)',
       value: this.budgetTable.tableName,
     });
+    new CfnOutput(this, 'PaceTableName', {
+      description: "Crossref's and DataCite's pace for every container (DynamoDB)",
+      value: this.paceTable.tableName,
+    });
 
     acknowledgeFindings(this, this.api, settings);
+    Validations.of(this.paceTable).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason:
+        'No point-in-time recovery: the table holds the last few seconds of lookups started at Crossref and DataCite, ' +
+        'which a lost table forgets at no cost but a moment of the sources at their full rate.',
+    });
     Validations.of(this.cacheTable).acknowledge({
       id: 'AwsSolutions-DDB3',
       reason:
@@ -377,9 +412,11 @@ export class SearchCitationApiStack extends Stack {
    * An e-mail to the alarm topic on any change to either secret or its policy (a new value, a version stage
    * moved, rotation, deletion, tags, replication, the resource policy): every action the secrets' deny keeps
    * for the admins, so a change by an admin is seen too. It reads CloudTrail's record of the call, which
-   * EventBridge receives only where a trail logs management events in the region.
+   * EventBridge receives only where a trail logs management events in the region. EventBridge may publish to
+   * the stack's topic for this rule alone (aws:SourceArn); an alert it could not deliver after its retries
+   * (24 hours, 185 tries) waits in a dead-letter queue, returned here for its alarm.
    */
-  private alertOnSecretChanges(secrets: ServiceSecret[]): void {
+  private alertOnSecretChanges(secrets: ServiceSecret[]): sqs.Queue {
     const ids = secrets.flatMap((secret): unknown[] => {
       // Any form a caller can name the secret by: its full ARN, its name, or its ARN without the suffix.
       const name = secret.created ? secret.created.secretName : secretNameOf(secret.id);
@@ -403,16 +440,49 @@ export class SearchCitationApiStack extends Stack {
         },
       },
     });
-    rule.addTarget(
-      new targets.SnsTopic(this.alarmTopic, {
-        message: events.RuleTargetInput.fromText(
-          `${this.stackName}: ${events.EventField.fromPath('$.detail.eventName')} on secret ` +
-            `${events.EventField.fromPath('$.detail.requestParameters.secretId')} by ` +
-            `${events.EventField.fromPath('$.detail.userIdentity.arn')} at ${events.EventField.time}. ` +
-            'Expected only when an admin puts the SerpApi key, adds or removes a client key, or a deploy changes a policy.',
-        ),
-      }),
+    const undelivered = new sqs.Queue(this, 'SecretChangeAlertsUndelivered', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    const topic = this.alarmTopic;
+    const message = events.RuleTargetInput.fromText(
+      `${this.stackName}: ${events.EventField.fromPath('$.detail.eventName')} on secret ` +
+        `${events.EventField.fromPath('$.detail.requestParameters.secretId')} by ` +
+        `${events.EventField.fromPath('$.detail.userIdentity.arn')} at ${events.EventField.time}. ` +
+        'Expected only when an admin puts the SerpApi key, adds or removes a client key, or a deploy changes a policy.',
     );
+    // Not targets.SnsTopic: its grant lets events.amazonaws.com publish for any rule of any account.
+    rule.addTarget({
+      bind: (bound) => {
+        // EventBridge may send to the queue for this rule alone (aws:SourceArn).
+        targets.addToDeadLetterQueueResourcePolicy(bound, undelivered);
+        return {
+          arn: topic.topicArn,
+          input: message,
+          deadLetterConfig: { arn: undelivered.queueArn },
+          retryPolicy: { maximumEventAgeInSeconds: Duration.hours(24).toSeconds(), maximumRetryAttempts: 185 },
+        };
+      },
+    });
+    if (topic instanceof sns.Topic) {
+      topic.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'SecretChangeRulePublish',
+          principals: [new iam.ServicePrincipal('events.amazonaws.com')],
+          actions: ['sns:Publish'],
+          resources: [topic.topicArn],
+          conditions: { ArnEquals: { 'aws:SourceArn': rule.ruleArn } },
+        }),
+      );
+    }
+    Validations.of(undelivered).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is itself a dead-letter queue: EventBridge’s, for the secret-change alerts it could not deliver to the ' +
+        'alarm topic (its rule names it in DeadLetterConfig). A dead-letter queue of its own would only move those alerts again.',
+    });
+    return undelivered;
   }
 
   /**
@@ -445,9 +515,10 @@ export class SearchCitationApiStack extends Stack {
    *   Manager adds later is denied too) is denied to every principal but the admins, the account root and
    *   the deployment's CloudFormation role: writing a value, moving a version stage (a rollback to a
    *   revoked key list), rotation, restore, replication, tags, deletion, and the policy itself.
-   * The CloudFormation role (the bootstrap's cfn-exec-role, and deployRoleArn for `--role-arn`) is exempt
-   * from both, so that a deploy can update the secrets and their policies whatever it has to read: anyone
-   * who can deploy the stack can rewrite these policies anyway. The policies are kept, as the secrets are,
+   * The CloudFormation role (the bootstrap's cfn-exec-role, or with deployerArns the stack's own execution
+   * role, infra/deployer.ts; and deployRoleArn for `--role-arn`) is exempt from both, so that a deploy can
+   * update the secrets and their policies whatever it has to read: anyone who can deploy the stack can
+   * rewrite these policies anyway. The policies are kept, as the secrets are,
    * when the stack is deleted: a kept secret never stands unguarded. Secrets given by name or ARN are the
    * team's own: their policies are left as they are.
    */

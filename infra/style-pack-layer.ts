@@ -1,7 +1,7 @@
 /**
  * The CSL style pack as one Lambda layer, deployed once and attached to the functions that read it
- * (STYLE_PACK_ROUTES, infra/bundling.ts): cite-search, cite-resolve, cite-styles and the MCP function. Before,
- * each of the four carried its own copy beside its bundle, 7 MiB of already-compressed data uploaded and
+ * (STYLE_PACK_ROUTES, infra/bundling.ts): cite-search, cite-resolve, cite-check, cite-styles and the MCP
+ * function. Before, each of the four it was first attached to carried its own copy beside its bundle, 7 MiB of already-compressed data uploaded and
  * stored four times. Lambda extracts a function's layers into /opt, where the functions read the pack
  * (STYLE_PACK_DIR, lib/config.ts); the pack and a function's own zip together count against Lambda's 250 MB
  * unzipped quota for the function and its layers (docs/deploy-and-operations.md, "What the stack creates").

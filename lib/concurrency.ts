@@ -29,3 +29,28 @@ export async function mapSettled<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * A pool of `limit` slots: each call runs `fn` once a slot is free, in the order the calls were made, so
+ * that work discovered late (a second lookup once a first has answered) waits its turn with the rest.
+ */
+export function createLimiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  // A slot freed while calls wait passes straight to the first of them: none can overtake it.
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  };
+  return async <R>(fn: () => Promise<R>) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running += 1;
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+}

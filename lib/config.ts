@@ -102,6 +102,12 @@ const configSchema = z
     /** Citation search: one cite attempt; a paper whose cite is slower is shown without citations. */
     CITE_TIMEOUT_MS: intVar(6_000, 50, 28_000),
     CITE_RETRIES: intVar(1, 0, 2),
+    /**
+     * The index's cite engine answers empty since August 2026 (docs/decisions.md §26): after this many empty
+     * answers in a row a container stops asking it for CITE_EMPTY_REST_SECONDS (0: never stops).
+     */
+    CITE_EMPTY_LIMIT: intVar(3, 1, 100),
+    CITE_EMPTY_REST_SECONDS: intVar(3_600, 0, 86_400),
     /** A paper's citations never change: kept 30 days (entries in this container's memory; seconds, 0 turns it off). */
     CITE_CACHE_MAX: intVar(2_000, 0, 100_000),
     CITE_CACHE_TTL_SECONDS: intVar(2_592_000, 0, 31_536_000),
@@ -118,10 +124,14 @@ const configSchema = z
      * (lib/routes.ts, cacheKeyPrefix), the only keys its role may write. Empty locally.
      */
     CACHE_KEY_PREFIX: z._default(z.string().check(z.regex(/^([a-z0-9-]+\/)?$/, { error: 'must be a route name and "/"' })), ''),
-    /** A table read slower than this is abandoned and the upstream asked instead. */
-    CACHE_READ_TIMEOUT_MS: intVar(150, 10, 5_000),
+    /**
+     * A table read slower than this is abandoned and the upstream asked instead. At most a request's
+     * default deadline: a test on a machine far busier than Lambda gives a table that answers all the
+     * time it may need, so that its verdict never depends on the machine's speed.
+     */
+    CACHE_READ_TIMEOUT_MS: intVar(150, 10, 25_000),
     /** Writing new answers to the table may hold a response back at most this long. */
-    CACHE_WRITE_TIMEOUT_MS: intVar(300, 10, 5_000),
+    CACHE_WRITE_TIMEOUT_MS: intVar(300, 10, 25_000),
     /**
      * At cold start, the longest the tables' first connection (SDK set-up, credentials, TLS) may take before
      * the container serves requests; it is spent once, outside every request's budget.
@@ -212,6 +222,15 @@ const configSchema = z
      * demo holds no recording of …", never as a claim about Crossref or DataCite.
      */
     DEMO_REPLAY: z._default(z.enum(['true', 'false']), 'false'),
+    /**
+     * The deployment's pace table (lib/pace/): where every container takes its turns for Crossref and DataCite,
+     * so that together they keep each source's published rate. Unset: each process keeps the pace alone.
+     */
+    PACE_TABLE_NAME: optionalText,
+    /** One pace table call; a slower one makes the container keep the pace alone for PACE_RETRY_MS. */
+    PACE_TIMEOUT_MS: intVar(500, 10, 28_000),
+    /** How long a container keeps the pace alone (in its memory) once the pace table did not answer. */
+    PACE_RETRY_MS: intVar(10_000, 100, 600_000),
     /** One Crossref lookup; a slower paper keeps `doi: null` and exports built from the index's data. */
     CROSSREF_TIMEOUT_MS: intVar(4_000, 50, 28_000),
     /** Lookups in flight at once, per request: Crossref limits how many one client may have open, so keep it low. */

@@ -11,6 +11,17 @@ export const METRIC = {
   upstreamLatency: 'UpstreamLatency',
   cacheHits: 'CacheHits',
   latency: 'Latency',
+  /**
+   * Shared cache table calls that failed, timed out, were refused (an access denied included) or skipped
+   * during a rest: per endpoint in the request's record, and all endpoints together under `service` alone,
+   * which the cache's alarm reads.
+   */
+  cacheTableErrors: 'CacheTableErrors',
+  /**
+   * Upstream calls made for a question another container was already asking (its claim in the cache table
+   * still live when the request stopped waiting): a question paid for twice. Written as CacheTableErrors is.
+   */
+  cacheDuplicateCalls: 'CacheDuplicateCalls',
   /** Budget counter updates that failed or timed out (the request went on uncounted, or was refused if fail-closed). */
   budgetCounterErrors: 'BudgetCounterErrors',
   /** Every 429 answer, the gateway's throttling included: counted from the API's access log, not by the functions. */

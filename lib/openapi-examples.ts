@@ -42,6 +42,15 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, RequestExample>> = {
       styles: ['nature', 'ieee'],
     },
   },
+  'cite-check': {
+    summary: 'A reference as published, and one with a year to come and an invented co-author',
+    value: {
+      references: [
+        'Boettiger, C. (2018). From noise to knowledge: how randomness generates novel phenomena and reveals information. Ecology Letters, 21(8), 1255-1267.',
+        'Boettiger, C., Nobody, A., & Hastings, A. (2031). Early warning signals: the charted and uncharted territories. Theoretical Ecology, 6(3), 255-264.',
+      ],
+    },
+  },
   'cite-styles': { summary: 'Styles named after Nature', value: { query: 'nature', results: 5 } },
   'scholar-profiles': { summary: 'Profiles of scholars named Mike Robb', value: { query: 'Mike Robb' } },
   'scholar-author': {

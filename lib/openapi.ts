@@ -10,7 +10,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS, IDEMPOTENCY_KEY_MAX } from './co
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { MAX_BODY_BYTES } from './middleware/body.js';
 import { REQUEST_EXAMPLES } from './openapi-examples.js';
-import { ROUTES, type Route } from './routes.js';
+import { bodyLimit, ROUTES, type Route } from './routes.js';
 import { WELL_FORMED_RULE } from './schema.js';
 import { API_VERSION } from './version.js';
 
@@ -56,7 +56,7 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
     headers: ['Allow'],
   },
   PAYLOAD_TOO_LARGE: {
-    when: `The body is over ${MAX_BODY_BYTES / 1024} KiB (${MAX_BODY_BYTES} bytes).`,
+    when: `The body is over ${MAX_BODY_BYTES / 1024} KiB (${MAX_BODY_BYTES} bytes), or over the larger limit its endpoint's request body states.`,
     example: `body: must be at most ${MAX_BODY_BYTES} bytes (got 20000)`,
   },
   UNSUPPORTED_MEDIA_TYPE: {
@@ -73,9 +73,12 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
   BUDGET_EXHAUSTED: {
     when:
       'The team’s search budget cannot cover this request’s paid searches: the deployment’s searches this hour ' +
-      'or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until ' +
-      'that window resets (while the budget’s counter cannot be reached and a container’s own allowance is used up, ' +
-      'the seconds until the counter is tried again). A request that can make several paid searches (trends, profiles ' +
+      'or this month, or the calling key’s own hourly or daily limit, or its share of the deployment’s hour or day ' +
+      '(half of each, when several keys share the deployment and the key sets no limit of its own). `details` names ' +
+      'which; `Retry-After` is the seconds until that window resets (while the budget’s counter cannot be reached and ' +
+      'a container’s own allowance is used up, the seconds until the counter is tried again; while the window is full ' +
+      'of reservations of requests still in progress, about how long such a request takes, and `details` says by when ' +
+      'they are given back at the latest). A request that can make several paid searches (trends, profiles ' +
       'with `enrich`, citation search from the index) reserves them all before the first, so it is refused whole, ' +
       'before any is made, and `details` says how to ask for fewer. Answers from the cache are never counted; ' +
       '`POST /v1/usage` shows where the budget stands.',
@@ -86,8 +89,9 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
     when:
       'The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set ' +
       'to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within the counts the ' +
-      'container last heard and its own allowance), or when the calling key has a daily limit whose count the ' +
-      'container has not heard; `POST /v1/usage` is refused in either mode. `Retry-After`: when the counter is tried again.',
+      'container last heard and its own allowance), or when the calling key has an hourly or daily limit of its own, ' +
+      'which no container can keep without the counter; `POST /v1/usage` is refused in either mode. `Retry-After`: ' +
+      'when the counter is tried again.',
     example: 'The search budget could not be checked; retry shortly',
     headers: ['Retry-After'],
   },
@@ -406,7 +410,7 @@ read with the \`u\` flag, and every pattern also compiles in RE2, Rust's and Pyt
 lone-surrogate rule is stated here rather than in the patterns); the few that JSON Schema cannot state, such as
 the order of two dates, are in the field's description.
 Codes the search provider takes (language, region, market, country, geo, category) are its own published
-lists, in any letter case. The body is at most ${MAX_BODY_BYTES / 1024} KiB.
+lists, in any letter case. The body is at most ${MAX_BODY_BYTES / 1024} KiB, unless its endpoint's request body says more.
 Checks run in this order: path, method, key, size, content type, JSON, fields.
 
 Error codes:
@@ -464,7 +468,7 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
         ...(route.name === 'jobs-submit' ? { parameters: [IDEMPOTENCY_PARAMETER] } : {}),
         requestBody: {
           required: true,
-          description: `A JSON object of at most ${(route.maxBodyBytes ?? MAX_BODY_BYTES) / 1024} KiB. An empty body counts as {}.`,
+          description: `A JSON object of at most ${bodyLimit(route.path) / 1024} KiB. An empty body counts as {}.`,
           content: { 'application/json': { schema: ref('schemas', `${stem}Request`), ...requestExamples(route) } },
         },
         responses: {

@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { ErrorCode } from './errors.js';
+import { METRIC } from './metric-names.js';
 
 /** What the two cache levels did for one request: the X-Cache header, the metrics and the log line read it. */
 export interface CacheActivity {
@@ -11,6 +12,11 @@ export interface CacheActivity {
   misses: number;
   /** Table reads or writes that failed, timed out or were skipped while the table was failing. */
   tableErrors: number;
+  /**
+   * Upstream calls made for a question another container was asking at the same time (its claim still
+   * live when this request stopped waiting for it): each pays for the question a second time.
+   */
+  duplicateCalls: number;
   /** Writes of new answers still under way: the response waits for them, within a small budget. */
   pendingWrites: Promise<void>[];
 }
@@ -24,8 +30,8 @@ export interface RequestState {
   /** Epoch ms by which every upstream call of this request must be over. */
   deadline: number;
   client?: string;
-  /** The client key's own daily search limit, when it has one (lib/budget/budget.ts). */
-  clientDailySearches?: number;
+  /** The client key's limits: its own per hour and day, or its share of a shared deployment (lib/budget/budget.ts). */
+  clientLimits?: { hourlySearches?: number | null; dailySearches?: number | null; shared?: boolean };
   /** Times the budget's counter could not be reached during this request (the fail-open metric). */
   budgetCounterErrors?: number;
   /** The validated request body. */
@@ -40,7 +46,7 @@ export interface RequestState {
 
 /** This request's cache counters, created on first use. */
 export function cacheActivity(state: RequestState): CacheActivity {
-  state.cache ??= { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, pendingWrites: [] };
+  state.cache ??= { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, duplicateCalls: 0, pendingWrites: [] };
   return state.cache;
 }
 
@@ -68,7 +74,8 @@ export function cacheMetricValues(activity: CacheActivity | undefined): [name: s
     ['CacheMemoryHits', activity.memoryHits],
     ['CacheTableHits', activity.tableHits],
     ['CacheMisses', activity.misses],
-    ['CacheTableErrors', activity.tableErrors],
+    [METRIC.cacheTableErrors, activity.tableErrors],
+    [METRIC.cacheDuplicateCalls, activity.duplicateCalls],
   ];
 }
 

@@ -5,18 +5,22 @@
  * follow from it (infra/api-function.ts), and test/infra/least-privilege.test.ts compares every role of
  * the synthesized template with it.
  */
+import { CHECK_BODY_MAX_BYTES } from './contract/cite-check.js';
 import { JOB_BODY_MAX_BYTES } from './contract/jobs.js';
 
 export interface Route {
   /** The POST path, as clients call it. */
   path: string;
+  /**
+   * The largest body the route takes, when its contract promises more than every route's MAX_BODY_BYTES
+   * (16 KiB): the middleware, the local server, WAF and the document all read it from here (bodyLimit).
+   */
+  maxBodyBytes?: number;
   /** The handler's file in functions/, without extension. */
   name: string;
   summary: string;
   tag: 'Web search' | 'Alpha services' | 'Citation search' | 'Jobs' | 'Usage';
   needs: RouteNeeds;
-  /** The body's limit where the route's contract states its own (lib/middleware/body.ts); else 16 KiB. */
-  maxBodyBytes?: number;
   /** The status of a success: 202 for a request worked on later; 200 by default. */
   successStatus?: 200 | 202;
 }
@@ -40,9 +44,24 @@ export interface RouteNeeds {
   budget: 'reserve' | 'read' | 'none';
   /** The shared cache table, every key under the route's own prefix ({@link cacheKeyPrefix}). */
   sharedCache: boolean;
+  /**
+   * The upstreams whose pace the function keeps with the rest of the deployment (lib/pace/: their items in
+   * the pace table, named by {@link PACE_KEYS}); none when absent.
+   */
+  paces?: readonly PaceKey[];
   /** The jobs' store and queue (docs/decisions.md §27); absent: none. */
   jobs?: readonly JobUse[];
 }
+
+/** The body every route takes unless its contract says more (docs/decisions.md §1). */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** The pace table's items, one per free upstream a function calls at its published rate (lib/pace/). */
+export const PACE_KEYS = { crossref: 'crossref', datacite: 'datacite' } as const;
+export type PaceKey = (typeof PACE_KEYS)[keyof typeof PACE_KEYS];
+
+/** The paces of the routes that look records up in Crossref and DataCite. */
+export const RECORD_SOURCES: readonly PaceKey[] = [PACE_KEYS.crossref, PACE_KEYS.datacite];
 
 /** A job route: no paid call of its own (a job's kind makes them in the worker), the jobs' store and queue. */
 const JOB = (...jobs: JobUse[]): RouteNeeds =>
@@ -94,7 +113,7 @@ export const ROUTES: readonly Route[] = [
     name: 'cite-search',
     summary: 'Papers with formatted citations',
     tag: 'Citation search',
-    needs: PAID,
+    needs: { ...PAID, paces: RECORD_SOURCES },
   },
   {
     path: '/v1/cite/resolve',
@@ -102,7 +121,17 @@ export const ROUTES: readonly Route[] = [
     summary: 'DOIs and free-text references, resolved and cited in any CSL style (no paid call)',
     tag: 'Citation search',
     // Crossref only; resolved references are cached.
-    needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: true },
+    needs: { paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: true, paces: RECORD_SOURCES },
+  },
+  {
+    path: '/v1/cite/check',
+    name: 'cite-check',
+    summary: 'A reference list checked: every reference verified against its record, or what is wrong with it',
+    tag: 'Citation search',
+    // A list of 100 references and its options (lib/contract/cite-check.ts).
+    maxBodyBytes: CHECK_BODY_MAX_BYTES,
+    // Crossref and DataCite are free; Google Scholar, asked for with "scholar": true, is a paid search.
+    needs: { ...PAID, paces: RECORD_SOURCES },
   },
   {
     path: '/v1/cite/styles',
@@ -175,9 +204,17 @@ export const ROUTES: readonly Route[] = [
   {
     path: '/v1/usage',
     name: 'usage',
-    summary: "The search budget: this hour, this month, the caller's day",
+    summary: "The search budget: this hour, this month, the caller's hour and day",
     tag: 'Usage',
     // The counter is read, and the plan's numbers come from SerpApi's free Account API, which needs the key.
     needs: { paidCalls: false, upstreamKey: true, budget: 'read', sharedCache: false },
   },
 ];
+
+/** The largest body the route at `path` takes: its own limit, else MAX_BODY_BYTES. */
+export function bodyLimit(path: string | undefined): number {
+  return ROUTES.find((route) => route.path === path)?.maxBodyBytes ?? MAX_BODY_BYTES;
+}
+
+/** The largest body any route takes (what a proxy in front of them all, such as the MCP endpoint, must let through). */
+export const LARGEST_BODY_BYTES = Math.max(MAX_BODY_BYTES, ...ROUTES.map((route) => route.maxBodyBytes ?? 0));

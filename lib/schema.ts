@@ -157,9 +157,12 @@ export function integer(options: IntegerOptions): z.ZodMiniType {
 /** The last page a request may ask for (docs/decisions.md §4: page is 0–99). */
 export const LAST_PAGE = 99;
 
-/** The page field every paged endpoint shares: 0–99, default 0. */
-export function page() {
-  return integer({ min: 0, max: LAST_PAGE, default: 0, description: 'Page number, starting at 0' });
+/**
+ * The page field every paged endpoint shares: 0–99, default 0. An endpoint whose list is its own data, not
+ * an upstream's pages, may page further (`last`, its contract's limit: docs/decisions.md §23).
+ */
+export function page(last: number = LAST_PAGE, description = 'Page number, starting at 0') {
+  return integer({ min: 0, max: last, default: 0, description });
 }
 
 /** Said in the description of a list accepted in any letter case (the document's `enum` lists the canonical values). */

@@ -16,7 +16,7 @@
  */
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, PolicyDocument } from 'aws-lambda';
 import { config } from '../config.js';
-import { identifyClientKey } from '../credentials/client-keys.js';
+import { findClientKey } from '../credentials/client-keys.js';
 import { bearerToken } from './bearer.js';
 import { usageKeyValue } from './usage-key.js';
 
@@ -47,7 +47,7 @@ export async function authorize(
   if (!scope) throw new Error('USAGE_KEY_SCOPE is not set: the authorizer cannot name any client’s usage plan key');
   const resource = stageResource(event.methodArn);
   const token = bearerToken(event.authorizationToken);
-  const client = token === undefined ? undefined : await identifyClientKey(token, Date.now() + AUTHORIZER_DEADLINE_MS);
+  const client = token === undefined ? undefined : await findClientKey(token, Date.now() + AUTHORIZER_DEADLINE_MS);
   if (client === undefined) return { principalId: REFUSED_PRINCIPAL, policyDocument: policy('Deny', resource) };
   return {
     principalId: client.name,

@@ -3,8 +3,8 @@
  * BUDGET_TABLE_NAME is set, else this process's memory), the allowance it fails open within, and the
  * limits in force (the hourly one lowered to the plan's own cap when SerpApi's Account API says so).
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config } from '../config.js';
+import { lazyDynamoClient } from '../dynamo-client.js';
 import { logger } from '../logger.js';
 import { planNumbers } from './account.js';
 import { type BudgetScope, createBudget, defaultBackstop } from './budget.js';
@@ -12,26 +12,8 @@ import { createDynamoCounter, createMemoryCounter } from './counter.js';
 import { createRequestSpend, type RequestSpend } from './spend.js';
 import { hourWindow } from './windows.js';
 
-type Sdk = typeof import('@aws-sdk/client-dynamodb');
-let sdk: Promise<{ client: DynamoDBClient; commands: Sdk }> | undefined;
-
-/** The DynamoDB client, made once per container; a failed load is retried by the next call. */
-function dynamo(): Promise<{ client: DynamoDBClient; commands: Sdk }> {
-  sdk ??= import('@aws-sdk/client-dynamodb')
-    .then((commands) => ({
-      commands,
-      // One attempt: the counter sends a second itself, with the same token.
-      client: new commands.DynamoDBClient({
-        maxAttempts: 1,
-        requestHandler: { connectionTimeout: config.BUDGET_TIMEOUT_MAX_MS, requestTimeout: config.BUDGET_TIMEOUT_MAX_MS },
-      }),
-    }))
-    .catch((error: unknown) => {
-      sdk = undefined;
-      throw error;
-    });
-  return sdk;
-}
+/** The DynamoDB client: one attempt a call, the counter sending a second itself, with the same token. */
+const dynamo = lazyDynamoClient(config.BUDGET_TIMEOUT_MAX_MS);
 
 export const BACKSTOP_PER_HOUR = config.BUDGET_BACKSTOP_PER_HOUR ?? defaultBackstop(config.SEARCHES_PER_HOUR);
 
@@ -51,10 +33,17 @@ const counter = config.BUDGET_TABLE_NAME
       maxTimeoutMs: config.BUDGET_TIMEOUT_MAX_MS,
       retryMs: config.BUDGET_RETRY_MS,
       client: dynamo,
-      onAbandoned: ({ off }) =>
-        logger.warn('budget closing dropped: its token may be gone, so the counter stays off by it', {
-          counterLowBy: off.uncounted,
-          counterHighBy: off.notGivenBack,
+      onAbandoned: ({ window, reason, off }) =>
+        logger.warn(
+          reason === 'too-many-owed'
+            ? 'budget closing dropped: this container owes more closings than it keeps, so the counter stays off by it'
+            : 'budget closing dropped: its token may be gone, so the counter stays off by it',
+          { window: window.key, counterLowBy: off.uncounted, counterHighBy: off.notGivenBack },
+        ),
+      onSettled: ({ searches, owedMs }) =>
+        logger.info('budget counter answers again: what this container owed is written', {
+          searchesCounted: searches,
+          owedForMs: owedMs,
         }),
     })
   : createMemoryCounter();

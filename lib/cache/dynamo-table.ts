@@ -67,11 +67,16 @@ export interface CacheTable {
   /** Gives a claim up (the load failed or gave nothing worth storing), so that those waiting stop. Never throws. */
   release?(key: string, owner: string, context: TableContext): Promise<void>;
   /**
-   * Waits for another container's load of the key: its value once stored, or undefined once its claim is
-   * gone or `untilMs` has passed. Reads every `pollMs`. Never throws.
+   * Waits for another container's load of the key, reading its item every `pollMs`: `stored` with the value
+   * once stored, `released` once the claim is given up or has expired (there is nothing to share), else
+   * `unanswered` (`untilMs` passed, or the table failed, while the claim was still live). Each read may take
+   * what is left of the wait, never the read budget alone: a slow table still answers a wait. Never throws.
    */
-  waitFor?(key: string, untilMs: number, context: TableContext): Promise<StoredValue | undefined>;
+  waitFor?(key: string, untilMs: number, context: TableContext): Promise<WaitOutcome>;
 }
+
+/** How a wait for another container's load ended (CacheTable.waitFor). */
+export type WaitOutcome = { outcome: 'stored'; stored: StoredValue } | { outcome: 'released' } | { outcome: 'unanswered' };
 
 export interface CacheTableOptions {
   tableName: string;
@@ -119,6 +124,9 @@ export function fromItem(item: Record<string, { S?: string; B?: Uint8Array; N?: 
 export function createCacheTable(options: CacheTableOptions): CacheTable {
   const now = options.now ?? Date.now;
   const prefix = options.keyPrefix ?? '';
+  // Every key this table sends, read or written, claims included: the role may touch no other (IAM's
+  // dynamodb:LeadingKeys; infra/api-function.ts, cacheKeyCondition).
+  const prefixed = (key: string) => `${prefix}${key}`;
   let sdk: Promise<{ client: DynamoDBClient; commands: Sdk }> | undefined;
   let failuresInARow = 0;
   let restingUntil = 0;
@@ -127,13 +135,12 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
     sdk ??= import('@aws-sdk/client-dynamodb')
       .then((commands) => ({
         commands,
-        // One attempt: a retry would not fit in the budget, and a miss costs only an upstream call.
+        // One attempt: a retry would not fit in the budget, and a miss costs only an upstream call. Each
+        // call's own budget aborts it (attempt). No requestTimeout: the SDK's only warns (or, told to throw,
+        // would cut a wait's read, which may take longer than any one lookup).
         client: new commands.DynamoDBClient({
           maxAttempts: 1,
-          requestHandler: {
-            connectionTimeout: options.readTimeoutMs,
-            requestTimeout: Math.max(options.readTimeoutMs, options.writeTimeoutMs),
-          },
+          requestHandler: { connectionTimeout: Math.max(options.readTimeoutMs, options.writeTimeoutMs) },
         }),
       }))
       .catch((error: unknown) => {
@@ -145,14 +152,20 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
   // A failed preload is retried by the first read, which then reports it.
   if (options.preload) connect().catch(() => undefined);
 
-  /** Runs one table call within its budget; undefined when it failed, timed out or the table is resting. */
+  /**
+   * Runs one table call within its budget; undefined when it failed, timed out or the table is resting. A
+   * call of the one-call-per-question path (`duringRest`: a claim, its release, a wait's reads) is made even
+   * while the table rests: a rest started by slow lookups must not cost a second paid search, and such a
+   * call is made only on a miss, by a request about to pay for one (docs/decisions.md §18).
+   */
   async function attempt<T>(
     operation: string,
     budgetMs: number,
     context: TableContext,
     call: (sdk: { client: DynamoDBClient; commands: Sdk }, signal: AbortSignal) => Promise<T>,
+    { duringRest = false } = {},
   ): Promise<T | undefined> {
-    if (now() < restingUntil) {
+    if (!duringRest && now() < restingUntil) {
       context.activity.tableErrors += 1;
       return undefined;
     }
@@ -168,7 +181,9 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
         }, budgetMs);
       });
       const result = await Promise.race([call(loaded, controller.signal), timeout]);
+      // A table that answers is back: the rest, if any, ends.
       failuresInARow = 0;
+      restingUntil = 0;
       return result;
     } catch (error) {
       context.activity.tableErrors += 1;
@@ -192,64 +207,73 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
     }
   }
 
-  /** The item at the key, read once within the read budget: undefined when the table did not answer. */
-  const readItem = (key: string, context: TableContext) =>
-    attempt('read', options.readTimeoutMs, context, async ({ client, commands }, abortSignal) => {
-      const answer = await client.send(
-        new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: key } }, ConsistentRead: true }),
-        { abortSignal },
-      );
-      return answer.Item ?? {};
-    });
+  /** The item at the key, read once within `budgetMs`: undefined when the table did not answer. */
+  const readItem = (key: string, budgetMs: number, context: TableContext) =>
+    attempt(
+      'wait',
+      budgetMs,
+      context,
+      async ({ client, commands }, abortSignal) => {
+        const answer = await client.send(
+          new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: prefixed(key) } }, ConsistentRead: true }),
+          { abortSignal },
+        );
+        return answer.Item ?? {};
+      },
+      { duringRest: true },
+    );
 
-  return {
-    async claim(key, untilMs, context) {
-      const owner = randomBytes(9).toString('base64url');
-      const claimed = await attempt('claim', options.writeTimeoutMs, context, async ({ client, commands }, abortSignal) => {
+  /**
+   * One conditional PutItem of the one-call-per-question path (made while the table rests, like the reads of
+   * a wait): true when written, false when its condition failed, undefined when the table did not answer.
+   */
+  const conditionalPut = (
+    operation: string,
+    context: TableContext,
+    input: { Item: Record<string, { S: string } | { N: string }> } & Record<string, unknown>,
+  ) =>
+    attempt(
+      operation,
+      options.writeTimeoutMs,
+      context,
+      async ({ client, commands }, abortSignal) => {
         try {
-          await client.send(
-            new commands.PutItemCommand({
-              TableName: options.tableName,
-              Item: {
-                pk: { S: key },
-                owner: { S: owner },
-                loading_until: { N: String(untilMs) },
-                expires_at: { N: String(Math.ceil(untilMs / 1000)) },
-              },
-              // Only where nothing live is: no value and no other container's claim.
-              ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-              ExpressionAttributeValues: { ':now': { N: String(Math.floor(now() / 1000)) } },
-            }),
-            { abortSignal },
-          );
+          await client.send(new commands.PutItemCommand({ TableName: options.tableName, ...input }), { abortSignal });
           return true;
         } catch (error) {
           if ((error as Error).name === 'ConditionalCheckFailedException') return false;
           throw error;
         }
+      },
+      { duringRest: true },
+    );
+
+  return {
+    async claim(key, untilMs, context) {
+      const owner = randomBytes(9).toString('base64url');
+      const claimed = await conditionalPut('claim', context, {
+        Item: {
+          pk: { S: prefixed(key) },
+          owner: { S: owner },
+          loading_until: { N: String(untilMs) },
+          expires_at: { N: String(Math.ceil(untilMs / 1000)) },
+        },
+        // Only where nothing live is: no value and no other container's claim.
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+        ExpressionAttributeValues: { ':now': { N: String(Math.floor(now() / 1000)) } },
       });
       if (claimed === undefined) return { outcome: 'unavailable' };
       return claimed ? { outcome: 'claimed', owner } : { outcome: 'taken' };
     },
 
     async release(key, owner, context) {
-      await attempt('release', options.writeTimeoutMs, context, async ({ client, commands }, abortSignal) => {
-        try {
-          await client.send(
-            new commands.PutItemCommand({
-              TableName: options.tableName,
-              // Expired at once: readers find nothing, the next claim takes the key.
-              Item: { pk: { S: key }, expires_at: { N: '0' } },
-              ConditionExpression: '#owner = :owner',
-              ExpressionAttributeNames: { '#owner': 'owner' },
-              ExpressionAttributeValues: { ':owner': { S: owner } },
-            }),
-            { abortSignal },
-          );
-        } catch (error) {
-          // Someone stored the value over the claim already: nothing to give up.
-          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-        }
+      // A failed condition means someone stored the value over the claim already: nothing to give up.
+      await conditionalPut('release', context, {
+        // Expired at once: readers find nothing, the next claim takes the key.
+        Item: { pk: { S: prefixed(key) }, expires_at: { N: '0' } },
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': { S: owner } },
       });
     },
 
@@ -257,25 +281,28 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
       const pollMs = options.pollMs ?? 100;
       while (now() < untilMs) {
         await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, untilMs - now()))));
-        const item = await readItem(key, context);
-        if (item === undefined) return undefined;
+        // What is left of the wait, not the read budget: the claim says an answer is coming, and a read
+        // cut at 150 ms on a table answering in 200 would pay for the question again (§18).
+        const item = await readItem(key, Math.max(1, untilMs - now()), context);
+        if (item === undefined) return { outcome: 'unanswered' };
         try {
           const value = fromItem(item as Parameters<typeof fromItem>[0], now());
-          if (value !== undefined) return { value, expiresAtMs: Number(item.expires_at?.N) * 1000 };
+          if (value !== undefined)
+            return { outcome: 'stored', stored: { value, expiresAtMs: Number(item.expires_at?.N) * 1000 } };
         } catch {
-          return undefined;
+          return { outcome: 'unanswered' };
         }
         // No value, and no live claim: the loader gave up; the waiter loads itself.
-        if (!(Number(item.loading_until?.N) > now())) return undefined;
+        if (!(Number(item.loading_until?.N) > now())) return { outcome: 'released' };
       }
-      return undefined;
+      return { outcome: 'unanswered' };
     },
 
     async prepare() {
       try {
         const { client, commands } = await connect();
         await client.send(
-          new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: `${prefix}prepare#connection` } } }),
+          new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: prefixed('prepare#connection') } } }),
           {
             abortSignal: AbortSignal.timeout(options.prepareTimeoutMs ?? 2_000),
           },
@@ -297,14 +324,14 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
           const items = await attempt('read', options.readTimeoutMs, context, async ({ client, commands }, abortSignal) => {
             if (batch.length === 1) {
               const answer = await client.send(
-                new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: `${prefix}${batch[0]}` } } }),
+                new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: prefixed(batch[0] as string) } } }),
                 { abortSignal },
               );
               return { items: answer.Item ? [answer.Item] : [], unprocessed: 0 };
             }
             const answer = await client.send(
               new commands.BatchGetItemCommand({
-                RequestItems: { [options.tableName]: { Keys: batch.map((key) => ({ pk: { S: `${prefix}${key}` } })) } },
+                RequestItems: { [options.tableName]: { Keys: batch.map((key) => ({ pk: { S: prefixed(key) } })) } },
               }),
               { abortSignal },
             );
@@ -339,7 +366,7 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
     async putMany(entries, context) {
       const items = new Map<string, NonNullable<ReturnType<typeof toItem>>>();
       for (const entry of entries) {
-        const item = toItem({ ...entry, key: `${prefix}${entry.key}` }, now());
+        const item = toItem({ ...entry, key: prefixed(entry.key) }, now());
         if (item) items.set(entry.key, item);
         else logger.info('cache item over the size limit; not stored', { requestId: context.requestId, key: entry.key });
       }

@@ -97,7 +97,10 @@ export function tableKey(name: string, key: string): string {
 
 function scopeOf(options: SharedRememberOptions<unknown>): CacheScope {
   return (
-    options.scope ?? { fresh: false, activity: { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, pendingWrites: [] } }
+    options.scope ?? {
+      fresh: false,
+      activity: { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, duplicateCalls: 0, pendingWrites: [] },
+    }
   );
 }
 
@@ -223,14 +226,19 @@ export function createSharedCache<V extends NonNullable<unknown>>(options: Share
       return found.value as V;
     }
     const deadline = scope.deadline ?? Date.now() + 30_000;
+    // Whatever the read gave (a timeout included), the claim decides who pays: a read past its budget on a
+    // slow table must not make every container call (§18).
     const claim = await table.claim(itemKey, deadline, context);
     if (claim.outcome === 'taken') {
       const waited = await table.waitFor(itemKey, deadline - (sharing.reserveMs ?? 0), context);
-      if (waited !== undefined) {
+      if (waited.outcome === 'stored') {
         hit(scope, 'table');
-        copyToMemory(key, waited, ttlSeconds);
-        return waited.value as V;
+        copyToMemory(key, waited.stored, ttlSeconds);
+        return waited.stored.value as V;
       }
+      // Another container's call for this question was still on its way when this one stopped waiting:
+      // the call below pays for the question a second time (metric CacheDuplicateCalls).
+      if (waited.outcome === 'unanswered') scope.activity.duplicateCalls += 1;
     }
     miss(scope, 1);
     const owner = claim.outcome === 'claimed' ? claim.owner : undefined;

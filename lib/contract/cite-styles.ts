@@ -1,6 +1,16 @@
 /** The `data` of a successful POST /v1/cite/styles: the CSL style catalogue, searched (docs/citations.md). */
 import * as z from 'zod/mini';
 
+/** Styles a page, at most. */
+export const STYLES_RESULTS_MAX = 100;
+
+/**
+ * The last page a request may ask for: the catalogue is the service's own data, so every style can be paged
+ * to, one a page included (it holds about 10,900; a test holds this above it). Pages of SerpApi's answers
+ * stop at 99 (docs/decisions.md §4); these do not (§23).
+ */
+export const STYLES_LAST_PAGE = 19_999;
+
 export const catalogueStyleSchema = z.strictObject({
   id: z.string().check(z.describe('What `styles` and `format` take')),
   title: z.string(),
@@ -30,7 +40,13 @@ export const responseSchema = z.strictObject({
     .array(catalogueStyleSchema)
     .check(z.describe('Matches, best first: exact id, id prefix, title prefix, then the rest; independent before dependent')),
   page: z.int(),
-  has_more: z.boolean().check(z.describe('Whether a next page holds more matches')),
+  has_more: z
+    .boolean()
+    .check(
+      z.describe(
+        'Whether a next page holds more matches; when true, `page` + 1 is always accepted, so that every match can be listed',
+      ),
+    ),
   source: z
     .string()
     .check(z.describe('Where the catalogue comes from: the CSL styles repository commit it was taken from (CC BY-SA 3.0)')),

@@ -3,6 +3,10 @@ import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { interestSchema } from './alpha-parts.js';
 
+/** Profiles filled from their profile page by default, and at most (`enrich`): one paid search each. */
+export const ENRICH_DEFAULT = 5;
+export const ENRICH_MAX = 10;
+
 /** The fields a profile gets only from its profile page: without it they hold their empty values. */
 export const PAGE_FIELDS = ['affiliations', 'affiliation', 'email', 'cited_by', 'interests', 'thumbnail'] as const;
 

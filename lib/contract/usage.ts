@@ -8,17 +8,36 @@ const windowSchema = z.strictObject({
   resets_at: z.string().check(z.describe('When the window resets (ISO 8601, UTC)')),
 });
 
+/** One of the calling key's own windows: its day or its hour. */
+function keyWindowSchema(unit: 'day' | 'hour', when: string) {
+  return z.strictObject({
+    limit: z
+      .nullable(z.int())
+      .check(
+        z.describe(
+          `The key's limit per ${unit}: its own, or its default share of the deployment's when several keys share it (\`share\`); null: none (only the deployment's budget)`,
+        ),
+      ),
+    share: z
+      .boolean()
+      .check(
+        z.describe(
+          `true when the limit is the key's default share of the deployment's ${unit} (the key's entry sets no limit of its own)`,
+        ),
+      ),
+    used: z.int().check(z.describe(`Paid searches this key caused ${when} (UTC)`)),
+    left: z.nullable(z.int()).check(z.describe(`Searches left ${when} under the key’s limit; null: no limit`)),
+    resets_at: z.string().check(z.describe(`When the ${unit} resets (ISO 8601, UTC)`)),
+  });
+}
+
 export const responseSchema = z.strictObject({
   hour: windowSchema.check(z.describe("The deployment's searches this hour (UTC), every client together")),
   month: z.nullable(windowSchema).check(z.describe("The deployment's searches this calendar month (UTC); null: no monthly cap")),
   client: z.strictObject({
     name: z.string().check(z.describe("The calling key's name")),
-    today: z.strictObject({
-      limit: z.nullable(z.int()).check(z.describe("The key's own daily limit; null: none (only the deployment's budget)")),
-      used: z.int().check(z.describe('Paid searches this key caused today (UTC)')),
-      left: z.nullable(z.int()).check(z.describe('Searches left today under the key’s own limit; null: no limit')),
-      resets_at: z.string().check(z.describe('When the day resets (ISO 8601, UTC)')),
-    }),
+    today: keyWindowSchema('day', 'today'),
+    this_hour: keyWindowSchema('hour', 'this hour'),
   }),
   unsettled: z
     .strictObject({

@@ -2,7 +2,6 @@
 import * as z from 'zod/mini';
 import {
   aiOverview,
-  aiOverviewContent,
   answerBox,
   described,
   knowledgeGraph,
@@ -47,7 +46,10 @@ export const responseSchema = z.object({
         ),
         table: z.optional(described(z.array(z.array(z.string())).check(z.minLength(1)), 'A table answer’s rows')),
         ai_overview: z.optional(
-          described(aiOverviewContent, 'An AI overview answer (`type` ai_overview): its text blocks and the pages it cites'),
+          described(
+            aiOverview,
+            'An AI overview answer (`type` ai_overview): its text blocks and the pages it cites (`inline`), or, when Google holds it back for a request of its own, no text and a note saying so (`not_fetched`: this service does not follow the tokens of "People also ask" overviews)',
+          ),
         ),
       }),
     ),

@@ -114,11 +114,11 @@ export const aiOverviewContent = z.object({
 
 const errorCodes = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
 
-/** Google's AI overview at the top of the result page, and how it was had. */
+/** An AI overview (the page's, or a "People also ask" answer's), and how it was had. */
 export const aiOverview = z.extend(aiOverviewContent, {
   state: described(
     z.enum(['inline', 'fetched', 'not_fetched', 'failed']),
-    'inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with, and `fetch_ai_overview` was not asked (text_blocks empty). failed: it was asked for and could not be had, or Google made none this time (see `error`)',
+    'inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with (text_blocks empty; `note` says how to have it): for the page\'s overview, `fetch_ai_overview` was not asked; a "People also ask" overview held back is never fetched. failed: it was asked for and could not be had, or Google made none this time (see `error`)',
   ),
   note: nullableText('Why there is no text, and what to do; null when there is text'),
   error: described(
@@ -143,6 +143,10 @@ export const answerBox = z.object({
   displayed_link: nullableText('That link as Google displays it'),
   source: nullableText('The site or publisher it names'),
   date: nullableText('The date it shows'),
+  details: described(
+    z.record(z.string(), z.unknown()),
+    'Every other value the box gives, under SerpApi’s names and in its shape, whatever its `type`: a weather box’s temperature, unit, precipitation, humidity, wind, location and its forecast by day (`forecast[]`) and by hour (`hourly_forecast[]`); a stock’s price and movement; a word’s definitions. Pictures and the upstream’s own links are left out; empty ({}) when the summary above holds everything',
+  ),
 });
 
 /** A knowledge panel, summarised. */

@@ -1,31 +1,47 @@
 /**
  * The client API keys, as SHA-256 digests. Plain keys are never kept where deployed: the secret holds
- * `{"keys":[{"name","sha256","dailySearches"?}]}`. Locally `API_KEYS` (comma-separated plain keys, or
- * `name:key[:daily=N]`) stands in and is hashed once.
+ * `{"keys":[{"name","sha256","hourlySearches"?,"dailySearches"?}]}`. Locally `API_KEYS` (comma-separated
+ * plain keys, or `name:key[:hourly=N][:daily=N]`) stands in and is hashed once.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.js';
-import { AppError } from '../errors.js';
 import { SECRET_KEY_SHAPE } from './key-shape.js';
 import { jsonKind, readSecret, SecretShapeError } from './secrets.js';
+
+/**
+ * A key's own limit of paid searches in a window: a number (kept exactly, lib/budget/budget.ts), null for
+ * none of its own (only the deployment's budget), or unset: its default share of the deployment's budget
+ * when several keys share it, else none.
+ */
+export type OwnLimit = number | null | undefined;
 
 export interface ClientKey {
   name: string;
   digest: Buffer;
-  /** The key's own limit of paid searches per UTC day; unset: only the deployment's budget applies. */
-  dailySearches?: number;
+  /** The key's own limit per UTC hour (see OwnLimit). */
+  hourlySearches?: OwnLimit;
+  /** The key's own limit per UTC day (see OwnLimit). */
+  dailySearches?: OwnLimit;
+}
+
+/** A key found for a request: its entry, and whether the deployment has other keys (its default share). */
+export interface FoundKey extends ClientKey {
+  shared: boolean;
 }
 
 export function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-// `name:key` or `name:key:daily=N`; anything else is a plain key (so plain keys must not hold a colon).
-const NAMED_ENTRY = /^([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([^:\s]+)(?::daily=(\d{1,9}))?$/;
+// `name:key`, then optionally `:hourly=N` and `:daily=N` (N a number of searches, or `none`), each once;
+// anything else is a plain key (so plain keys must not hold a colon).
+const NAMED_ENTRY = /^([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([^:\s]+)((?::(?:hourly|daily)=(?:\d{1,9}|none))*)$/;
+const LIMIT_OPTION = /:(hourly|daily)=(\d{1,9}|none)/g;
 
 /**
  * The local `API_KEYS` form: comma-separated entries, each a plain key (named `local-1`, `local-2`, … by
- * position), `name:key`, or `name:key:daily=N` for a key with its own daily search limit.
+ * position), `name:key`, or `name:key` with `:hourly=N` and `:daily=N` for a key's own limits (`none`: no
+ * limit of its own, not even its share).
  */
 export function parseLocalKeys(text: string): ClientKey[] {
   return text
@@ -34,9 +50,19 @@ export function parseLocalKeys(text: string): ClientKey[] {
     .filter(Boolean)
     .map((entry, i) => {
       const named = NAMED_ENTRY.exec(entry);
-      if (!named) return { name: `local-${i + 1}`, digest: sha256(entry) };
-      const [, name, key, daily] = named as unknown as [string, string, string, string | undefined];
-      return { name, digest: sha256(key), ...(daily === undefined ? {} : { dailySearches: Number(daily) }) };
+      const options = [...(named?.[3] ?? '').matchAll(LIMIT_OPTION)];
+      // An option given twice is no entry of this form: the whole entry stays a plain key, as any other.
+      if (!named || new Set(options.map((option) => option[1])).size < options.length) {
+        return { name: `local-${i + 1}`, digest: sha256(entry) };
+      }
+      const [, name, key] = named as unknown as [string, string, string];
+      const limits = Object.fromEntries(
+        options.map(([, which, value]) => [
+          which === 'hourly' ? 'hourlySearches' : 'dailySearches',
+          value === 'none' ? null : Number(value),
+        ]),
+      );
+      return { name, digest: sha256(key), ...limits };
     });
 }
 
@@ -67,10 +93,12 @@ export function parseClientKeySecret(value: unknown): ClientKey[] {
     const {
       name,
       sha256: digest,
+      hourlySearches,
       dailySearches,
     } = (typeof entry === 'object' && entry !== null ? entry : {}) as {
       name?: unknown;
       sha256?: unknown;
+      hourlySearches?: unknown;
       dailySearches?: unknown;
     };
     // By its index only: a field put in the wrong place (a key as the name) must not reach the log.
@@ -83,14 +111,18 @@ export function parseClientKeySecret(value: unknown): ClientKey[] {
         `${which} has ${typeof digest === 'string' ? 'a "sha256" that is not' : 'no "sha256" of'} 64 hex digits`,
       );
     }
-    if (dailySearches !== undefined && !(Number.isInteger(dailySearches) && (dailySearches as number) >= 0)) {
-      throw new SecretShapeError(`${which} has a "dailySearches" that is not a whole number`);
+    const limits: Pick<ClientKey, 'hourlySearches' | 'dailySearches'> = {};
+    for (const [field, value] of [
+      ['hourlySearches', hourlySearches],
+      ['dailySearches', dailySearches],
+    ] as const) {
+      if (value === undefined) continue;
+      if (value !== null && !(Number.isInteger(value) && (value as number) >= 0)) {
+        throw new SecretShapeError(`${which} has a "${field}" that is not a whole number (or null for none)`);
+      }
+      limits[field] = value as number | null;
     }
-    return {
-      name: typeof name === 'string' ? name : 'unnamed',
-      digest: Buffer.from(digest, 'hex'),
-      ...(dailySearches === undefined ? {} : { dailySearches: dailySearches as number }),
-    };
+    return { name: typeof name === 'string' ? name : 'unnamed', digest: Buffer.from(digest, 'hex'), ...limits };
   });
 }
 
@@ -99,9 +131,6 @@ function clientKeys(deadline?: number): Promise<ClientKey[]> {
   // Parsing is cheap; the secret's value itself is cached by lib/credentials/secrets.ts.
   return readSecret(config.CLIENT_KEYS_SECRET_ID as string, parseClientKeySecret, deadline);
 }
-
-/** The keys of the last successful read: while the secret cannot be read, they tell a client from a stranger. */
-let lastReadKeys: readonly ClientKey[] = [];
 
 function matchOf(digest: Buffer, keys: readonly ClientKey[]): ClientKey | undefined {
   let match: ClientKey | undefined;
@@ -112,47 +141,22 @@ function matchOf(digest: Buffer, keys: readonly ClientKey[]): ClientKey | undefi
 }
 
 /**
- * The name of the client whose key this is, or undefined. Every stored digest is compared in constant
- * time, so the time taken says nothing about which key, or how much of it, matched.
+ * The client key this token is, with the key's own settings (its limits) and whether the deployment has
+ * other keys (a key without limits of its own then gets its share of the budget), or undefined. Every stored
+ * digest is compared in constant time, so the time taken says nothing about which key, or how much of
+ * it, matched. A token not shaped like a stored key is refused without reading the secret.
  *
- * While Secrets Manager does not answer (a timeout, throttling, its own error), every token shaped like a
- * key gets 503 SERVICE_UNAVAILABLE with Retry-After: a valid key cannot be told from a guess then, and a
- * client told its working key is invalid would discard it. While the secret is unreadable for a reason of
- * the deployment's (missing, denied, the wrong shape), only a key this container has seen in the secret
- * before meets SERVICE_MISCONFIGURED (500); any other token is refused as unknown (401). A token not shaped
- * like a stored key never reads the secret. `deadline` is the request's (epoch ms).
+ * Without the secret a valid key cannot be told from a guess, and a 401 would tell a client its good key
+ * is bad (a fresh container has never seen any key): so while the secret cannot be read, every token that
+ * could be a key gets the failure itself, 503 SERVICE_UNAVAILABLE with Retry-After when Secrets Manager did
+ * not answer (a timeout, throttling, its own error), 500 SERVICE_MISCONFIGURED when the deployment is wrong
+ * (the secret missing, access denied, not JSON, the wrong shape) (docs/decisions.md §3). The gateway's
+ * authorizer, whose refusals API Gateway remembers per token, relies on the same: no outage or mistake of
+ * the deployment's is ever cached as a Deny. `deadline` is the request's (epoch ms).
  */
-export async function findClient(presentedKey: string, deadline?: number): Promise<string | undefined> {
-  return (await findClientKey(presentedKey, deadline))?.name;
-}
-
-/** As {@link findClient}, with the key's own settings (its daily limit). */
-export async function findClientKey(presentedKey: string, deadline?: number): Promise<ClientKey | undefined> {
-  if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
-  const digest = sha256(presentedKey);
-  let keys: readonly ClientKey[];
-  try {
-    keys = await clientKeys(deadline);
-  } catch (error) {
-    // The store did not answer: a valid key cannot be told from a guess, and a 401 would tell a client its
-    // good key is bad, so every token that could be a key is answered 503 with Retry-After.
-    if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw error;
-    if (matchOf(digest, lastReadKeys) !== undefined) throw error;
-    return undefined;
-  }
-  if (!localKeys) lastReadKeys = keys;
-  return matchOf(digest, keys);
-}
-
-/**
- * The client key this token is, or undefined, for a caller whose refusal is remembered: the gateway's
- * authorizer, whose Deny API Gateway caches for the token. A client key secret that cannot be read
- * throws (SERVICE_MISCONFIGURED) whatever the token, so that no valid key is ever refused because of an
- * outage; a token not shaped like a stored key is refused without reading the secret.
- */
-export async function identifyClientKey(presentedKey: string, deadline?: number): Promise<ClientKey | undefined> {
+export async function findClientKey(presentedKey: string, deadline?: number): Promise<FoundKey | undefined> {
   if (!localKeys && !SECRET_KEY_SHAPE.test(presentedKey)) return undefined;
   const keys = await clientKeys(deadline);
-  if (!localKeys) lastReadKeys = keys;
-  return matchOf(sha256(presentedKey), keys);
+  const match = matchOf(sha256(presentedKey), keys);
+  return match && { ...match, shared: keys.length > 1 };
 }

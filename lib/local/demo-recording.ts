@@ -117,14 +117,50 @@ export function demoNote(replayed: readonly Replayed[]): string {
  * An MCP tool result (POST /mcp, `tools/call`) says it too, where an agent reads: the note leads its text,
  * and `_meta.demo_recordings` names the recordings for clients that branch on it.
  */
-function markToolResult(message: Record<string, unknown>, replayed: readonly Replayed[]): boolean {
+function markToolResult(message: Record<string, unknown>, note: string, replayed: readonly Replayed[]): boolean {
   const result = message.result as { content?: unknown; _meta?: unknown } | undefined;
   if (message.jsonrpc !== '2.0' || typeof result !== 'object' || result === null || !Array.isArray(result.content)) return false;
   const first = result.content.find((part: { type?: unknown }) => part?.type === 'text') as { text?: unknown } | undefined;
-  if (first && typeof first.text === 'string') first.text = `${demoNote(replayed)}\n${first.text}`;
-  const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
-  result._meta = { ...meta, demo_recordings: [...new Set(replayed.map((item) => item.recording))] };
+  if (first && typeof first.text === 'string') first.text = `${note}\n${first.text}`;
+  if (replayed.length > 0) {
+    const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
+    result._meta = { ...meta, demo_recordings: [...new Set(replayed.map((item) => item.recording))] };
+  }
   return true;
+}
+
+/**
+ * In the demo the budget counts replays: every search the demo upstream answered is counted as one paid
+ * search would be, so that the budget behaves as deployed, but none reached SerpApi or was paid for. The
+ * usage answer, which replays nothing itself, says so.
+ */
+export const DEMO_USAGE_NOTE =
+  '(demo: the searches counted are replays of recorded answers by the demo upstream; none reached SerpApi or was paid for)';
+
+/** The answer with the note added to its message (or, over MCP, leading its text); `header` beside it when given. */
+function withNote(
+  result: APIGatewayProxyResult,
+  note: string,
+  header: string | undefined,
+  replayed: readonly Replayed[],
+): APIGatewayProxyResult {
+  let body = result.body;
+  if (!result.isBase64Encoded) {
+    try {
+      const envelope = JSON.parse(body) as Record<string, unknown>;
+      if (typeof envelope.success === 'boolean' && typeof envelope.message === 'string') {
+        envelope.message = `${envelope.message} ${note}`;
+        body = JSON.stringify(envelope);
+      } else if (markToolResult(envelope, note, replayed)) {
+        body = JSON.stringify(envelope);
+      }
+    } catch {
+      // Not JSON: the header alone says it.
+    }
+  }
+  return header === undefined
+    ? { ...result, body }
+    : { ...result, body, headers: { ...result.headers, [DEMO_RECORDING_HEADER]: header } };
 }
 
 /** The answer with the header and the message's note, when it was built from recordings. */
@@ -132,32 +168,23 @@ function marked(result: APIGatewayProxyResult, replayed: readonly Replayed[]): A
   if (replayed.length === 0) return result;
   // A header value is visible ASCII: any other character of a recorded query is shown as '?'.
   const header = [...new Set(replayed.map((item) => item.recording))].join('; ').replace(/[^\x20-\x7e]/g, '?');
-  let body = result.body;
-  if (!result.isBase64Encoded) {
-    try {
-      const envelope = JSON.parse(body) as Record<string, unknown>;
-      if (typeof envelope.success === 'boolean' && typeof envelope.message === 'string') {
-        envelope.message = `${envelope.message} ${demoNote(replayed)}`;
-        body = JSON.stringify(envelope);
-      } else if (markToolResult(envelope, replayed)) {
-        body = JSON.stringify(envelope);
-      }
-    } catch {
-      // Not JSON: the header alone says it.
-    }
-  }
-  return { ...result, body, headers: { ...result.headers, [DEMO_RECORDING_HEADER]: header } };
+  return withNote(result, demoNote(replayed), header, replayed);
 }
 
 /**
  * Runs the local server's call of a handler; in the demo, marks its answer with the recordings it was
- * built from. Elsewhere it only calls the handler.
+ * built from, and an answer of the budget's counts (`counts`: /v1/usage, or its MCP tool) with
+ * DEMO_USAGE_NOTE. Elsewhere it only calls the handler.
  */
-export async function answerMarked(answer: () => Promise<APIGatewayProxyResult>): Promise<APIGatewayProxyResult> {
+export async function answerMarked(
+  answer: () => Promise<APIGatewayProxyResult>,
+  { counts = false }: { counts?: boolean } = {},
+): Promise<APIGatewayProxyResult> {
   if (!demoActive()) return answer();
   const replayed: Replayed[] = [];
   try {
-    return marked(await current.run(replayed, answer), replayed);
+    const result = marked(await current.run(replayed, answer), replayed);
+    return counts && result.statusCode === 200 ? withNote(result, DEMO_USAGE_NOTE, undefined, []) : result;
   } finally {
     for (const [key, list] of calls) if (list === replayed) calls.delete(key);
   }

@@ -1,8 +1,8 @@
 /**
  * Recorded DataCite REST API answers (samples/datacite/SOURCES.md) and the demo DataCite: a loopback
  * server that answers GET /dois/{doi} with the recorded record of that DOI, else DataCite's recorded 404,
- * and GET /dois?query=… with the recorded records whose title the query names (in DataCite's list shape),
- * so that `npm start` resolves an arXiv DOI and a dataset's DOI with no network. Each answer is named to
+ * GET /dois?ids=… with the recorded records of those DOIs, and GET /dois?query=… with the recorded records
+ * whose title the query names (both in DataCite's list shape), so that `npm start` resolves an arXiv DOI and a dataset's DOI with no network. Each answer is named to
  * the demo's marking (demo-recording.ts). The tests' fake DataCite serves the same recordings.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -62,7 +62,14 @@ export function dataCiteAnswerFor(path: string, query: URLSearchParams): { statu
     return { status: 404, body: dataCiteNotFound(), recordings: ['no record (DataCite)'] };
   }
   if (path === '/dois') {
-    const found = recordsForQuery(query.get('query') ?? '').map((answer) => answer.data as Json);
+    // DataCite's lookup of several DOIs at once (`ids`): the recorded records among them; else a search.
+    const ids = query.get('ids');
+    const found = ids
+      ? ids.split(',').flatMap((id) => {
+          const held = dataCiteRecordings().get(id.trim().toLowerCase());
+          return held ? [held.data as Json] : [];
+        })
+      : recordsForQuery(query.get('query') ?? '').map((answer) => answer.data as Json);
     // DataCite's list shape (`data`, `meta.total`), made of the recorded records.
     const body = JSON.stringify({ data: found, meta: { total: found.length }, links: {} });
     return {

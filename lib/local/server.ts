@@ -12,15 +12,15 @@ import { AppError } from '../errors.js';
 import { errorResponse, jsonResponse } from '../http.js';
 import { consumeEmbeddedJobs } from '../jobs/deployment.js';
 import type { QueueHandler } from '../jobs/queue-embedded.js';
-import { bodyLimit } from '../middleware/body.js';
 import type { LambdaHandler } from '../middleware/index.js';
-import { ROUTES } from '../routes.js';
+import { bodyLimit, ROUTES } from '../routes.js';
 import { VERSION_HEADERS } from '../version.js';
 import { lambdaContext, toApiGatewayEvent } from './apigw-event.js';
 import { answerMarked } from './demo-recording.js';
 
 // API Gateway refuses bodies over 10 MB before any function runs; locally the same limit is kept, above
-// every route's own (16 KiB, and 5 MiB for a job), so that a larger upload is never held in memory.
+// every route's own (16 KiB, a reference list's 256 KiB, a job's 5 MiB), so that a larger upload is never
+// held in memory.
 const GATEWAY_MAX_BODY_BYTES = 10 * 1000 * 1000;
 
 /** Where the MCP endpoint (functions/mcp.ts) is served, locally as in the stack. */
@@ -54,8 +54,9 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
-  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8');
-  headers['Content-Length'] = String(body.length);
+  // A text body is written as the string it is (no copy into a buffer first), as API Gateway would send it.
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(result.statusCode, headers);
   res.end(body);
 }
@@ -83,6 +84,16 @@ function sendError(res: ServerResponse, error: AppError, requestId: string): voi
 }
 
 /** Reads the body; past the gateway limit it drains the rest and answers undefined. */
+/** Whether an MCP request body calls the named tool (`tools/call`). */
+export function callsTool(body: string | undefined, tool: string): boolean {
+  try {
+    const message = JSON.parse(body ?? '') as { method?: unknown; params?: { name?: unknown } };
+    return message.method === 'tools/call' && message.params?.name === tool;
+  } catch {
+    return false;
+  }
+}
+
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -130,8 +141,10 @@ export async function startLocalServer(
         );
       }
       const event = toApiGatewayEvent(req, path, path, body, requestId);
-      // In the demo, the answer also says which recordings it replays (demo-recording.ts).
-      send(res, await answerMarked(() => route.handler(event, lambdaContext(route.name, requestId))));
+      // In the demo, the answer also says which recordings it replays, and the budget's counts that they
+      // are of replays (demo-recording.ts).
+      const counts = route.name === 'usage' || (route.name === 'mcp' && callsTool(body, 'usage'));
+      send(res, await answerMarked(() => route.handler(event, lambdaContext(route.name, requestId)), { counts }));
     } catch {
       // The handlers answer every error themselves; this is the last guard of the local process.
       if (!res.headersSent)

@@ -36,6 +36,7 @@ export const SMOKE_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
   'cite-search': { query: 'machine learning', results: 1 },
   'cite-resolve': { references: ['10.1038/nphys1170'], styles: ['nature'] },
   'cite-styles': { query: 'nature', results: 1 },
+  'cite-check': { references: ['10.1038/nphys1170'] },
   'scholar-profiles': { query: 'mike', num: 1, enrich: 0 },
   'scholar-author': { author_id: 'LSsXyncAAAAJ', num: 1 },
   'scholar-author-citation': { citation_id: 'LSsXyncAAAAJ:u5HHmVD_uO8C' },
@@ -55,10 +56,11 @@ const SMOKE_JOB_ID = 'SMOKE_JOB_ID';
 
 /**
  * The most paid searches this body can cost, from the cost table (infra/budget.ts). The table gives each
- * route's worst case; three routes' costs depend on the body: a citation search is its one scholarly search
+ * route's worst case; four routes' costs depend on the body: a citation search is its one scholarly search
  * plus one per paper only with `citation_source: "index"` (the table's 1 + 20), scholar profiles cost
- * the search plus one per profile filled (`enrich`, default 5), and web search alpha costs a second search
- * only with `fetch_ai_overview: true` (Google's AI overview fetched with its token).
+ * the search plus one per profile filled (`enrich`, default 5), web search alpha costs a second search
+ * only with `fetch_ai_overview: true` (Google's AI overview fetched with its token), and a reference check
+ * searches Google Scholar only with `scholar: true`, at most once per reference.
  */
 export function paidCalls(name: string, body: Record<string, unknown>): number {
   const table = PAID_CALLS_PER_REQUEST[name];
@@ -69,6 +71,10 @@ export function paidCalls(name: string, body: Record<string, unknown>): number {
     return Math.min(table, 1 + perPaper);
   }
   if (name === 'scholar-profiles') return Math.min(table, 1 + Number(body.enrich ?? 5));
+  if (name === 'cite-check') {
+    const references = Array.isArray(body.references) ? body.references.length : table;
+    return body.scholar === true ? Math.min(table, references) : 0;
+  }
   return table;
 }
 

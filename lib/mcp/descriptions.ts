@@ -15,7 +15,7 @@ export const SERVER_INSTRUCTIONS =
   "Every tool: a call costs the paid searches its description gives (Cost), counted against the team's hourly, monthly and per-key daily budget, and is refused before any search when the budget cannot cover them all; answers from the cache are free, and `no_cache: true` skips the cache (and pays again). " +
   '`page` starts at 0, and a result says how to ask for the next one. Text fields take no control characters; codes and enum values any letter case. ' +
   'A tool error says what to do; after BUDGET_EXHAUSTED do not retry before the time it gives. The usage tool (free) shows the budget. ' +
-  'Prefer web_search_alpha for general web questions, cite_search for papers with their citations, cite_resolve to cite DOIs or a reference list (free); for more than 50 references, jobs_submit, then jobs_status and jobs_results.';
+  'Prefer web_search_alpha for general web questions, cite_search for papers with their citations, cite_resolve to cite DOIs or a reference list (free), cite_check to check one; for longer lists (cite_resolve takes 50 references, cite_check 100), jobs_submit, then jobs_status and jobs_results.';
 
 export const TOOL_GUIDES: Record<string, string> = {
   'web-search-alpha':
@@ -30,6 +30,8 @@ export const TOOL_GUIDES: Record<string, string> = {
     'Cost 1; `citation_source: "index"`: +1 per paper not cached.',
   'cite-resolve':
     'Resolve up to 50 DOIs or free-text references and cite each in the five formats and any CSL `styles`; `export` adds BibTeX, RIS, CSL-JSON. Never a guess: `doi` is null with a `reason` when unsure. Free.',
+  'cite-check':
+    'Check up to 100 references (text, BibTeX, RIS, CSL-JSON, or one `bibliography`) against Crossref and DataCite: verified, mismatch (issues by field), retracted, not_found (says where it looked), ambiguous, unreadable. Free; `scholar: true` adds Google Scholar, cost 1 per reference no registry confirmed.',
   'cite-styles':
     'Find CSL citation style ids (~10,800 journal and society styles) by name or field, for `styles` of cite_resolve and cite_search. Free.',
   'scholar-profiles':
@@ -59,6 +61,7 @@ export const TOOL_TITLES: Record<string, string> = {
   'web-search-delta': 'Baidu web search (Chinese-language queries)',
   'cite-search': 'Google Scholar papers with formatted citations',
   'cite-resolve': 'Resolve DOIs and references, cite them in any CSL style (free)',
+  'cite-check': 'Check a reference list: fabricated, garbled or retracted references',
   'cite-styles': 'Find CSL citation style ids (free)',
   'scholar-profiles': 'Google Scholar author profiles by name or tag',
   'scholar-author': 'Google Scholar author: profile, metrics, articles',
@@ -96,6 +99,14 @@ export const FIELD_NOTES: Record<string, Record<string, string>> = {
     styles: 'CSL style ids (from cite_styles), each in styled_citations',
     results: 'Papers a page',
     citation_markup: '"html": italics as inline HTML',
+    export: '',
+  },
+  'cite-check': {
+    references: 'Or give bibliography',
+    bibliography: 'A .bib, .ris, CSL-JSON array or pasted list',
+    scholar: '',
+    styles: 'CSL style ids (from cite_styles)',
+    citation_markup: '',
     export: '',
   },
   'cite-resolve': {

@@ -135,8 +135,10 @@ function citationLines(item: Json, context: Context): string[] {
       if (said !== undefined) lines.push(`   ${style}: ${said}`);
     }
   }
+  // An unresolved reference has no source (null): nothing to say, never "undefined".
+  const source = inline(item.citations_source);
   const origin = [
-    item.citations_source === undefined ? undefined : `citations_source: ${inline(item.citations_source)}`,
+    source === undefined ? undefined : `citations_source: ${source}`,
     Array.isArray(item.citation_gaps) && item.citation_gaps.length > 0
       ? `citation_gaps: ${inline(item.citation_gaps)}`
       : undefined,
@@ -169,6 +171,7 @@ function renderItem(item: unknown, n: number, context: Context): string | undefi
   }
   const numberKey = NUMBER_KEYS.find((key) => typeof item[key] === 'number');
   const number = numberKey === undefined ? n : (item[numberKey] as number);
+  if (typeof item.verdict === 'string' && typeof item.input === 'string') return renderChecked(item, number);
   const titleKey = firstKey(item, TITLE_KEYS);
   const linkKey = firstKey(item, LINK_KEYS);
   const snippetKey = firstKey(item, SNIPPET_KEYS);
@@ -181,6 +184,26 @@ function renderItem(item: unknown, n: number, context: Context): string | undefi
     lines.push(...citationLines(item, context));
   }
   const rest = facts(item, said);
+  if (rest) lines.push(`   ${rest}`);
+  if (isRecord(item.exports)) lines.push(...exportLines(item.exports));
+  return lines.join('\n');
+}
+
+/**
+ * A checked reference (cite_check): its verdict and the reference first, then what is wrong, field by
+ * field, and the rest of its facts; a model acts on the verdict and the issues.
+ */
+function renderChecked(item: Json, number: number): string {
+  const lines = [`${number}. ${item.verdict}: ${oneLine(String(item.input))}`];
+  if (typeof item.message === 'string') lines.push(`   ${oneLine(item.message)}`);
+  for (const issue of Array.isArray(item.issues) ? item.issues.filter(isRecord) : []) {
+    const sides = (['cited', 'recorded'] as const)
+      .filter((side) => issue[side] !== null && issue[side] !== undefined)
+      .map((side) => `${side}: ${oneLine(String(issue[side]))}`);
+    const evidence = sides.length > 0 ? ` (${sides.join('; ')})` : '';
+    lines.push(`   - ${issue.severity} ${issue.field} [${issue.rule}]${evidence}: ${oneLine(String(issue.message))}`);
+  }
+  const rest = facts(item, new Set(['verdict', 'input', 'message', 'issues', 'index', 'exports']));
   if (rest) lines.push(`   ${rest}`);
   if (isRecord(item.exports)) lines.push(...exportLines(item.exports));
   return lines.join('\n');
@@ -324,6 +347,7 @@ function renderPaging(data: Json): string | undefined {
 const ASK_FOR_LESS: Record<string, string> = {
   'cite-search': 'ask for fewer `results` a page (and `export` only what you need)',
   'cite-resolve': 'send fewer `references` a call (and `export` only what you need)',
+  'cite-check': 'send fewer `references` a call (and `export` only what you need)',
   'cite-styles': 'ask for fewer `results` a page',
   'scholar-profiles': 'ask for a smaller `num`',
   'scholar-author': 'ask for a smaller `num`',
@@ -410,7 +434,8 @@ const ADVICE: Record<ErrorCode, (retryAfter: number | undefined) => string> = {
   UPSTREAM_ERROR: () => 'Retry once, or use another search tool (another engine) for the same question.',
   UPSTREAM_ENGINE_RETIRED: () =>
     'Do not retry: this search is no longer offered. Use another tool for the same need (the details above may name one).',
-  UPSTREAM_TIMEOUT: () => 'Retry once, with fewer results per page (results, num) if the tool has them.',
+  // A provider that does not answer is not made to by a smaller page: one search is one search.
+  UPSTREAM_TIMEOUT: () => 'Retry once; if it times out again, try again later (the provider did not answer in time).',
   SERVICE_MISCONFIGURED: () => 'Not fixable by retrying: tell the user the service’s operator must check the deployment.',
   INTERNAL_ERROR: () => 'Retry once; if it fails again, tell the user and quote the request id above.',
 };
@@ -423,14 +448,6 @@ function otherEngine(route: string | undefined): string {
     return 'then tell the user: Google Scholar is the only scholarly index here, so there is no other engine to try';
   return 'then tell the user: no other engine here answers this';
 }
-
-/** What to try for a slow answer, by the page-size field the tool has. */
-const SMALLER_PAGE: Record<string, string> = {
-  'cite-search': 'with fewer `results` (and without `export`)',
-  'scholar-profiles': 'with a smaller `num` and `enrich`',
-  'scholar-author': 'with a smaller `num`',
-  'web-search-alpha': 'with a smaller `num`',
-};
 
 export function renderError(
   code: ErrorCode,
@@ -449,6 +466,6 @@ export function renderError(
       `${/Ask for less:/.test(details) ? 'Call again asking for less, as said above' : 'Do not call this tool again until the window named above has room'}; ` +
       `a tool of cost 1, or an answer already cached, may still be answered. ${ADVICE.BUDGET_EXHAUSTED(retryAfter).replace(': every call before then is refused', ' for this call as it is')}`;
   if (route !== undefined && code === 'UPSTREAM_TIMEOUT')
-    advice = `Retry once${SMALLER_PAGE[route] ? `, ${SMALLER_PAGE[route]}` : ''}.`;
+    advice = `Retry once, ${otherEngine(route)} (the provider did not answer in time; a smaller page would not change that).`;
   return `Error ${code}: ${message}. ${details}\nWhat to do: ${advice}`;
 }

@@ -13,7 +13,7 @@
  */
 import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { ROUTES } from '../routes.js';
+import { LARGEST_BODY_BYTES, ROUTES } from '../routes.js';
 import { API_VERSION } from '../version.js';
 import { callRouteTool } from './call.js';
 import { SERVER_INSTRUCTIONS, toolName } from './descriptions.js';
@@ -64,10 +64,12 @@ export { RPC_ERRORS };
 export const LIST_CACHE = { ttlMs: 3_600_000, cacheScope: 'private' } as const;
 
 /**
- * An MCP request is a JSON-RPC message wrapping a tool's arguments, which the endpoint limits to 16 KiB;
- * 64 KiB leaves room for the wrapper and refuses anything an honest client would not send.
+ * An MCP request is a JSON-RPC message wrapping a tool's arguments, which the endpoint limits as its route
+ * does (16 KiB, a reference list's 256 KiB: lib/routes.ts); 48 KiB more than the largest leaves room for
+ * the wrapper and refuses anything an honest client would not send. The route's own limit still holds
+ * for its arguments.
  */
-export const MAX_MCP_BODY_BYTES = 64 * 1024;
+export const MAX_MCP_BODY_BYTES = LARGEST_BODY_BYTES + 48 * 1024;
 
 const CAPABILITIES = { tools: { listChanged: false } };
 

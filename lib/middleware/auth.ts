@@ -30,7 +30,11 @@ export function auth(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResul
       }
       // Only now, with the caller known, can anything reach the budget's counter: a stranger never spends it.
       context.api.client = client.name;
-      context.api.clientDailySearches = client.dailySearches;
+      context.api.clientLimits = {
+        hourlySearches: client.hourlySearches,
+        dailySearches: client.dailySearches,
+        shared: client.shared,
+      };
     },
   };
 }

@@ -4,15 +4,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { AppError } from '../errors.js';
 import { header } from '../http.js';
 import type { ApiContext } from '../request-state.js';
-import { ROUTES } from '../routes.js';
+import { bodyLimit } from '../routes.js';
 
-/** The body limit of every route that does not state its own (lib/routes.ts, `maxBodyBytes`). */
-export const MAX_BODY_BYTES = 16 * 1024;
-
-/** The body limit of the route at this path: the one its contract states in the routes table, else MAX_BODY_BYTES. */
-export function bodyLimit(path: string | undefined): number {
-  return ROUTES.find((route) => route.path === path)?.maxBodyBytes ?? MAX_BODY_BYTES;
-}
+/** Every route's limit, unless its contract promises more (lib/routes.ts, `maxBodyBytes`). */
+export { MAX_BODY_BYTES } from '../routes.js';
 
 // application/json with any parameters (charset=utf-8 and the like).
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
@@ -37,14 +32,16 @@ async function parseJson(body: string, isBase64Encoded: boolean): Promise<unknow
 }
 
 /**
- * Body checks in the order the contract fixes: size, then content type, then JSON. An empty body is {}.
+ * Body checks in the order the contract fixes: size (the route's limit), then content type, then JSON. An
+ * empty body is {}.
  */
 export function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   return {
     before: async ({ event, context }) => {
       const raw = event.body ?? '';
       const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-      const limit = bodyLimit(event.resource ?? event.path);
+      // The route's own limit, as its contract promises it (the routes table).
+      const limit = bodyLimit(context.api.path);
       if (bytes.length > limit) {
         throw new AppError('PAYLOAD_TOO_LARGE', {
           details: `body: must be at most ${limit} bytes (got ${bytes.length})`,

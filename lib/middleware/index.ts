@@ -9,6 +9,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { refreshPlanNumbers } from '../budget/account.js';
+import type { KeyLimits } from '../budget/budget.js';
 import { prepareBudgetCounter } from '../budget/deployment.js';
 import { withAnswerCache } from '../cache/answer-cache.js';
 import { sharedCacheTable } from '../cache/dynamo-table.js';
@@ -35,8 +36,8 @@ export interface HandlerInput<Body> {
   requestId: string;
   /** This request's cache scope, for a handler that caches in a form of its own (citations). */
   cache: CacheScope;
-  /** The authenticated caller: its key's name and own daily limit (the budget, /v1/usage). */
-  client: { name: string; dailySearches?: number };
+  /** The authenticated caller: its key's name and limits (the budget, /v1/usage). */
+  client: { name: string } & KeyLimits;
   /** A request header by name, whatever its case (a job's Idempotency-Key). */
   header(name: string): string | undefined;
 }
@@ -60,7 +61,7 @@ export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
         const { api: state } = context as ApiContext;
         const cache = cacheScope(state);
         const upstream = withAnswerCache(upstreamFor(state), state.path, cache);
-        const client = { name: state.client ?? 'unknown', dailySearches: state.clientDailySearches };
+        const client = { name: state.client ?? 'unknown', ...state.clientLimits };
         try {
           return await main({
             body: state.body as z.output<Schema>,

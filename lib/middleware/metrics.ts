@@ -26,6 +26,7 @@ const ENDPOINTS = new Map(ROUTES.map((route) => [route.path, route.name]));
 
 let shared: Metrics | undefined;
 let usageShared: Metrics | undefined;
+let cacheShared: Metrics | undefined;
 
 /**
  * One CloudWatch EMF record per request, with dimensions service and endpoint: Requests, Errors (0 or 1,
@@ -47,13 +48,15 @@ export function metrics(
   if (enabled) {
     shared ??= new Metrics({ serviceName: config.POWERTOOLS_SERVICE_NAME });
     usageShared ??= new Metrics({ serviceName: config.POWERTOOLS_SERVICE_NAME });
+    cacheShared ??= new Metrics({ serviceName: config.POWERTOOLS_SERVICE_NAME });
   }
   const emf = shared;
   const usage = usageShared;
+  const cacheTotals = cacheShared;
 
   const write = ({ context }: { context: ApiContext }) => {
     const state = context.api;
-    if (!enabled || !emf || !usage || !state) return;
+    if (!enabled || !emf || !usage || !cacheTotals || !state) return;
     try {
       // Everything below is synchronous, so concurrent requests in one process never mix their records.
       const endpoint = ENDPOINTS.get(state.path) ?? 'unknown';
@@ -88,9 +91,19 @@ export function metrics(
       // The budget's fail-open alarm reads the total (dimension service alone).
       if (state.budgetCounterErrors) usage.addMetric(METRIC.budgetCounterErrors, MetricUnit.Count, state.budgetCounterErrors);
       usage.publishStoredMetrics();
+      // The cache table's failures and the questions paid for twice, every endpoint together (dimension
+      // service alone, which the cache's alarm reads); a record only when there are some.
+      const tableErrors = state.cache?.tableErrors ?? 0;
+      const duplicateCalls = state.cache?.duplicateCalls ?? 0;
+      if (tableErrors > 0 || duplicateCalls > 0) {
+        cacheTotals.addMetadata('requestId', state.requestId);
+        if (tableErrors > 0) cacheTotals.addMetric(METRIC.cacheTableErrors, MetricUnit.Count, tableErrors);
+        if (duplicateCalls > 0) cacheTotals.addMetric(METRIC.cacheDuplicateCalls, MetricUnit.Count, duplicateCalls);
+        cacheTotals.publishStoredMetrics();
+      }
     } catch (error) {
       // A lost data point must never turn an answer into an error.
-      for (const metrics of [emf, usage]) {
+      for (const metrics of [emf, usage, cacheTotals]) {
         metrics.clearMetrics();
         metrics.clearDimensions();
         metrics.clearMetadata();

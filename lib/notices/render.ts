@@ -17,7 +17,7 @@ export const DATA_SETS: readonly { what: string; where: string; licence: string;
     licence:
       'Creative Commons Attribution-ShareAlike 3.0 Unported, by the CSL project and the authors, contributors and translators each file names',
     shipped:
-      'deployed: once, as the Lambda layer of cite-search, cite-resolve, cite-styles and mcp (`infra/style-pack-layer.ts`), read at run time; each file stored unchanged, with its own metadata and `<rights>`',
+      'deployed: once, as the Lambda layer of cite-search, cite-resolve, cite-check, cite-styles and mcp (`infra/style-pack-layer.ts`), read at run time; each file stored unchanged, with its own metadata and `<rights>`',
     sources: '[lib/citations/render/styles/SOURCES.md](lib/citations/render/styles/SOURCES.md)',
   },
   {
@@ -80,7 +80,7 @@ function citeprocSection(packages: readonly InstalledPackage[]): string[] {
     '## citeproc: CPAL-1.0 or AGPL, and what that means for you',
     '',
     `citeproc (citeproc-js, by Frank Bennett; ${citeproc.map((pkg) => pkg.version).join(', ')}) is the CSL processor that renders every citation. It is`,
-    'bundled into the functions that render citations: cite-search, cite-resolve and mcp. Its package.json',
+    'bundled into the functions that render citations: cite-search, cite-resolve, cite-check and mcp. Its package.json',
     'says `CPAL-1.0 OR AGPL-1.0`; its licence file, quoted below, says the Common Public Attribution License',
     'version 1 or later, or the GNU Affero General Public License version 3 or later. You choose one of the',
     'two for citeproc; this project’s own code stays under its MIT licence. What follows is a summary to',
@@ -129,7 +129,11 @@ export function renderNotices(packages: readonly InstalledPackage[]): string {
     const choice = acceptedChoice(pkg.licence);
     if (choice && choice.join(' AND ') !== pkg.licence) return `${pkg.licence} (used under ${choice.join(' AND ')})`;
     const exception = LICENCE_EXCEPTIONS.find((entry) => entry.name === pkg.name && entry.licence === pkg.licence);
-    return exception ? `${pkg.licence} (see "citeproc" above)` : pkg.licence;
+    if (!exception) return pkg.licence;
+    // citeproc's terms have a section of their own; any other exception says why it is accepted.
+    return exception.name === 'citeproc'
+      ? `${pkg.licence} (see "citeproc" above)`
+      : `${pkg.licence} (accepted: ${exception.reason})`;
   };
   return [
     '# Third-party notices',

@@ -147,6 +147,13 @@ export const NOT_FETCHED_NOTE =
   'Google made an AI overview for this search that needs one more paid search to fetch: ask again with "fetch_ai_overview": true';
 
 /**
+ * The note of a "People also ask" overview Google held back: its token is not followed (one paid search
+ * each, for an answer the page did not show), so the way to it is a search of the question itself.
+ */
+export const PEOPLE_ALSO_ASK_HELD_BACK_NOTE =
+  'Google holds the AI overview answering this question back for a request of its own, which this service does not make for "People also ask" entries (one more paid search each): search the question itself, with "fetch_ai_overview": true, for its overview';
+
+/**
  * What the search answer's `ai_overview` block gives: nothing (no block), the overview itself (inline,
  * or Google's own refusal), or, when it holds only a `page_token`, either the token to fetch it with
  * (`fetchAsked`) or an overview that says it was not fetched and how to ask for it.

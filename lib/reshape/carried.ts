@@ -10,7 +10,7 @@
  * matches (so a block the upstream starts sending shows up), and the tests on real answers check that
  * every value at a listed path is in the endpoint's answer (so the list cannot claim what is not carried).
  */
-import { KNOWLEDGE_GRAPH_NOT_FACT_ENDINGS, KNOWLEDGE_GRAPH_NOT_FACTS } from './web-answers.js';
+import { ANSWER_BOX_LEFT_OUT_ENDINGS, KNOWLEDGE_GRAPH_NOT_FACT_ENDINGS, KNOWLEDGE_GRAPH_NOT_FACTS } from './web-answers.js';
 
 /** Blocks of every SerpApi answer that say how the search ran, not what it found: never reported. */
 export const BOOKKEEPING_BLOCKS = ['search_metadata', 'search_parameters'] as const;
@@ -60,6 +60,20 @@ const KNOWLEDGE_GRAPH = [
   ...KNOWLEDGE_GRAPH_NOT_FACT_ENDINGS.flatMap((ending) => [`!knowledge_graph.${ending}`, `!knowledge_graph.*_${ending}`]),
 ];
 
+/**
+ * The answer box (lib/reshape/web-answers.ts): every value of it, whatever its type, but for the keys left
+ * out at any depth (pictures, the upstream's own links and tokens), taken back here to five levels deep.
+ */
+const ANSWER_BOX = [
+  'answer_box.**',
+  ...ANSWER_BOX_LEFT_OUT_ENDINGS.flatMap((ending) =>
+    [0, 1, 2, 3, 4].flatMap((depth) => {
+      const above = ['answer_box', ...Array.from({ length: depth }, () => '*')].join('.');
+      return [`!${above}.${ending}`, `!${above}.*_${ending}`];
+    }),
+  ),
+];
+
 const PAGING = ['~pagination.**', '~serpapi_pagination.**'];
 // SerpApi's are objects; some answers give plain strings, read as the query.
 const RELATED_SEARCHES = [...each('related_searches[]', ['query', 'link']), 'related_searches[]'];
@@ -75,9 +89,10 @@ export const CARRIED: Readonly<Record<string, Readonly<Record<string, readonly s
       ...listItems('related_questions[].list[]', 0),
       'related_questions[].table[][]',
       ...aiOverviewPaths('related_questions[]'),
+      // A "People also ask" overview held back: its token says so, and is not followed.
+      '~related_questions[].page_token',
       ...RELATED_SEARCHES,
-      ...each('answer_box', ['type', 'title', 'answer', 'result', 'snippet', 'link', 'displayed_link', 'source', 'date']),
-      ...each('answer_box', ['source.name', 'list[]', 'list[].title', 'list[].snippet']),
+      ...ANSWER_BOX,
       ...KNOWLEDGE_GRAPH,
       ...aiOverviewPaths('ai_overview'),
       '~ai_overview.page_token',

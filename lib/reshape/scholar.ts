@@ -7,7 +7,8 @@ import type * as z from 'zod/mini';
 import type { citationCountSchema, interestSchema } from '../contract/alpha-parts.js';
 import type { AuthorData } from '../contract/scholar-author.js';
 import type { Citation, CitingArticle } from '../contract/scholar-author-citation.js';
-import type { Profile } from '../contract/scholar-profiles.js';
+import { ENRICH_MAX, PAGE_FIELDS, type Profile, type Unfilled } from '../contract/scholar-profiles.js';
+import type { AppError } from '../errors.js';
 import { integer, isRecord, list, record, text, textOrEmpty } from './values.js';
 
 /** An author id: the `user=` value of a Google Scholar profile URL, e.g. LSsXyncAAAAJ. */
@@ -333,4 +334,22 @@ export function profileFromAuthorPage(author: DiscoveredAuthor, json: Record<str
     link: `https://scholar.google.com/citations?user=${author.author_id}`,
     thumbnail: page.thumbnail,
   });
+}
+
+/** Beside a profile whose page was not read: why (docs/decisions.md §10, §18). */
+export function unfilled(failure: AppError | undefined, enrich: number): Unfilled {
+  if (!failure) {
+    return {
+      fields: [...PAGE_FIELDS],
+      reason: 'not_requested',
+      details: `Only the first ${enrich} profiles of the page are filled from their profile page ("enrich": ${enrich}, at most ${ENRICH_MAX}, one paid search each)`,
+    };
+  }
+  const budget = failure.code === 'BUDGET_EXHAUSTED' || failure.code === 'BUDGET_UNAVAILABLE';
+  return {
+    fields: [...PAGE_FIELDS],
+    reason: budget ? 'budget' : 'upstream_error',
+    code: failure.code,
+    details: `Its profile page could not be read: ${failure.details}`,
+  };
 }

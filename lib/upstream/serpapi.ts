@@ -373,8 +373,9 @@ export interface Upstream {
 export function upstreamFor(state: RequestState): Upstream {
   const budget: BudgetScope = {
     client: state.client,
-    dailySearches: state.clientDailySearches,
+    ...state.clientLimits,
     requestId: state.requestId,
+    deadline: state.deadline,
     onCounterError: () => {
       state.budgetCounterErrors = (state.budgetCounterErrors ?? 0) + 1;
     },

@@ -124,6 +124,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/cite/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A reference list checked: every reference verified against its record, or what is wrong with it
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
+     */
+    post: operations['citeCheck'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/cite/styles': {
     parameters: {
       query?: never;
@@ -354,7 +374,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * The search budget: this hour, this month, the caller's day
+     * The search budget: this hour, this month, the caller's hour and day
      * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
      */
     post: operations['usage'];
@@ -495,7 +515,7 @@ export interface components {
         list?: string[];
         /** @description A table answer’s rows */
         table?: string[][];
-        /** @description An AI overview answer (`type` ai_overview): its text blocks and the pages it cites */
+        /** @description An AI overview answer (`type` ai_overview): its text blocks and the pages it cites (`inline`), or, when Google holds it back for a request of its own, no text and a note saying so (`not_fetched`: this service does not follow the tokens of "People also ask" overviews) */
         ai_overview?: {
           /** @description The overview, block by block, in plain text */
           text_blocks: {
@@ -519,6 +539,42 @@ export interface components {
             /** @description The passage Google shows for it (at times only a date) */
             snippet: string | null;
           }[];
+          /**
+           * @description inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with (text_blocks empty; `note` says how to have it): for the page's overview, `fetch_ai_overview` was not asked; a "People also ask" overview held back is never fetched. failed: it was asked for and could not be had, or Google made none this time (see `error`)
+           * @enum {string}
+           */
+          state: 'inline' | 'fetched' | 'not_fetched' | 'failed';
+          /** @description Why there is no text, and what to do; null when there is text */
+          note: string | null;
+          /** @description For `failed`: what went wrong; null otherwise */
+          error: {
+            /**
+             * @description The error code the failed part would have answered on its own
+             * @enum {string}
+             */
+            code:
+              | 'MALFORMED_JSON'
+              | 'INVALID_REQUEST'
+              | 'UNAUTHORIZED'
+              | 'NOT_FOUND'
+              | 'JOB_NOT_FOUND'
+              | 'METHOD_NOT_ALLOWED'
+              | 'PAYLOAD_TOO_LARGE'
+              | 'UNSUPPORTED_MEDIA_TYPE'
+              | 'JOB_NOT_FINISHED'
+              | 'IDEMPOTENCY_KEY_REUSED'
+              | 'RATE_LIMITED'
+              | 'BUDGET_EXHAUSTED'
+              | 'BUDGET_UNAVAILABLE'
+              | 'UPSTREAM_QUOTA_EXCEEDED'
+              | 'UPSTREAM_ERROR'
+              | 'UPSTREAM_ENGINE_RETIRED'
+              | 'UPSTREAM_TIMEOUT'
+              | 'SERVICE_MISCONFIGURED'
+              | 'SERVICE_UNAVAILABLE'
+              | 'INTERNAL_ERROR';
+            details: string;
+          } | null;
         };
       }[];
       /** @description Related search terms with links (camelCase, as the contract names it) */
@@ -558,6 +614,10 @@ export interface components {
         source: string | null;
         /** @description The date it shows */
         date: string | null;
+        /** @description Every other value the box gives, under SerpApi’s names and in its shape, whatever its `type`: a weather box’s temperature, unit, precipitation, humidity, wind, location and its forecast by day (`forecast[]`) and by hour (`hourly_forecast[]`); a stock’s price and movement; a word’s definitions. Pictures and the upstream’s own links are left out; empty ({}) when the summary above holds everything */
+        details: {
+          [key: string]: unknown;
+        };
       };
       /** @description The knowledge panel beside the results, summarised; absent when the page has none */
       knowledge_graph?: {
@@ -604,7 +664,7 @@ export interface components {
           snippet: string | null;
         }[];
         /**
-         * @description inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with, and `fetch_ai_overview` was not asked (text_blocks empty). failed: it was asked for and could not be had, or Google made none this time (see `error`)
+         * @description inline: the search answer held it. fetched: one more paid search fetched it (`fetch_ai_overview`). not_fetched: the search answer held only a token to fetch it with (text_blocks empty; `note` says how to have it): for the page's overview, `fetch_ai_overview` was not asked; a "People also ask" overview held back is never fetched. failed: it was asked for and could not be had, or Google made none this time (see `error`)
          * @enum {string}
          */
         state: 'inline' | 'fetched' | 'not_fetched' | 'failed';
@@ -1184,6 +1244,143 @@ export interface components {
       message: string;
       data: components['schemas']['CiteResolveData'];
     };
+    CiteCheckRequest: {
+      /** @description Up to 100 references (at most 200 KiB in all), answered in the same order. Give this or `bibliography`, not both */
+      references?: (
+        | string
+        | {
+            [key: string]: unknown;
+          }
+      )[];
+      /** @description A whole reference list as one text, split by the service: a .bib or .ris file, a CSL-JSON array, or a pasted list (numbered, bulleted, one per paragraph or per line); at most 100 references and 200 KiB. Give this or `references`, not both */
+      bibliography?: string;
+      /**
+       * @description Also search Google Scholar (one paid search each) for the references no registry has: conference papers, books and reports without a DOI. Refused whole (429) before any search when the budget cannot cover one per such reference
+       * @default false
+       */
+      scholar?: boolean;
+      /**
+       * @description Up to 5 CSL style ids (any of the ~10,800 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations; an unknown id is refused, naming the closest. Default none
+       * @default []
+       */
+      styles?: string[];
+      /**
+       * @description How styled_citations are written: "text" (default), or "html" (inline markup only) (any letter case)
+       * @default text
+       * @enum {string}
+       */
+      citation_markup?: 'text' | 'html';
+      /**
+       * @description The corrected entry of each reference whose record was found: any of csl-json, bibtex, ris
+       * @default []
+       */
+      export?: ('csl-json' | 'bibtex' | 'ris')[];
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    } & (unknown | unknown);
+    CiteCheckData: {
+      /** @description References in the list (each entry of `references`, or each the bibliography was split into) */
+      total_references: number;
+      /** @description References per verdict */
+      counts: {
+        verified: number;
+        mismatch: number;
+        retracted: number;
+        not_found: number;
+        ambiguous: number;
+        unreadable: number;
+      };
+      /** @description Google Scholar searches made (paid; only with "scholar": true, only for references no registry confirmed) */
+      scholar_searches: number;
+      /** @description The styles of styled_citations, by id, as asked */
+      styles: string[];
+      /**
+       * @description How styled_citations are written
+       * @enum {string}
+       */
+      citation_markup: 'text' | 'html';
+      /** @description One result per reference, in list order */
+      results: {
+        /** @description Position in the list, from 1 */
+        index: number;
+        /** @description The reference as given, shortened to 300 characters */
+        input: string;
+        /**
+         * @description How it was read: free text, a BibTeX entry, a RIS record, a CSL-JSON item
+         * @enum {string}
+         */
+        format: 'text' | 'bibtex' | 'ris' | 'csl-json';
+        /**
+         * @description "verified": its record agrees (info issues at most); "mismatch": a record was found and the reference disagrees with it (an error or warning); "retracted": its work is retracted or withdrawn; "not_found": no source asked has it (never "fabricated": many real works have no DOI; `message` says where it looked); "ambiguous": several records fit equally; "unreadable": the entry could not be read (`message` says why)
+         * @enum {string}
+         */
+        verdict: 'verified' | 'mismatch' | 'retracted' | 'not_found' | 'ambiguous' | 'unreadable';
+        /** @description What is wrong or different, field by field; [] when nothing */
+        issues: {
+          /** @description The rule that found it (docs/citations.md lists every rule with its field and severity) */
+          rule: string;
+          /**
+           * @description The field it is about
+           * @enum {string}
+           */
+          field: 'title' | 'authors' | 'year' | 'venue' | 'volume' | 'issue' | 'pages' | 'doi' | 'type';
+          /**
+           * @description "error": wrong; "warning": probably wrong, check it; "info": a difference that is no mistake
+           * @enum {string}
+           */
+          severity: 'error' | 'warning' | 'info';
+          cited: string | null;
+          recorded: string | null;
+          /** @description The issue in a sentence */
+          message: string;
+        }[];
+        doi: string | null;
+        source: ('crossref' | 'datacite' | 'scholar') | null;
+        /** @description Notices about the work (retractions, withdrawals, corrections, expressions of concern…); [] when none */
+        updates: {
+          /** @description Crossref's kind of notice: "retraction", "withdrawal", "correction", "erratum", "expression_of_concern"… */
+          type: string;
+          doi: string | null;
+          date: string | null;
+          /** @description Who says so: "publisher", "retraction-watch" (Retraction Watch's records, through Crossref) or "title" */
+          source: string;
+        }[];
+        record: {
+          [key: string]: unknown;
+        } | null;
+        /** @description The recorded work in every style asked for in `styles`, by style id; {} when none was asked or found */
+        styled_citations: {
+          [key: string]: string;
+        };
+        /** @description The corrected entry as reference managers import it: only when asked for and a record was found */
+        exports?: {
+          /** @description The record as one CSL-JSON item */
+          csl_json?: {
+            [key: string]: unknown;
+          };
+          /** @description The record as one BibTeX entry, its key unique in the answer */
+          bibtex?: string;
+          /** @description The record as one RIS reference */
+          ris?: string;
+          /** @description Why "bibtex" or "ris", though asked for, is missing */
+          render_error?: string;
+        };
+        /** @description The verdict in a sentence: what is wrong, or where the check looked */
+        message: string;
+      }[];
+      /** @description What was checked, where, and what was not */
+      note: string;
+    };
+    CiteCheckSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['CiteCheckData'];
+    };
     CiteStylesRequest: {
       /**
        * @description Words of the style's id, title or short title ("nature", "american medical"), or a field name ("medicine"); blank lists every style
@@ -1198,7 +1395,7 @@ export interface components {
        */
       results?: number;
       /**
-       * @description Page number, starting at 0
+       * @description Page number, starting at 0; pages run to the last match (`has_more` false)
        * @default 0
        */
       page?: number;
@@ -1229,7 +1426,7 @@ export interface components {
         locale: string | null;
       }[];
       page: number;
-      /** @description Whether a next page holds more matches */
+      /** @description Whether a next page holds more matches; when true, `page` + 1 is always accepted, so that every match can be listed */
       has_more: boolean;
       /** @description Where the catalogue comes from: the CSL styles repository commit it was taken from (CC BY-SA 3.0) */
       source: string;
@@ -3225,13 +3422,27 @@ export interface components {
         /** @description The calling key's name */
         name: string;
         today: {
-          /** @description The key's own daily limit; null: none (only the deployment's budget) */
+          /** @description The key's limit per day: its own, or its default share of the deployment's when several keys share it (`share`); null: none (only the deployment's budget) */
           limit: number | null;
+          /** @description true when the limit is the key's default share of the deployment's day (the key's entry sets no limit of its own) */
+          share: boolean;
           /** @description Paid searches this key caused today (UTC) */
           used: number;
-          /** @description Searches left today under the key’s own limit; null: no limit */
+          /** @description Searches left today under the key’s limit; null: no limit */
           left: number | null;
           /** @description When the day resets (ISO 8601, UTC) */
+          resets_at: string;
+        };
+        this_hour: {
+          /** @description The key's limit per hour: its own, or its default share of the deployment's when several keys share it (`share`); null: none (only the deployment's budget) */
+          limit: number | null;
+          /** @description true when the limit is the key's default share of the deployment's hour (the key's entry sets no limit of its own) */
+          share: boolean;
+          /** @description Paid searches this key caused this hour (UTC) */
+          used: number;
+          /** @description Searches left this hour under the key’s limit; null: no limit */
+          left: number | null;
+          /** @description When the hour resets (ISO 8601, UTC) */
           resets_at: string;
         };
       };
@@ -3412,7 +3623,7 @@ export interface components {
         };
       };
     };
-    /** @description `PAYLOAD_TOO_LARGE`: The body is over 16 KiB (16384 bytes). */
+    /** @description `PAYLOAD_TOO_LARGE`: The body is over 16 KiB (16384 bytes), or over the larger limit its endpoint's request body states. */
     Error413: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3484,7 +3695,7 @@ export interface components {
     /**
      * @description `RATE_LIMITED`: The gateway’s flood guard (one rate for the whole API stage) or, where deployed with it, WAF’s per-IP rule refused the request. Retry after `Retry-After`. The spending budget answers `BUDGET_EXHAUSTED` instead.
      *
-     *     `BUDGET_EXHAUSTED`: The team’s search budget cannot cover this request’s paid searches: the deployment’s searches this hour or this month, or the calling key’s own daily limit. `details` names which; `Retry-After` is the seconds until that window resets (while the budget’s counter cannot be reached and a container’s own allowance is used up, the seconds until the counter is tried again). A request that can make several paid searches (trends, profiles with `enrich`, citation search from the index) reserves them all before the first, so it is refused whole, before any is made, and `details` says how to ask for fewer. Answers from the cache are never counted; `POST /v1/usage` shows where the budget stands.
+     *     `BUDGET_EXHAUSTED`: The team’s search budget cannot cover this request’s paid searches: the deployment’s searches this hour or this month, or the calling key’s own hourly or daily limit, or its share of the deployment’s hour or day (half of each, when several keys share the deployment and the key sets no limit of its own). `details` names which; `Retry-After` is the seconds until that window resets (while the budget’s counter cannot be reached and a container’s own allowance is used up, the seconds until the counter is tried again; while the window is full of reservations of requests still in progress, about how long such a request takes, and `details` says by when they are given back at the latest). A request that can make several paid searches (trends, profiles with `enrich`, citation search from the index) reserves them all before the first, so it is refused whole, before any is made, and `details` says how to ask for fewer. Answers from the cache are never counted; `POST /v1/usage` shows where the budget stands.
      */
     Error429: {
       headers: {
@@ -3564,7 +3775,7 @@ export interface components {
       };
     };
     /**
-     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within the counts the container last heard and its own allowance), or when the calling key has a daily limit whose count the container has not heard; `POST /v1/usage` is refused in either mode. `Retry-After`: when the counter is tried again.
+     * @description `BUDGET_UNAVAILABLE`: The budget’s counter could not be reached after two attempts: a paid search is refused when the deployment is set to refuse rather than search uncounted (`budgetFailClosed`; by default it searches on, within the counts the container last heard and its own allowance), or when the calling key has an hourly or daily limit of its own, which no container can keep without the counter; `POST /v1/usage` is refused in either mode. `Retry-After`: when the counter is tried again.
      *
      *     `UPSTREAM_QUOTA_EXCEEDED`: The search provider refused for rate, after retries (`Retry-After` when the provider said when), or because the service’s plan there is used up: answered at once, without retries, and `details` says so.
      *
@@ -3843,6 +4054,43 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CiteResolveSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      405: components['responses']['Error405'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  citeCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 256 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CiteCheckRequest'];
+      };
+    };
+    responses: {
+      /** @description Success: the envelope with this endpoint’s data. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CiteCheckSuccess'];
         };
       };
       400: components['responses']['Error400'];

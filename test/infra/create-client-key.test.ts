@@ -91,17 +91,20 @@ describe('npx tsx infra/create-client-key.ts', () => {
     });
   });
 
-  it('with --daily N, gives the entry its own daily search limit; refuses a --daily that is not a whole number', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', SCRIPT, 'team-h', '--daily', '50']);
+  it('with --daily N and --hourly N (or none), gives the entry its own limits; refuses one that is not a whole number', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', SCRIPT, 'team-h', '--daily', '50', '--hourly', 'none']);
     expect(JSON.parse(stdout.match(/\{"name".*\}/)?.[0] ?? 'null')).toEqual({
       name: 'team-h',
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      hourlySearches: null,
       dailySearches: 50,
     });
-    await expect(run(process.execPath, ['--import', 'tsx', SCRIPT, 'team-h', '--daily', 'lots'])).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('--daily: must be a whole number'),
-    });
+    for (const option of ['--daily', '--hourly']) {
+      await expect(run(process.execPath, ['--import', 'tsx', SCRIPT, 'team-h', option, 'lots'])).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`${option}: must be a whole number of searches, or none`),
+      });
+    }
   });
 
   it('exits non-zero with the usage when no name is given', async () => {
@@ -234,14 +237,15 @@ describe('npm run create-key -- <name> --secret-id <id>, against Secrets Manager
 
 describe('a created key, deployed', () => {
   const created = createClientKey('team-e');
-  const limited = createClientKey('team-g', 1);
+  const limited = createClientKey('team-g', { dailySearches: 1 });
+  const hourly = createClientKey('team-j', { hourlySearches: 1 });
   let secrets: FakeSecretsManager;
   let upstream: FakeSerpApi;
   let handler: (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string }>;
 
   beforeAll(async () => {
     secrets = await startFakeSecretsManager({
-      'client-keys': mergeEntry(mergeEntry('{"keys":[]}', created.entry), limited.entry),
+      'client-keys': mergeEntry(mergeEntry(mergeEntry('{"keys":[]}', created.entry), limited.entry), hourly.entry),
       'upstream-key': JSON.stringify({ serpapi_api_key: 'deployed-upstream-key' }),
     });
     upstream = await startFakeSerpApi();
@@ -295,6 +299,14 @@ describe('a created key, deployed', () => {
     expect(JSON.parse(refused.body).error.details).toMatch(/your key's own limit of 1 searches today/i);
     // Another client's key goes on.
     expect((await call(created.key, '{"q":"daily three"}')).statusCode).toBe(200);
+  });
+
+  it('made with --hourly 1, is refused its second paid search of the hour, naming its own hour', async () => {
+    expect((await call(hourly.key, '{"q":"hourly one"}')).statusCode).toBe(200);
+    const refused = await call(hourly.key, '{"q":"hourly two"}');
+    expect(refused.statusCode).toBe(429);
+    expect(JSON.parse(refused.body).error.details).toMatch(/^Your key's own limit of 1 searches this hour is used up/);
+    expect((await call(created.key, '{"q":"hourly three"}')).statusCode).toBe(200);
   });
 
   it('is the only key accepted: its digest, a near miss or another new key are not', async () => {

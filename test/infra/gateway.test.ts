@@ -28,6 +28,7 @@ const BASE_CONTEXT = {
   ...CDK_CONTEXT,
   secretAdminArns: ADMIN,
   alarmEmail: 'ops@example.com',
+  crossrefMailto: 'ops@example.com',
   // One client on the defaults, one with limits of its own.
   clients: 'team-a,bulk:rate=20:burst=40',
   'aws:cdk:bundling-stacks': [],
@@ -77,8 +78,8 @@ describe('strangers refused at the gateway', () => {
   it('attaches it to every method, POST and the 405 mocks alike, with the key’s usage plan required', () => {
     const [authorizerId] = only('AWS::ApiGateway::Authorizer');
     const methods = ofType('AWS::ApiGateway::Method');
-    // Every endpoint and /mcp, a POST and an ANY each.
-    expect(methods).toHaveLength(2 * (ROUTES.length + 1));
+    // 19 endpoints and /mcp, a POST and an ANY each.
+    expect(methods).toHaveLength(40);
     for (const [id, method] of methods) {
       expect(method.Properties, id).toMatchObject({
         AuthorizationType: 'CUSTOM',
@@ -157,7 +158,8 @@ describe('each key throttled on its own', () => {
     custom.resourceCountIs('AWS::ApiGateway::ApiKey', 2);
     const settings = (clients: unknown) =>
       settingsFromContext({
-        tryGetContext: (k: string) => ({ alarmEmail: 'ops@example.com', secretAdminArns: ADMIN, clients })[k],
+        tryGetContext: (k: string) =>
+          ({ alarmEmail: 'ops@example.com', crossrefMailto: 'none', secretAdminArns: ADMIN, clients })[k],
       });
     expect(() => settings('team-a,team-a')).toThrow(/clients: team-a is listed twice/);
     expect(() => settings('team a')).toThrow(/clients: each entry is a key name/);
@@ -183,14 +185,16 @@ describe('WAF at the edge', () => {
     },
   };
 
-  it('refuses a body over the API’s own 16 KiB first, 413 in the envelope, a larger one unseen counting as over; a job’s submission, whose contract states its own limit, goes to its function', () => {
+  it('refuses a body over the API’s own 16 KiB first, 413 in the envelope, a larger one unseen counting as over; a reference list and a job’s submission, whose contracts state their own limits, go to their functions', () => {
     expect(WAF_MAX_BODY_BYTES).toBe(MAX_BODY_BYTES);
     const body = rule('-body-size');
     expect(body.Priority).toBe(0);
+    // Every route but those whose contract takes more (a reference list, a job's list), which WAF cannot see
+    // past 16 KiB of.
     expect(LARGE_BODY_PATHS).toEqual(
       ROUTES.filter((route) => (route.maxBodyBytes ?? 0) > MAX_BODY_BYTES).map((route) => route.path),
     );
-    expect(LARGE_BODY_PATHS).toEqual(['/v1/jobs']);
+    expect(LARGE_BODY_PATHS).toEqual(['/v1/cite/check', '/v1/jobs']);
     expect(body.Statement).toEqual({
       AndStatement: {
         Statements: [
@@ -205,11 +209,15 @@ describe('WAF at the edge', () => {
           {
             NotStatement: {
               Statement: {
-                ByteMatchStatement: {
-                  FieldToMatch: { UriPath: {} },
-                  PositionalConstraint: 'ENDS_WITH',
-                  SearchString: '/v1/jobs',
-                  TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                OrStatement: {
+                  Statements: ['/v1/cite/check', '/v1/jobs'].map((path) => ({
+                    ByteMatchStatement: {
+                      FieldToMatch: { UriPath: {} },
+                      PositionalConstraint: 'ENDS_WITH',
+                      SearchString: path,
+                      TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                    },
+                  })),
                 },
               },
             },
@@ -227,23 +235,84 @@ describe('WAF at the edge', () => {
     expect(keyless.Statement.RateBasedStatement).toEqual({
       AggregateKeyType: 'IP',
       Limit: DEFAULT_SETTINGS.wafRequestsPer5MinutesPerIp,
+      EvaluationWindowSec: 300,
       ScopeDownStatement: { NotStatement: { Statement: keyLooksValid } },
     });
     expect(keyless.Action.Block.CustomResponse.ResponseCode).toBe(429);
   });
 
-  it('counts keyed requests per address under a limit far above a NAT of 100 clients at their own rate', () => {
+  it('bounds the authorizer’s invocations from one address making keys up: 100 keyed requests a second, 20 clients at their full rate', () => {
     const keyed = rule('-per-ip-keyed-rate');
     expect(keyed.Statement.RateBasedStatement).toEqual({
       AggregateKeyType: 'IP',
       Limit: DEFAULT_SETTINGS.wafKeyedRequestsPer5MinutesPerIp,
+      EvaluationWindowSec: 300,
       ScopeDownStatement: keyLooksValid,
     });
-    // 100 clients at the default rate for 5 minutes send half of it.
+    // Each new token is one invocation: at most this many a second from one address.
+    expect(DEFAULT_SETTINGS.wafKeyedRequestsPer5MinutesPerIp / 300).toBe(100);
+    // 20 clients at the default rate for 5 minutes send that much.
     expect(DEFAULT_SETTINGS.wafKeyedRequestsPer5MinutesPerIp).toBeGreaterThanOrEqual(
-      2 * 100 * DEFAULT_SETTINGS.keyRatePerSecond * 300,
+      20 * DEFAULT_SETTINGS.keyRatePerSecond * 300,
     );
-    expect(rules()).toHaveLength(3);
+    expect(rules()).toHaveLength(4);
+  });
+
+  it('limits one address repeating one Authorization header (a made-up bearer the authorizer’s cache answers): IP and the header as keys, 3,000 in 5 minutes by default', () => {
+    const repeated = rule('-per-ip-key-rate');
+    expect(repeated.Statement.RateBasedStatement).toEqual({
+      AggregateKeyType: 'CUSTOM_KEYS',
+      CustomKeys: [
+        { IP: {} },
+        {
+          // "Bearer  x" and "bearer x" are one key to the authorizer: one instance here too.
+          Header: {
+            Name: 'authorization',
+            TextTransformations: [
+              { Priority: 0, Type: 'COMPRESS_WHITE_SPACE' },
+              { Priority: 1, Type: 'LOWERCASE' },
+            ],
+          },
+        },
+      ],
+      // The fastest client here (bulk: 20/s, burst 40) may send 6,040 in 5 minutes: never cut by the rule.
+      Limit: 20 * 300 + 40,
+      EvaluationWindowSec: 300,
+      ScopeDownStatement: keyLooksValid,
+    });
+    expect(repeated.Action).toEqual(rule('-per-ip-rate').Action);
+    // Without such a client: 3,000, twice what a key sends at the default rate.
+    const settings = (values: Record<string, unknown>) =>
+      settingsFromContext({
+        tryGetContext: (k: string) =>
+          ({ alarmEmail: 'ops@example.com', crossrefMailto: 'none', secretAdminArns: ADMIN, ...values })[k],
+      });
+    expect(DEFAULT_SETTINGS.wafRequestsPer5MinutesPerKey).toBe(3_000);
+    expect(settings({ clients: 'team-a' }).wafRequestsPer5MinutesPerKey).toBe(3_000);
+    expect(2 * DEFAULT_SETTINGS.keyRatePerSecond * 300).toBeLessThanOrEqual(3_000);
+    expect(settings({ clients: 'fast:rate=200' }).wafKeyedRequestsPer5MinutesPerIp).toBe(200 * 300 + DEFAULT_SETTINGS.keyBurst);
+    expect(() => settings({ clients: 'bulk:rate=20:burst=40', wafRequestsPer5MinutesPerKey: '3000' })).toThrow(
+      /wafRequestsPer5MinutesPerKey: 3000 is below what clients: bulk lets one key send in 5 minutes \(20\/s × 300 \+ a burst of 40 = 6040\)/,
+    );
+    expect(() => settings({ keyRatePerSecond: '150', wafKeyedRequestsPer5MinutesPerIp: '30000' })).toThrow(
+      /wafKeyedRequestsPer5MinutesPerIp: 30000 is below what keyRatePerSecond \/ keyBurst lets one key send/,
+    );
+    expect(settings({ waf: 'false', keyRatePerSecond: '150', wafRequestsPer5MinutesPerKey: '3000' }).waf).toBe(false);
+  });
+
+  it('alarms on each rate rule’s blocks by the rule’s own name', () => {
+    const [, acl] = only('AWS::WAFv2::WebACL');
+    for (const suffix of ['-per-ip-rate', '-per-ip-keyed-rate', '-per-ip-key-rate']) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/WAFV2',
+        MetricName: 'BlockedRequests',
+        Dimensions: Match.arrayWith([
+          { Name: 'Rule', Value: rule(suffix).Name },
+          { Name: 'WebACL', Value: acl.Properties.Name },
+        ]),
+      });
+      expect(rule(suffix).VisibilityConfig.MetricName).toBe(rule(suffix).Name);
+    }
   });
 
   it('logs requests when asked, to aws-waf-logs-<stack>, the Authorization header redacted; not by default', () => {
@@ -267,7 +336,7 @@ describe('WAF at the edge', () => {
 describe('alarms that reach someone', () => {
   it('refuses to synthesize without alarmEmail, saying what that costs, unless a topic is given or none is asked for', () => {
     const context = (values: Record<string, unknown>) => ({
-      tryGetContext: (k: string) => ({ secretAdminArns: ADMIN, ...values })[k],
+      tryGetContext: (k: string) => ({ secretAdminArns: ADMIN, crossrefMailto: 'none', ...values })[k],
     });
     expect(() => settingsFromContext(context({}))).toThrow(
       /alarmEmail: required, or the alarms reach no one \(a flood, a spend spike/,
@@ -328,10 +397,47 @@ describe('the secrets', () => {
     expect(ids).toContain('"prefix"');
     const topicId = only('AWS::SNS::Topic')[0];
     expect(rule.Properties.Targets).toEqual([expect.objectContaining({ Arn: { Ref: topicId } })]);
+  });
+
+  it('lets EventBridge publish to the topic for this rule alone, and keeps what it could not deliver in a dead-letter queue, alarmed on', () => {
+    const [ruleId, rule] = only('AWS::Events::Rule');
+    const thisRule = { 'Fn::GetAtt': [ruleId, 'Arn'] };
     const [, policy] = only('AWS::SNS::TopicPolicy');
-    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
-      expect.objectContaining({ Effect: 'Allow', Principal: { Service: 'events.amazonaws.com' }, Action: 'sns:Publish' }),
+    const fromEvents = (policy.Properties.PolicyDocument.Statement as Json[]).filter((statement) =>
+      JSON.stringify(statement.Principal).includes('events.amazonaws.com'),
     );
+    expect(fromEvents).toEqual([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: 'sns:Publish',
+        Condition: { ArnEquals: { 'aws:SourceArn': thisRule } },
+      }),
+    ]);
+    // The stack's one queue outside the jobs' (their queue and dead-letter queue: infra/jobs.ts).
+    const [queueId, queue] = only(
+      'AWS::SQS::Queue',
+      Object.fromEntries(Object.entries(resources).filter(([id]) => !id.startsWith('Jobs'))),
+    );
+    expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+    const [target] = rule.Properties.Targets;
+    expect(target.DeadLetterConfig).toEqual({ Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } });
+    expect(target.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 });
+    const sends = ofType('AWS::SQS::QueuePolicy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Json[]);
+    expect(sends).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'events.amazonaws.com' },
+        Action: 'sqs:SendMessage',
+        Condition: { ArnEquals: { 'aws:SourceArn': thisRule } },
+      }),
+    );
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+      Threshold: 1,
+      AlarmActions: [{ Ref: only('AWS::SNS::Topic')[0] }],
+    });
   });
 
   it('requires the admins and readers to be of the deploying account: a template rule, and a synth check when the CLI knows it', () => {
@@ -340,7 +446,7 @@ describe('the secrets', () => {
       expect.objectContaining({ Assert: { 'Fn::Equals': [{ Ref: 'AWS::AccountId' }, '123456789012'] } }),
     ]);
     expect(() => build({}, { account: '210987654321' })).toThrow(
-      /secretAdminArns \/ secretReaderArns: 123456789012 is not the account this deploy goes to \(210987654321\)/,
+      /secretAdminArns \/ secretReaderArns \/ deployerArns: 123456789012 is not the account this deploy goes to \(210987654321\)/,
     );
     expect(build({}, { account: '123456789012' }).stack.stackName).toBe(DEFAULT_SETTINGS.stackName);
   });
@@ -367,9 +473,77 @@ describe('the secrets', () => {
     }
     const settings = (q: string) =>
       settingsFromContext({
-        tryGetContext: (k: string) => ({ alarmEmail: 'ops@example.com', secretAdminArns: ADMIN, bootstrapQualifier: q })[k],
+        tryGetContext: (k: string) =>
+          ({ alarmEmail: 'ops@example.com', crossrefMailto: 'none', secretAdminArns: ADMIN, bootstrapQualifier: q })[k],
       });
     expect(() => settings('hnb659fds')).toThrow(/bootstrapQualifier: must be the qualifier of a bootstrap of its own/);
     expect(() => settings('Too-Long-Qualifier')).toThrow(/bootstrapQualifier/);
+  });
+
+  it('offers a deploy role of its own, trusted by the named deployers alone, and then exempts only the execution role it passes', () => {
+    expect(build().deployer).toBeUndefined();
+    const deployers = 'arn:aws:sts::123456789012:assumed-role/Deployers/jane,arn:aws:iam::123456789012:user/ci';
+    const { app, stack: own, deployer } = build({ deployerArns: deployers });
+    if (!deployer) throw new Error('no Deployer stack');
+    expect(deployer.stackName).toBe(`${DEFAULT_SETTINGS.stackName}-Deployer`);
+    const roles = Template.fromStack(deployer).findResources('AWS::IAM::Role') as Record<string, Resource>;
+    const [deployRoleId, deployRole] = Object.entries(roles).find(([, r]) => r.Properties.RoleName.endsWith('-deploy')) as [
+      string,
+      Resource,
+    ];
+    const [executionRoleId, executionRole] = Object.entries(roles).find(([, r]) =>
+      r.Properties.RoleName.endsWith('-cfn-exec'),
+    ) as [string, Resource];
+    expect(Object.keys(roles).sort()).toEqual([deployRoleId, executionRoleId].sort());
+    // Trusted by the account only as far as aws:PrincipalArn is one of the deployers: no other statement.
+    expect(deployRole.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      {
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { AWS: expect.objectContaining({ 'Fn::Join': expect.anything() }) },
+        Condition: {
+          StringEquals: {
+            'aws:PrincipalArn': ['arn:aws:iam::123456789012:role/Deployers', 'arn:aws:iam::123456789012:user/ci'],
+          },
+          ArnLike: { 'aws:PrincipalArn': ['arn:aws:iam::123456789012:role/*/Deployers'] },
+        },
+      },
+    ]);
+    expect(JSON.stringify(deployRole.Properties.AssumeRolePolicyDocument)).toContain(':root');
+    const statements = deployRole.Properties.Policies[0].PolicyDocument.Statement as Json[];
+    const sid = (name: string) => statements.find((st) => st.Sid === name);
+    // It may pass the execution role and no other, to CloudFormation only, and change this one stack.
+    expect(statements.filter((st) => JSON.stringify(st.Action).includes('iam:'))).toEqual([sid('PassTheExecutionRoleOnly')]);
+    expect(sid('PassTheExecutionRoleOnly')).toMatchObject({
+      Action: 'iam:PassRole',
+      Resource: { 'Fn::GetAtt': [executionRoleId, 'Arn'] },
+      Condition: { StringEquals: { 'iam:PassedToService': 'cloudformation.amazonaws.com' } },
+    });
+    expect(JSON.stringify(sid('DeployThisStackOnly')?.Resource)).toContain(`:stack/${DEFAULT_SETTINGS.stackName}/*`);
+    expect(executionRole.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'cloudformation.amazonaws.com' } },
+    ]);
+    // The service's stack deploys through them, and the secrets exempt that execution role, not the bootstrap's.
+    const assembly = app.synth();
+    expect(assembly.getStackByName(own.stackName).assumeRoleArn).toBe(
+      `arn:\${AWS::Partition}:iam::\${AWS::AccountId}:role/${DEFAULT_SETTINGS.stackName}-deploy`,
+    );
+    expect(assembly.getStackByName(own.stackName).cloudFormationExecutionRoleArn).toContain(
+      `role/${DEFAULT_SETTINGS.stackName}-cfn-exec`,
+    );
+    // The Deployer stack itself: the administrator's own credentials, no bootstrap role.
+    expect(assembly.getStackByName(deployer.stackName).assumeRoleArn).toBeUndefined();
+    const policies = Object.values(Template.fromStack(own).findResources('AWS::SecretsManager::ResourcePolicy')) as Resource[];
+    expect(policies).toHaveLength(2);
+    for (const policy of policies) {
+      for (const statement of policy.Properties.ResourcePolicy.Statement as Json[]) {
+        const exempt = JSON.stringify(statement.Condition);
+        expect(exempt).toContain(`:role/${DEFAULT_SETTINGS.stackName}-cfn-exec`);
+        expect(exempt).not.toContain('cfn-exec-role');
+      }
+    }
+    expect(() => build({ deployerArns: 'arn:aws:iam::123456789012:role/*' })).toThrow(
+      /deployerArns: each entry must be one exact IAM principal ARN/,
+    );
   });
 });

@@ -40,6 +40,8 @@ beforeAll(() => {
       ...CDK_CONTEXT,
       secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
       alarmEmail: 'ops@example.com',
+      // Crossref's public pace (5 a second): the sizing below is for it.
+      crossrefMailto: 'none',
       'aws:cdk:bundling-stacks': [],
     },
   });
@@ -69,8 +71,11 @@ describe("the jobs' queue, worker, table and bucket", () => {
     // AWS's advice for a Lambda event source: six times the function's timeout.
     expect(queue.Properties.VisibilityTimeout).toBe(6 * JOBS_WORKER_TIMEOUT_SECONDS);
     for (const id of [queueId, deadId]) expect(resources[id]?.Properties.SqsManagedSseEnabled, id).toBe(true);
+    // (The stack's other dead-letter queue, of secret-change alerts, has an alarm of its own.)
     const alarms = ofType('AWS::CloudWatch::Alarm').filter(
-      ([, alarm]) => alarm.Properties.MetricName === 'ApproximateNumberOfMessagesVisible',
+      ([, alarm]) =>
+        alarm.Properties.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+        JSON.stringify(alarm.Properties.Dimensions).includes(deadId),
     );
     expect(alarms).toHaveLength(1);
     const [, alarm] = alarms[0] as [string, Json];
@@ -102,10 +107,13 @@ describe("the jobs' queue, worker, table and bucket", () => {
     });
     expect(fn.Properties.Timeout).toBe(JOBS_WORKER_TIMEOUT_SECONDS);
     expect(fn.Properties.ReservedConcurrentExecutions).toBe(workers);
-    // Each worker paces itself at its share, so that together they keep the published pace.
+    // The workers take their turns in the deployment's pace table with every endpoint (lib/pace/): no pace
+    // of their own, which would add to the endpoints' rather than share it.
     const variables = fn.Properties.Environment.Variables;
-    expect(Number(variables.CROSSREF_REQUESTS_PER_SECOND) * workers).toBe(PUBLISHED_PACE.crossref.anonymous);
-    expect(Number(variables.DATACITE_REQUESTS_PER_SECOND) * workers).toBe(PUBLISHED_PACE.datacite.anonymous);
+    expect(variables.CROSSREF_REQUESTS_PER_SECOND).toBeUndefined();
+    expect(variables.DATACITE_REQUESTS_PER_SECOND).toBeUndefined();
+    const [paceTableId] = byPrefix('PaceTable');
+    expect(variables.PACE_TABLE_NAME).toEqual({ Ref: paceTableId });
     expect(variables).toMatchObject({ JOBS_MAX_RECEIVES: String(JOBS_MAX_RECEIVES), NO_UPSTREAM_KEY: 'true' });
   });
 
@@ -140,10 +148,9 @@ describe("the jobs' queue, worker, table and bucket", () => {
     const rule = acl.Properties.Rules.find((r: Json) => r.Priority === 0);
     const [size, exempt] = rule.Statement.AndStatement.Statements;
     expect(size.SizeConstraintStatement).toMatchObject({ ComparisonOperator: 'GT', Size: WAF_MAX_BODY_BYTES });
-    expect(exempt.NotStatement.Statement.ByteMatchStatement).toMatchObject({
-      FieldToMatch: { UriPath: {} },
-      PositionalConstraint: 'ENDS_WITH',
-      SearchString: '/v1/jobs',
-    });
+    // The paths whose contracts take more (a reference list to check, a job), each by its path's end.
+    const paths = exempt.NotStatement.Statement.OrStatement.Statements.map((one: Json) => one.ByteMatchStatement);
+    expect(paths.map((one: Json) => one.SearchString)).toEqual(['/v1/cite/check', '/v1/jobs']);
+    for (const one of paths) expect(one).toMatchObject({ FieldToMatch: { UriPath: {} }, PositionalConstraint: 'ENDS_WITH' });
   });
 });

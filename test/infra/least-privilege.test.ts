@@ -16,7 +16,8 @@ import { AUTHORIZER_ROUTE } from '../../infra/gateway-keys.js';
 import { type JobGrantUse, jobActions } from '../../infra/job-grants.js';
 import { JOBS_WORKER_DESCRIPTION, JOBS_WORKER_ROUTE } from '../../infra/jobs.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
-import { cacheKeyPrefix, ROUTES, type Route } from '../../lib/routes.js';
+import { PACE_TABLE_ACTIONS } from '../../infra/pace.js';
+import { cacheKeyPrefix, PACE_KEYS, ROUTES, type Route } from '../../lib/routes.js';
 
 const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<
   string,
@@ -37,6 +38,7 @@ beforeAll(() => {
       ...CDK_CONTEXT,
       secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
       alarmEmail: 'ops@example.com',
+      crossrefMailto: 'ops@example.com',
       'aws:cdk:bundling-stacks': [],
     },
   });
@@ -110,6 +112,16 @@ function expectedStatements(route: Route) {
       : needs.budget === 'read'
         ? [{ Sid: 'ReadBudget', Action: [...BUDGET_READ_ACTIONS].sort(), Resource: table('BudgetTable') }]
         : []),
+    ...((needs.paces ?? []).length > 0
+      ? [
+          {
+            Sid: 'KeepPaces',
+            Action: [...PACE_TABLE_ACTIONS].sort(),
+            Resource: table('PaceTable'),
+            Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [...(needs.paces ?? [])] } },
+          },
+        ]
+      : []),
   ].sort((a, b) => a.Sid.localeCompare(b.Sid));
 }
 
@@ -123,10 +135,21 @@ describe('the routes table', () => {
     for (const route of ROUTES) expect(route.needs.paidCalls, route.name).toBe((PAID_CALLS_PER_REQUEST[route.name] ?? 0) > 0);
   });
 
+  it('keeps the pace of Crossref and DataCite for the routes that look records up, and only for them', () => {
+    const keeping = [...ROUTES, MCP_ROUTE].filter((route) => (route.needs.paces ?? []).length > 0).map((route) => route.name);
+    expect(keeping.sort()).toEqual(['cite-check', 'cite-resolve', 'cite-search', 'mcp']);
+  });
+
   it('keeps the SerpApi key from the free routes and the counters from all but the paid routes and /v1/usage', () => {
     const needs = Object.fromEntries(ROUTES.map((r) => [r.name, r.needs]));
     expect(needs['cite-styles']).toEqual({ paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: false });
-    expect(needs['cite-resolve']).toEqual({ paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: true });
+    expect(needs['cite-resolve']).toEqual({
+      paidCalls: false,
+      upstreamKey: false,
+      budget: 'none',
+      sharedCache: true,
+      paces: [PACE_KEYS.crossref, PACE_KEYS.datacite],
+    });
     // The plan's numbers come from SerpApi's free Account API, which takes the key; the counter is read only.
     expect(needs.usage).toEqual({ paidCalls: false, upstreamKey: true, budget: 'read', sharedCache: false });
     expect(AUTHORIZER_ROUTE.needs).toEqual({ paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: false });
@@ -187,6 +210,7 @@ describe('every function role of the template, against the routes table', () => 
       expect(variables.BUDGET_TABLE_NAME !== undefined, route.name).toBe(needs.budget !== 'none');
       expect(variables.JOBS_TABLE_NAME !== undefined, route.name).toBe(jobUsesOf(route).length > 0);
       expect(variables.JOBS_QUEUE_URL !== undefined, route.name).toBe(jobUsesOf(route).length > 0);
+      expect(variables.PACE_TABLE_NAME !== undefined, route.name).toBe((needs.paces ?? []).length > 0);
       expect(variables.CLIENT_KEYS_SECRET_ID, route.name).toEqual({ Ref: logicalId('ClientKeys') });
     }
   });

@@ -38,7 +38,12 @@ vi.setConfig({ testTimeout: 300_000 });
 beforeAll(() => {
   // As the README's deploy does: the synth refuses to create the secrets with no admin to write them.
   const built = createApp({
-    context: { ...CDK_CONTEXT, secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer', alarmEmail: 'ops@example.com' },
+    context: {
+      ...CDK_CONTEXT,
+      secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
+      alarmEmail: 'ops@example.com',
+      crossrefMailto: 'ops@example.com',
+    },
   });
   stack = built.stack;
   assembly = built.app.synth();
@@ -85,6 +90,8 @@ describe('the MCP endpoint in the stack', () => {
   it('builds and configures the function as a paid endpoint’s: settings, environment, grants, its own cache keys and the style pack', () => {
     const [, mcp] = functionFor(MCP_ROUTE.path);
     const [, endpoint] = functionFor('/v1/web-search/alpha');
+    // The endpoint that keeps the record sources' pace, as the MCP function does for its citation tools.
+    const [, citing] = functionFor('/v1/cite/search');
     for (const key of ['Runtime', 'Architectures', 'MemorySize', 'Timeout', 'ReservedConcurrentExecutions', 'TracingConfig']) {
       expect(mcp.Properties[key], key).toEqual(endpoint.Properties[key]);
     }
@@ -92,15 +99,19 @@ describe('the MCP endpoint in the stack', () => {
     expect(mcp.Properties.Environment.Variables.CACHE_KEY_PREFIX).toBe('mcp/');
     // And the style pack's folder: its citation tools read the pack from the layer (tested below). And the
     // jobs' table, bucket and queue: its job tools run the job routes (their grants: least-privilege.test.ts).
-    const { STYLE_PACK_DIR, JOBS_TABLE_NAME, JOBS_BUCKET_NAME, JOBS_QUEUE_URL, JOBS_TTL_DAYS, ...variables } =
+    const { STYLE_PACK_DIR, PACE_TABLE_NAME, JOBS_TABLE_NAME, JOBS_BUCKET_NAME, JOBS_QUEUE_URL, JOBS_TTL_DAYS, ...variables } =
       mcp.Properties.Environment.Variables;
     expect(STYLE_PACK_DIR).toBe('/opt/csl-style-pack');
     expect([JOBS_TABLE_NAME, JOBS_BUCKET_NAME, JOBS_QUEUE_URL, JOBS_TTL_DAYS].every((v) => v !== undefined)).toBe(true);
+    // And the pace table: its citation tools keep Crossref's and DataCite's pace with the deployment.
+    expect(PACE_TABLE_NAME).toEqual(citing.Properties.Environment.Variables.PACE_TABLE_NAME);
     expect({ ...variables, CACHE_KEY_PREFIX: 'web-search-alpha/' }).toEqual(endpoint.Properties.Environment.Variables);
     expect(mcp.Properties.Handler).toBe('index.handler');
-    // Same grants: both secrets, its own cache keys, the budget counter, and the job routes' uses; nothing more.
+    // The grants of the endpoint that makes paid calls and keeps the record sources' pace (both secrets, its
+    // own cache keys, the budget counter, the pace table) and the job routes' uses; nothing more.
     const mcpStatements = roleStatements(mcp.Properties.Role['Fn::GetAtt'][0]);
     expect(mcpStatements.map((s) => s.Sid)).toEqual([
+      'KeepPaces',
       'ReadClientKeys',
       'ReadUpstreamKey',
       'ReserveSearches',
@@ -110,7 +121,7 @@ describe('the MCP endpoint in the stack', () => {
       'UseOwnCacheKeys',
     ]);
     expect(mcpStatements.filter((s) => !String(s.Sid).startsWith('UseJob'))).toEqual(
-      roleStatements(endpoint.Properties.Role['Fn::GetAtt'][0]),
+      roleStatements(citing.Properties.Role['Fn::GetAtt'][0]),
     );
   });
 

@@ -4,8 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -19,7 +20,9 @@ import {
   PAID_CALLS_PER_REQUEST,
 } from '../../infra/budget.js';
 import { STYLE_PACK_ROUTES } from '../../infra/bundling.js';
+import { reservedConcurrencyOf, reservedConcurrencyProblem, UNRESERVED_CONCURRENCY } from '../../infra/concurrency.js';
 import {
+  JOB_ROUTE_RESERVED_CONCURRENCY,
   JOBS_WORKER_DESCRIPTION,
   JOBS_WORKER_ROUTE,
   JOBS_WORKER_TIMEOUT_SECONDS,
@@ -28,10 +31,13 @@ import {
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import {
   API_5XX_THRESHOLD,
+  CACHE_TABLE_ERRORS_PERIODS,
+  CACHE_TABLE_ERRORS_THRESHOLD,
   RATE_LIMITED_PERCENT_THRESHOLD,
   REFUSED_FLOOD_THRESHOLD,
   WAF_BLOCKED_THRESHOLD,
 } from '../../infra/observability.js';
+import { PACE_TABLE_ACTIONS } from '../../infra/pace.js';
 import { DEFAULT_SETTINGS, settingsFromContext } from '../../infra/settings.js';
 import {
   API_SECURITY_POLICY,
@@ -54,11 +60,19 @@ const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.met
 // refuses otherwise (tested below).
 const ADMIN = 'arn:aws:iam::123456789012:role/Deployer';
 const ALARM_EMAIL = 'ops@example.com';
-const BASE_CONTEXT = { ...CDK_CONTEXT, secretAdminArns: ADMIN, alarmEmail: ALARM_EMAIL, 'aws:cdk:bundling-stacks': [] };
+// And who Crossref and DataCite may write to (tested below).
+const CROSSREF_MAILTO = 'research-tools@example.org';
+const BASE_CONTEXT = {
+  ...CDK_CONTEXT,
+  secretAdminArns: ADMIN,
+  alarmEmail: ALARM_EMAIL,
+  crossrefMailto: CROSSREF_MAILTO,
+  'aws:cdk:bundling-stacks': [],
+};
 
-/** Settings read from these context values alone, with the two the synth requires. */
+/** Settings read from these context values alone, with the two the synth requires besides the admins. */
 const contextOf = (values: Record<string, unknown>) => ({
-  tryGetContext: (key: string) => ({ alarmEmail: ALARM_EMAIL, ...values })[key],
+  tryGetContext: (key: string) => ({ alarmEmail: ALARM_EMAIL, crossrefMailto: CROSSREF_MAILTO, ...values })[key],
 });
 
 // One function per route, and the MCP endpoint's (infra/mcp.ts; test/infra/mcp-stack.test.ts checks it).
@@ -66,8 +80,10 @@ const FUNCTION_PATHS = [...ROUTES.map((route) => route.path), MCP_ROUTE.path];
 // Behind every method, one more: the gateway's authorizer (infra/gateway-keys.ts; test/infra/gateway.test.ts);
 // and the jobs' worker, fed by their queue (infra/jobs.ts; test/infra/jobs-stack.test.ts).
 const FUNCTION_COUNT = FUNCTION_PATHS.length + 2;
-/** The jobs' workers at once, without a contact address (Crossref's public pace): what the worker reserves. */
-const jobWorkers = () => workerConcurrency(publishedPace('crossref', false), WORKER_LOOKUPS_IN_FLIGHT);
+/** The jobs' workers at once, with a contact address (Crossref's polite pace): what the worker reserves. */
+const jobWorkers = () => workerConcurrency(publishedPace('crossref', true), WORKER_LOOKUPS_IN_FLIGHT);
+/** What the stack reserves at the defaults: 20 a function, but 5 a job route and the worker its maximum. */
+const EXPECTED_RESERVED = (FUNCTION_COUNT - 5) * 20 + 4 * JOB_ROUTE_RESERVED_CONCURRENCY + jobWorkers();
 
 // biome-ignore lint/suspicious/noExplicitAny: a synthesized template is arbitrary JSON, read by path
 type Json = any;
@@ -139,13 +155,13 @@ function expectEnvelope(body: unknown, code: ErrorCode): void {
 }
 
 describe('functions', () => {
-  it('covers all eleven endpoints of the spec, citation resolving, the style catalogue, /v1/usage and the four job routes: one function and one POST method each', () => {
-    expect(ROUTES).toHaveLength(18);
+  it('covers all eleven endpoints of the spec, citation resolving, the reference check, the style catalogue, /v1/usage and the four job routes: one function and one POST method each', () => {
+    expect(ROUTES).toHaveLength(19);
     expect(ROUTES.map((r) => r.path)).toContain('/v1/usage');
     expect(ROUTES.filter((r) => r.tag === 'Jobs')).toHaveLength(4);
     // The endpoints', the MCP server's, the authorizer's and the jobs' worker's.
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(18 + 3);
-    expect(methods('POST')).toHaveLength(18 + 1);
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(19 + 3);
+    expect(methods('POST')).toHaveLength(19 + 1);
   });
 
   it('has one function per route, nodejs22.x on arm64, with the chosen memory and a timeout below the gateway 29 s', () => {
@@ -180,11 +196,13 @@ describe('functions', () => {
     expect(paid).toHaveLength(ROUTES.filter((r) => r.needs.paidCalls).length + 1);
     for (const [, fn] of paid) {
       // cite-search and cite-resolve also build their citation styles at start-up, the functions that read
-      // the style pack are told where its layer lies (both tested below), and the MCP server, which runs the
-      // job routes too, where the jobs are (test/infra/least-privilege.test.ts).
+      // the style pack are told where its layer lies, those that keep a pace name its table (all tested
+      // below), and the MCP server, which runs the job routes too, where the jobs are
+      // (test/infra/least-privilege.test.ts).
       const {
         CITATION_STYLES_AT_INIT: _atInit,
         STYLE_PACK_DIR: _pack,
+        PACE_TABLE_NAME: _pace,
         JOBS_TABLE_NAME: _jobs,
         JOBS_BUCKET_NAME: _bucket,
         JOBS_QUEUE_URL: _queue,
@@ -202,15 +220,68 @@ describe('functions', () => {
         SEARCHES_PER_HOUR: String(DEFAULT_SETTINGS.searchesPerHour),
         SEARCHES_PER_MONTH: String(DEFAULT_SETTINGS.searchesPerMonth),
         BUDGET_FAIL_CLOSED: 'false',
+        CROSSREF_MAILTO,
       });
     }
   });
 
-  it("caps every function with a reserved concurrency by default (20), the jobs' worker with its maximum, none with reservedConcurrency=none", () => {
+  it('reserves at most 400 a copy by default, every function of the stack counted, so that a second copy fits in a default account', () => {
+    const functions = reservedConcurrencyOf(stack);
+    expect(functions).toHaveLength(FUNCTION_COUNT);
+    const total = functions.reduce((sum, fn) => sum + fn.reserved, 0);
+    // 20 each, but the four job routes 5 each and the jobs' worker its maximum concurrency (docs/decisions.md §27).
+    expect(total).toBe(EXPECTED_RESERVED);
+    expect(DEFAULT_SETTINGS.reservedConcurrencyPerCopy).toBe(400);
+    expect(total).toBeLessThanOrEqual(DEFAULT_SETTINGS.reservedConcurrencyPerCopy);
+    // Two copies at the defaults fit in what a default account may reserve: 1,000 less the 100 Lambda keeps.
+    expect(2 * DEFAULT_SETTINGS.reservedConcurrencyPerCopy).toBeLessThanOrEqual(
+      DEFAULT_SETTINGS.accountConcurrency - UNRESERVED_CONCURRENCY,
+    );
+    // Any function in the tree counts, whatever built it (a worker of a later construct, say).
+    const other = new Stack(new App(), 'Other');
+    new lambda.Function(other, 'Worker', {
+      runtime: lambda.Runtime.NODEJS_22_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('export const handler = async () => undefined;'),
+      reservedConcurrentExecutions: 7,
+    });
+    expect(reservedConcurrencyOf(other)).toEqual([{ path: 'Other/Worker/Resource', reserved: 7 }]);
+  });
+
+  it('refuses at synth a copy reserving more than its share, or than the stated account quota leaves reservable', () => {
+    expect(() => createApp({ context: { ...BASE_CONTEXT, reservedConcurrency: '30' } })).toThrow(
+      new RegExp(
+        `^Invalid CDK context: reservedConcurrency: the stack's ${FUNCTION_COUNT} functions would reserve ${(FUNCTION_COUNT - 5) * 30 + 4 * JOB_ROUTE_RESERVED_CONCURRENCY + jobWorkers()} instances together, over this copy's share, reservedConcurrencyPerCopy 400`,
+      ),
+    );
+    const total = EXPECTED_RESERVED;
+    expect(reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: total, accountConcurrency: 1_000 })).toBeUndefined();
+    expect(reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: total - 1, accountConcurrency: 1_000 })).toMatch(
+      /reservedConcurrencyPerCopy/,
+    );
+    // A quota of 400 leaves 300 to reserve, whatever the copy's share.
+    expect(reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: 5_000, accountConcurrency: 400 })).toMatch(
+      /over the 300 an account with a quota of 400 \(accountConcurrency\) may reserve/,
+    );
+    expect(
+      reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: 5_000, accountConcurrency: total + 100 }),
+    ).toBeUndefined();
+    const settings = (values: Record<string, unknown>) => settingsFromContext(contextOf({ secretAdminArns: ADMIN, ...values }));
+    expect(settings({ reservedConcurrencyPerCopy: '600', accountConcurrency: '3000' })).toMatchObject({
+      reservedConcurrencyPerCopy: 600,
+      accountConcurrency: 3_000,
+    });
+    expect(() => settings({ accountConcurrency: '5' })).toThrow(/accountConcurrency: must be a whole number from 10/);
+  });
+
+  it("caps every function with a reserved concurrency by default (20), the job routes with 5, the jobs' worker with its maximum, none with reservedConcurrency=none", () => {
     expect(DEFAULT_SETTINGS.reservedConcurrency).toBe(20);
     for (const [, fn] of ofType('AWS::Lambda::Function')) {
       const worker = fn.Properties.Description === JOBS_WORKER_DESCRIPTION;
-      expect(fn.Properties.ReservedConcurrentExecutions).toBe(worker ? jobWorkers() : 20);
+      const jobRoute = / \(POST \/v1\/jobs(\/\w+)?\)$/.test(fn.Properties.Description);
+      expect(fn.Properties.ReservedConcurrentExecutions, fn.Properties.Description).toBe(
+        worker ? jobWorkers() : jobRoute ? JOB_ROUTE_RESERVED_CONCURRENCY : 20,
+      );
     }
     const unreserved = Template.fromStack(createApp({ context: { ...BASE_CONTEXT, reservedConcurrency: 'none' } }).stack);
     for (const fn of Object.values(unreserved.findResources('AWS::Lambda::Function')) as Resource[]) {
@@ -638,17 +709,58 @@ describe('secrets and IAM', () => {
   });
 });
 
+/** The one table of the stack whose logical id starts so, checked on demand, keyed by `pk` alone, with TTL on `expires_at`. */
+function onDemandTable(prefix: string): Resource {
+  const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith(prefix));
+  expect(tables).toHaveLength(1);
+  const [[, table]] = tables as [[string, Resource]];
+  expect(table.Properties).toMatchObject({
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+    TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+  });
+  return table;
+}
+
+describe('pace table', () => {
+  it('is on demand, keyed by the string pk alone, with TTL on expires_at, and goes with the stack', () => {
+    const table = onDemandTable('PaceTable');
+    expect(table.Properties.TableName).toBeUndefined();
+    // Seconds of starts: nothing to keep when the stack goes.
+    expect((table as Resource & { DeletionPolicy?: string }).DeletionPolicy).toBe('Delete');
+  });
+
+  it('lets only the functions that keep a pace use it (the jobs’ worker among them), with GetItem and PutItem on their paces’ items alone', () => {
+    expect([...PACE_TABLE_ACTIONS]).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    const [[tableId]] = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('PaceTable')) as [[string, Resource]];
+    const grants = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((s) =>
+        JSON.stringify(s.Resource).includes(tableId),
+      ),
+    );
+    const keeping = [...ROUTES, MCP_ROUTE, JOBS_WORKER_ROUTE].filter((route) => (route.needs.paces ?? []).length > 0);
+    // A job's lookups take their turns with every endpoint's (docs/decisions.md §27).
+    expect(keeping).toContain(JOBS_WORKER_ROUTE);
+    expect(grants).toHaveLength(keeping.length);
+    for (const grant of grants) {
+      expect(grant).toEqual({
+        Sid: 'KeepPaces',
+        Effect: 'Allow',
+        Action: [...PACE_TABLE_ACTIONS],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['crossref', 'datacite'] } },
+      });
+    }
+    const named = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment.Variables.PACE_TABLE_NAME);
+    expect(named).toHaveLength(keeping.length);
+    for (const [, fn] of named) expect(fn.Properties.Environment.Variables.PACE_TABLE_NAME).toEqual({ Ref: tableId });
+  });
+});
+
 describe('cache table', () => {
   it('is on demand, keyed by the string pk alone, with TTL on expires_at', () => {
-    const tables = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('CacheTable'));
-    expect(tables).toHaveLength(1);
-    const [[, table]] = tables as [[string, Resource]];
-    expect(table.Properties).toMatchObject({
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
-    });
+    const table = onDemandTable('CacheTable');
     expect(table.Properties.ProvisionedThroughput).toBeUndefined();
     // A name of its own would collide with a second copy of the stack.
     expect(table.Properties.TableName).toBeUndefined();
@@ -717,9 +829,27 @@ describe('logs, alarms, dashboard', () => {
       ([, a]) => a.Properties.Namespace === 'AWS/Lambda' && a.Properties.MetricName === 'Throttles',
     );
     expect(throttleAlarms).toHaveLength(FUNCTION_COUNT);
-    // 5XX, spend, budget counter, 429 share, refused flood, WAF blocks (two rules), metrics stopped, the jobs'
-    // dead-letter queue, and errors and throttles per function.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(9 + 2 * FUNCTION_COUNT);
+    // 5XX, spend, budget counter, 429 share, refused flood, WAF blocks (three rate rules), metrics stopped, the
+    // cache table's errors, undelivered secret-change alerts, the jobs' dead-letter queue, and errors and
+    // throttles per function.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(12 + 2 * FUNCTION_COUNT);
+  });
+
+  it('alarms when the cache table fails for ten minutes: CacheTableErrors of every endpoint together, 5 or more in each of two periods', () => {
+    expect([CACHE_TABLE_ERRORS_THRESHOLD, CACHE_TABLE_ERRORS_PERIODS]).toEqual([5, 2]);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'SearchCitationApi',
+      MetricName: 'CacheTableErrors',
+      // The totals record the functions write (lib/middleware/metrics.ts): the service alone, every endpoint.
+      Dimensions: [{ Name: 'service', Value: 'search-citation-api' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: CACHE_TABLE_ERRORS_THRESHOLD,
+      EvaluationPeriods: CACHE_TABLE_ERRORS_PERIODS,
+      DatapointsToAlarm: CACHE_TABLE_ERRORS_PERIODS,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
   });
 
   it('gives every alarm an action and an OK action on the alarm topic the stack creates', () => {
@@ -745,7 +875,17 @@ describe('logs, alarms, dashboard', () => {
     const dashboards = ofType('AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0]?.[1].Properties.DashboardBody);
-    for (const metric of ['Requests', 'Errors', 'Latency', 'UpstreamCalls', 'UpstreamLatency', 'CacheHits', 'ErrorsByCode']) {
+    for (const metric of [
+      'Requests',
+      'Errors',
+      'Latency',
+      'UpstreamCalls',
+      'UpstreamLatency',
+      'CacheHits',
+      'ErrorsByCode',
+      'CacheTableErrors',
+      'CacheDuplicateCalls',
+    ]) {
       expect(body).toContain(metric);
     }
     for (const route of ROUTES) expect(body).toContain(`\\"endpoint\\",\\"${route.name}\\"`);
@@ -922,7 +1062,7 @@ describe('context settings', () => {
       TopicArn: topicArn,
     });
     const alarms = Object.values(custom.findResources('AWS::CloudWatch::Alarm')) as Resource[];
-    expect(alarms).toHaveLength(9 + 2 * FUNCTION_COUNT);
+    expect(alarms).toHaveLength(12 + 2 * FUNCTION_COUNT);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
       expect(alarm.Properties.OKActions).toEqual([topicArn]);
@@ -952,26 +1092,38 @@ describe('context settings', () => {
     ).toThrow(/answerCacheTtlSeconds: must be a whole number from 0 to 604800/);
   });
 
-  it('gives every function the Crossref contact address when one is set, and none by default', () => {
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
+  it('gives every function the Crossref contact address given, and none when it is declined', () => {
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ CROSSREF_MAILTO: CROSSREF_MAILTO }) },
+    });
+    const declined = buildWith({ crossrefMailto: 'none' }).stack;
+    for (const fn of Object.values(Template.fromStack(declined).findResources('AWS::Lambda::Function')) as Resource[]) {
       expect(fn.Properties.Environment.Variables.CROSSREF_MAILTO).toBeUndefined();
     }
-    synthWith({ crossrefMailto: 'research-tools@example.org' }).allResourcesProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ CROSSREF_MAILTO: 'research-tools@example.org' }) },
-    });
     expect(() =>
       settingsFromContext({ tryGetContext: (key: string) => (key === 'crossrefMailto' ? 'nobody' : undefined) }),
     ).toThrow(/crossrefMailto: must be one e-mail address/);
   });
 
-  it('builds the citation styles at start-up in the two functions that cite on every request alone', () => {
-    const atInit = (Object.values(template.findResources('AWS::Lambda::Function')) as Resource[])
-      .filter((fn) => fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT !== undefined)
-      .map((fn) => [fn.Properties.Description, fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT]);
-    expect(atInit).toEqual([
-      [expect.stringContaining('(POST /v1/cite/search)'), 'true'],
-      [expect.stringContaining('(POST /v1/cite/resolve)'), 'true'],
-    ]);
+  it('refuses to synthesize without crossrefMailto, saying what the anonymous pools cost, unless it is declined with none', () => {
+    const without = { ...BASE_CONTEXT, crossrefMailto: undefined };
+    expect(() => settingsFromContext({ tryGetContext: (key: string) => without[key as keyof typeof without] })).toThrow(
+      /crossrefMailto: required, or Crossref and DataCite are asked at their anonymous rates \(Crossref 5 lookups a second .* -c crossrefMailto=none/,
+    );
+    expect(() => buildWith({ crossrefMailto: undefined })).toThrow(/crossrefMailto: required/);
+    const declined = settingsFromContext(contextOf({ secretAdminArns: ADMIN, crossrefMailto: 'none' }));
+    expect(declined).toMatchObject({ crossrefMailto: undefined, crossrefMailtoDeclined: true });
+    Annotations.fromStack(buildWith({ crossrefMailto: 'none' }).stack).hasWarning(
+      '*',
+      Match.stringLikeRegexp('crossrefMailto=none: Crossref and DataCite are asked at their anonymous rates'),
+    );
+  });
+
+  it('builds no citation styles at start-up: each function builds them while its first request waits on the network', () => {
+    const atInit = (Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]).filter(
+      (fn) => fn.Properties.Environment.Variables.CITATION_STYLES_AT_INIT !== undefined,
+    );
+    expect(atInit).toEqual([]);
   });
 
   it('deploys the CSL style pack once, as one layer for nodejs22.x on arm64', () => {
@@ -994,6 +1146,7 @@ describe('context settings', () => {
       });
     const readers = [...ROUTES, MCP_ROUTE].filter((route) => STYLE_PACK_ROUTES.has(route.name));
     expect(readers.map((route) => route.name).sort()).toEqual([
+      'cite-check',
       'cite-resolve',
       'cite-search',
       'cite-styles',
@@ -1005,7 +1158,7 @@ describe('context settings', () => {
     const pathOf = (description: string) =>
       description === JOBS_WORKER_DESCRIPTION ? JOBS_WORKER_ROUTE.path : /\(POST (\S+)\)$/.exec(description)?.[1];
     expect(withLayer.map(pathOf).sort()).toEqual([...readers.map((route) => route.path), JOBS_WORKER_ROUTE.path].sort());
-    expect(withLayer).toHaveLength(6);
+    expect(withLayer).toHaveLength(7);
     // The folder the layer's contents have under /opt (test/infra/mcp-stack.test.ts finds the pack there).
     const told = ofType('AWS::Lambda::Function')
       .filter(([, fn]) => fn.Properties.Environment.Variables.STYLE_PACK_DIR !== undefined)

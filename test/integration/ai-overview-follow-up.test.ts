@@ -20,7 +20,8 @@ const harness = useService({
   SEARCHES_PER_HOUR: String(HOURLY),
   SEARCHES_PER_MONTH: '1000',
   ANSWER_CACHE_TTL_SECONDS: '3600',
-  API_KEYS: `${TEST_CLIENT_KEY},limited:${LIMITED_KEY}:daily=1`,
+  // The main key has no limits of its own, not even its share of the two keys' deployment: it spends the hour.
+  API_KEYS: `main:${TEST_CLIENT_KEY}:hourly=none:daily=none,limited:${LIMITED_KEY}:daily=1`,
 });
 
 type Json = Record<string, unknown>;

@@ -18,6 +18,7 @@ import {
   createDynamoCounter,
   createMemoryCounter,
   type Hold,
+  MAX_OWED,
   SETTLE_HORIZON_MS,
 } from '../../lib/budget/counter.js';
 import { type BudgetWindow, dayWindow, hourWindow, monthWindow } from '../../lib/budget/windows.js';
@@ -262,6 +263,33 @@ describe('closing a hold with what the request kept', () => {
     expect(await counter.reserve([{ ...day(0), key: `${window.key}-none` }], 1)).toMatchObject({ ok: false, used: 0 });
   });
 
+  it('tells a refusal what plans in flight hold and by when, read from the item, and forgets a plan once closed, used in full or not', async () => {
+    const window = day(10);
+    const until = Date.now() + 25_000;
+    const by = Math.ceil(until / 1000) * 1000;
+    const first = await counter.reserve([window], 6, until);
+    if (!first.ok) throw new Error('refused');
+    // The plan's token is in the item: a second plan is told the first may give back in time.
+    expect(await counter.reserve([window], 6, until)).toEqual({
+      ok: false,
+      refused: window,
+      used: 6,
+      inFlight: { held: 6, by },
+    });
+    // Used in full, its token is removed (one write), so that nothing waits for it any more.
+    const before = proxy.operations.length;
+    await counter.close(first.hold, 6);
+    expect(proxy.operations.length - before).toBe(1);
+    expect(await counter.reserve([window], 6, until)).toEqual({ ok: false, refused: window, used: 6 });
+    // A plan given back in part is forgotten too, and what it gave back is room.
+    const other = { ...day(10), key: `${day(10).key}-other` };
+    const partly = await counter.reserve([other], 6, until);
+    if (!partly.ok) throw new Error('refused');
+    await counter.close(partly.hold, 2);
+    expect(await counter.reserve([other], 9, until)).toEqual({ ok: false, refused: other, used: 2 });
+    expect(await counter.reserve([other], 8, until)).toMatchObject({ ok: true });
+  });
+
   it('names the window the request must wait for when several cannot take it: the last to reset', async () => {
     const hour = { ...hourWindow(Date.now(), 1), key: `last-hour-${clientNumber}` };
     const fullDay = day(1);
@@ -340,8 +368,12 @@ describe('the time a counter call is given', () => {
 });
 
 describe('a counter that does not answer', () => {
-  /** A counter on a hand-moved clock whose retry timer the test runs itself. */
-  function downable(retryMs = 5_000) {
+  /**
+   * A counter on a hand-moved clock whose retry timer the test runs itself. `sdk`: a client of its own,
+   * for a test that takes the table away (one with no connection open yet is refused at once; one whose
+   * open connection is cut meets a reset, which may follow a request sent).
+   */
+  function downable(retryMs = 5_000, sdk = client) {
     let clock = Date.now();
     const scheduled: { run: () => void; ms: number }[] = [];
     const timers: CounterTimers = {
@@ -358,7 +390,7 @@ describe('a counter that does not answer', () => {
     const own = createDynamoCounter({
       tableName: TABLE,
       timeoutMs: TIMEOUT_MS,
-      client: async () => ({ client, commands }),
+      client: async () => ({ client: sdk, commands }),
       retryMs,
       now: () => clock,
       timers,
@@ -381,6 +413,21 @@ describe('a counter that does not answer', () => {
     };
   }
   const hourOf = (limit: number) => ({ ...hourWindow(Date.now(), limit), key: `down-hour-${clientNumber}` });
+  const ownClients: DynamoDBClient[] = [];
+  afterAll(() => {
+    for (const own of ownClients) own.destroy();
+  });
+  /** An SDK client through the proxy with no connection open yet, one attempt per call as the harness's. */
+  function freshClient(): DynamoDBClient {
+    const own = new commands.DynamoDBClient({
+      endpoint: proxy.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+      maxAttempts: 1,
+    });
+    ownClients.push(own);
+    return own;
+  }
 
   it('is left alone for the retry time: requests fail at once, without a call', async () => {
     const { counter: own, advance } = downable();
@@ -495,6 +542,90 @@ describe('a counter that does not answer', () => {
     if (!eighth.ok) throw new Error('refused');
     expect((await sets()).sort()).toEqual([seventh.hold.token, eighth.hold.token].sort());
     expect(await stored(window)).toBe(3);
+  });
+
+  it('keeps a search made while every connection was refused, however long the outage, and writes it once the table answers', async () => {
+    const { counter: own, abandoned, advance, fire } = downable(1_000, freshClient());
+    const hour = hourOf(10);
+    const window = day(5);
+    await proxy.stop();
+    try {
+      // Refused twice before anything was sent: never in the table, in no window.
+      const failed = await unavailable(own.reserve([hour, window], 1));
+      expect(failed.hold.states).toEqual(['unsent', 'unsent']);
+      // Failing open, the search is made.
+      await own.close(failed.hold, 1);
+      // Twenty minutes of refused connections, the container trying every second minute.
+      for (let minute = 0; minute < 20; minute += 2) {
+        advance(2 * 60_000);
+        await fire();
+      }
+      expect(own.unsettled()).toEqual({ uncounted: 1, notGivenBack: 0 });
+    } finally {
+      await proxy.start();
+    }
+    advance(1_000);
+    await fire();
+    expect(abandoned).toEqual([]);
+    expect(await stored(hour)).toBe(1);
+    expect(await stored(window)).toBe(1);
+    expect(own.unsettled()).toEqual({ uncounted: 0, notGivenBack: 0 });
+  }, 120_000);
+
+  it('past the horizon drops only the windows it sent to without an answer; the windows never sent to are still written', async () => {
+    const { counter: own, abandoned, advance } = downable(1_000);
+    const hour = hourOf(10);
+    const window = day(5);
+    // The hour's reservation is sent and never answered; the day's is never sent.
+    proxy.queue('hold', 'hold');
+    const failed = await unavailable(own.reserve([hour, window], 1));
+    expect(failed.hold.states).toEqual(['unknown', 'unsent']);
+    await own.close(failed.hold, 1);
+    advance(SETTLE_HORIZON_MS + 1);
+    await own.flush();
+    expect(abandoned).toEqual([{ uncounted: 1, notGivenBack: 0 }]);
+    expect(await stored(window)).toBe(1);
+    expect(own.unsettled()).toEqual({ uncounted: 0, notGivenBack: 0 });
+    await proxy.release();
+  });
+
+  it('adds the searches of an outage to one closing per set of windows: written with one call per window, refused requests leaving nothing', async () => {
+    const { counter: own, advance, fire } = downable(1_000, freshClient());
+    const hour = hourOf(100);
+    const window = day(50);
+    await proxy.stop();
+    try {
+      for (let i = 0; i < 30; i++) {
+        const failed = await unavailable(own.reserve([hour, window], 1));
+        // Two of every three searched (failing open); the third refused, which leaves nothing to write.
+        await own.close(failed.hold, i % 3 === 2 ? 0 : 1);
+      }
+    } finally {
+      await proxy.start();
+    }
+    expect(own.unsettled()).toEqual({ uncounted: 20, notGivenBack: 0 });
+    expect(own.known(hour)).toBeUndefined();
+    const before = proxy.operations.length;
+    advance(1_000);
+    await fire();
+    expect(proxy.operations.length - before).toBe(2);
+    expect(await stored(hour)).toBe(20);
+    expect(await stored(window)).toBe(20);
+    expect(own.known(window)).toBe(20);
+  }, 120_000);
+
+  it(`keeps at most ${MAX_OWED} closings, dropping the oldest and saying so`, async () => {
+    const { counter: own, abandoned } = downable(60_000);
+    // Down: no call reaches the table from here on.
+    proxy.queue('cut', 'cut');
+    await unavailable(own.reserve([hourOf(10)], 1));
+    // Each search in windows of its own (as many clients' days would be), so none can be merged.
+    for (let i = 0; i <= MAX_OWED; i++) {
+      const failed = await unavailable(own.reserve([{ ...day(5), key: `owed-${clientNumber}-${i}` }], 1));
+      await own.close(failed.hold, 1);
+    }
+    expect(abandoned).toEqual([{ uncounted: 1, notGivenBack: 0 }]);
+    expect(own.unsettled()).toEqual({ uncounted: 0, notGivenBack: 0 });
   });
 
   it('never drops a search made while the table was down and never sent: it is written whenever the table answers', async () => {

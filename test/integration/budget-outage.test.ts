@@ -1,8 +1,8 @@
 /**
  * The budget through an outage of its counter, and refusals that tell the truth (docs/budget-and-caching.md,
  * "While the counter is down"): the service counting in a dynalite table that is stopped and started again
- * under it. Failing open keeps each key's daily limit (a key at its limit makes no paid call; a key whose
- * count the container never heard is refused until the counter answers); the container's own allowance
+ * under it. Failing open keeps each key's own daily limit (a key at its limit makes no paid call; a key
+ * with a limit of its own is refused until the counter answers, its count heard or not); the container's own allowance
  * refuses with the wait until the counter is tried again; what was searched meanwhile is written once the
  * table is back, by the container itself, with no further request. Then, with the counter answering, a
  * full hour is named as such to every request of a key whose own day has room, however many at once.

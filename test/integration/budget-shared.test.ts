@@ -6,8 +6,11 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dayWindow } from '../../lib/budget/windows.js';
+import { storedCount } from '../support/budget-proxy.js';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
+import { TEST_CLIENT_KEY } from '../support/service.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
 import { clearOfWindowEdges } from '../support/window-edges.js';
 
@@ -32,7 +35,7 @@ beforeEach(async () => {
 });
 
 /** A service process counting in the shared table; every process of one `budget` shares its windows. */
-async function container(env: Record<string, string>): Promise<ServiceProcess> {
+async function container(env: Record<string, string | undefined>): Promise<ServiceProcess> {
   const { CACHE_TABLE_NAME: _cache, ...tableEnv } = table.env;
   const service = await startServiceProcess({
     ...tableEnv,
@@ -141,6 +144,51 @@ describe('the shared budget counter (DynamoDB)', () => {
     expect(upstream.calls()).toBe(2);
     await down.start();
   });
+
+  it('never lets a key pass its own daily limit while the counter is down, whatever each container last heard: 503 with the counter’s next try, no paid call', async () => {
+    const own = await freshTable('budget-down-daily');
+    const down = closeLater.at(-1) as CacheTableServer;
+    const BOB = 'bob-key-with-seven-a-day-0123';
+    const env = { ...own, API_KEYS: `${TEST_CLIENT_KEY},bob:${BOB}:daily=7`, BUDGET_RETRY_MS: '1000' };
+    const [a, b] = await Promise.all([container(env), container(env)]);
+    const asBob = { headers: { Authorization: `Bearer ${BOB}` } };
+    // Five of bob's seven, across both containers: A last hears 5, B 4.
+    for (let i = 0; i < 5; i++)
+      expect((await (i % 2 ? b : a).post('/v1/web-search/alpha', { q: `bob ${i}` }, asBob)).status).toBe(200);
+    await down.stop();
+    const replies = [];
+    for (let i = 0; i < 3; i++) {
+      replies.push(await a.post('/v1/web-search/alpha', { q: `bob on a ${i}` }, asBob));
+      replies.push(await b.post('/v1/web-search/alpha', { q: `bob on b ${i}` }, asBob));
+    }
+    for (const reply of replies) {
+      expect(reply.status).toBe(503);
+      expect(reply.json.error.code).toBe('BUDGET_UNAVAILABLE');
+      expect(reply.json.error.details).toMatch(/your key's own limit of 7 searches today cannot be kept/);
+      expect(Number(reply.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(reply.headers.get('retry-after'))).toBeLessThanOrEqual(1);
+    }
+    expect(upstream.calls()).toBe(5);
+    // A key without a limit of its own fails open meanwhile, within the container's allowance.
+    expect((await a.post('/v1/web-search/alpha', { q: 'no limit while down' })).status).toBe(200);
+    await down.start();
+    const day = dayWindow(Date.now(), 'bob', 7).key;
+    expect(await storedCount(down.endpoint, down.tableName, day)).toBe(5);
+    // Counting again once each container has tried the counter again (after the Retry-After it said): the two
+    // searches left, in either container, then the limit.
+    const once = async (service: ServiceProcess, q: string) => {
+      let reply = await service.post('/v1/web-search/alpha', { q }, asBob);
+      for (let tries = 0; reply.status === 503 && tries < 10; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, Number(reply.headers.get('retry-after')) * 1000));
+        reply = await service.post('/v1/web-search/alpha', { q }, asBob);
+      }
+      return reply;
+    };
+    expect((await once(b, 'bob back 1')).status).toBe(200);
+    expect((await once(a, 'bob back 2')).status).toBe(200);
+    expect((await b.post('/v1/web-search/alpha', { q: 'bob back 3' }, asBob)).json.error.code).toBe('BUDGET_EXHAUSTED');
+    expect(await storedCount(down.endpoint, down.tableName, day)).toBe(7);
+  }, 180_000);
 
   it('fails open when the counter is slower than its budget', async () => {
     const own = await freshTable('budget-slow');

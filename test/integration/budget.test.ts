@@ -18,7 +18,9 @@ beforeAll(() => clearOfWindowEdges(120_000), 150_000);
 const running = useService({
   SEARCHES_PER_HOUR: String(HOURLY),
   SEARCHES_PER_MONTH: '1000',
-  API_KEYS: `${TEST_CLIENT_KEY},limited:${LIMITED_KEY}:daily=1`,
+  // The main key has no limits of its own (none: not even its share of the two keys' deployment), so that it
+  // can spend the whole hour; test/integration/budget-shares.test.ts is about the shares.
+  API_KEYS: `main:${TEST_CLIENT_KEY}:hourly=none:daily=none,limited:${LIMITED_KEY}:daily=1`,
   ANSWER_CACHE_TTL_SECONDS: '3600',
   ACCOUNT_API_TTL_SECONDS: '600',
 });

@@ -1,6 +1,7 @@
 /**
- * CITATION_STYLES_AT_INIT (set by the stack for the cite-search function): loading the handler builds the
- * citation styles and renders one record, so that the container's first citation search only renders.
+ * CITATION_STYLES_AT_INIT (a setting the stack no longer gives: docs/decisions.md §26): loading the handler
+ * builds the citation styles and renders one record, so that the container's first citation search only
+ * renders; without it, nothing is built while the handler loads.
  * Each case loads functions/cite-search.ts in a fresh process, as a container starts, and reads its log.
  */
 import { execFile } from 'node:child_process';

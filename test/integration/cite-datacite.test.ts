@@ -70,10 +70,8 @@ describe('POST /v1/cite/resolve with DataCite', () => {
       resolveSchema,
     );
     expect(crossref.requests).toHaveLength(0);
-    expect(dataCite.requests.map((r) => r.path)).toEqual([
-      `/dois/${encodeURIComponent(ARXIV)}`,
-      `/dois/${encodeURIComponent(DRYAD)}`,
-    ]);
+    // Both DOIs in one DataCite lookup (`ids`), as Crossref takes twenty to a request.
+    expect(dataCite.requests.map((r) => [r.path, r.query.get('ids')])).toEqual([['/dois', `${ARXIV},${DRYAD}`]]);
     expect(data.resolved).toBe(2);
     const [arxiv, dryad] = data.references;
     expect(arxiv).toMatchObject({
@@ -104,16 +102,18 @@ describe('POST /v1/cite/resolve with DataCite', () => {
   });
 
   it('asks DataCite for a DOI Crossref does not know, and says when neither knows it', async () => {
-    dataCite.respond((path) =>
-      path === `/dois/${encodeURIComponent('10.15146/zf0j-5m50')}` ? { status: 200, body: JSON.stringify(DRYAD_ALT) } : undefined,
+    dataCite.respond((path, query) =>
+      path === '/dois' && query.get('ids')?.split(',').includes('10.15146/zf0j-5m50')
+        ? dataCiteList([DRYAD_ALT.data])
+        : undefined,
     );
     const data = expectSuccess(
       await harness.service.post('/v1/cite/resolve', { references: ['10.15146/zf0j-5m50', '10.5555/nobody-registered-this'] }),
       resolveSchema,
     );
-    // One Crossref lookup for both DOIs (it knows neither), then DataCite for each.
+    // One Crossref lookup for both DOIs (it knows neither), then one DataCite lookup for both.
     expect(crossref.requests.map((q) => q.get('filter'))).toEqual(['doi:10.15146/zf0j-5m50,doi:10.5555/nobody-registered-this']);
-    expect(dataCite.requests).toHaveLength(2);
+    expect(dataCite.requests.map((r) => r.query.get('ids'))).toEqual(['10.15146/zf0j-5m50,10.5555/nobody-registered-this']);
     expect(data.references[0]).toMatchObject({ doi: '10.15146/zf0j-5m50', citations_source: 'datacite', type: 'dataset' });
     expect(data.references[1]).toMatchObject({ doi: null, citations_source: null, match: { method: 'exact', rule: 'doi' } });
     expect(data.references[1].reason).toMatch(/^Neither Crossref nor DataCite has a record of this DOI/);
@@ -168,7 +168,8 @@ describe('POST /v1/cite/search with DataCite', () => {
       await harness.service.post('/v1/cite/search', { query: 'hyperfine', export: ['bibtex'] }),
       searchSchema,
     );
-    expect(dataCite.requests.map((r) => r.path)).toEqual([`/dois/${encodeURIComponent(ARXIV)}`]);
+    // Its link's arXiv identifier is its DataCite DOI, asked in one batched lookup (a page's arXiv papers together).
+    expect(dataCite.requests.map((r) => [r.path, r.query.get('ids')])).toEqual([['/dois', ARXIV]]);
     expect(data.papers[0]).toMatchObject({ citations_source: 'datacite', doi: ARXIV, citation_gaps: [] });
     expect(data.papers[0].exports.source).toBe('datacite');
     expect(data.citation_details[0].crossref_fallback).toBeNull();

@@ -77,7 +77,7 @@ describe('the pace of Crossref lookups', () => {
     expect(data.papers.map((p: { citations_source: string }) => p.citations_source)).toEqual(Array(4).fill('index-record'));
     for (const detail of data.citation_details) {
       expect(detail.crossref_fallback).toMatch(
-        /^Crossref (?:refused the lookup for rate \(HTTP 429\)|asked for a pause \(HTTP 429\); not looked up)$/,
+        /^Crossref (?:refused the lookup for rate \(HTTP 429\)|asked for a pause \(HTTP 429\); not looked up) \(Retry-After: ask again after \S+Z\)$/,
       );
       expect(detail.fallback_reason).toBe(detail.crossref_fallback);
     }
@@ -88,23 +88,28 @@ describe('the pace of Crossref lookups', () => {
 
 describe('the pace of DataCite lookups', () => {
   it('keeps its rate, and answers each reference refused by a 429 with the reason', async () => {
-    const dois = ['10.5281/zenodo.1', '10.5281/zenodo.2', '10.5281/zenodo.3'];
+    // Twenty DOIs a lookup: 45 DOIs are three lookups.
+    const dois = Array.from({ length: 45 }, (_, i) => `10.5281/zenodo.${i + 1}`);
     const data = expectSuccess(await harness.service.post('/v1/cite/resolve', { references: dois }), resolveSchema);
     const starts = (await paces()).dataCitePace.starts();
     expect(starts).toHaveLength(3);
     expect(mostInWindow(starts, 1_000)).toBe(1);
     expect(data.references.map((r: { reason: string }) => r.reason)).toEqual(
-      Array(3).fill('DataCite, which registers this DOI prefix, has no record of this DOI (mistyped, or not registered yet)'),
+      Array(45).fill('DataCite, which registers this DOI prefix, has no record of this DOI (mistyped, or not registered yet)'),
     );
 
     dataCite.respond(() => ({ status: 429, body: '', headers: { 'retry-after': '60' } }));
     const refused = expectSuccess(
-      await harness.service.post('/v1/cite/resolve', { references: ['10.5281/zenodo.4', '10.5281/zenodo.5'] }),
+      await harness.service.post('/v1/cite/resolve', {
+        references: Array.from({ length: 21 }, (_, i) => `10.5281/zenodo.${i + 100}`),
+      }),
       resolveSchema,
     );
-    expect(refused.references.map((r: { reason: string }) => r.reason)).toEqual([
-      'DataCite refused the lookup for rate (HTTP 429)',
-      'DataCite asked for a pause (HTTP 429); not looked up',
+    // The first lookup (twenty DOIs) met the 429; the one after it was not sent. DataCite's Retry-After
+    // (60 s) is passed on: when to ask again.
+    expect(refused.references.map((r: { reason: string }) => r.reason.replace(/\S+Z\)$/, '<time>)'))).toEqual([
+      ...Array(20).fill('DataCite refused the lookup for rate (HTTP 429) (Retry-After: ask again after <time>)'),
+      'DataCite asked for a pause (HTTP 429); not looked up (Retry-After: ask again after <time>)',
     ]);
   }, 30_000);
 });

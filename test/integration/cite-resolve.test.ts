@@ -231,3 +231,39 @@ describe('POST /v1/cite/search with styles', () => {
     expect(harness.upstream.calls()).toBe(0);
   });
 });
+
+describe('POST /v1/cite/resolve: a DOI in a reference is a claim', () => {
+  it('gives no DOI (doi_conflict) to a reference whose DOI is the record of a work of another title and first author, naming that work', async () => {
+    crossref.respond(crossrefAnswers);
+    // The Hadoop chapter's reference, with the DOI of the Urdu OCR article.
+    const data = expectSuccess(
+      await harness.service.post('/v1/cite/resolve', {
+        references: [`${HADOOP_TEXT} https://doi.org/10.1007/s10032-015-0250-2`],
+      }),
+      resolveSchema,
+    );
+    expect(data.references[0]).toMatchObject({
+      doi: null,
+      citations_source: null,
+      match: { method: 'exact', rule: 'doi_conflict' },
+    });
+    expect(data.references[0].reason).toMatch(
+      /^The reference holds the DOI 10\.1007\/s10032-015-0250-2, which is the record of “Nastalique segmentation-based approach for Urdu OCR” \(.*Hussain.*2015\)/,
+    );
+  });
+
+  it('keeps the DOI of a reference whose title is its record’s, or whose title is cut but first author its record’s', async () => {
+    crossref.respond(crossrefAnswers);
+    const data = expectSuccess(
+      await harness.service.post('/v1/cite/resolve', {
+        references: [
+          `${HADOOP_TEXT} https://doi.org/${HADOOP}`,
+          `Dendek PJ, Czeczko A, et al. Content analysis (2014). doi:${HADOOP}`,
+          `doi:${HADOOP} Dendek 2014`,
+        ],
+      }),
+      resolveSchema,
+    );
+    expect(data.references.map((r: { doi: string }) => r.doi)).toEqual([HADOOP, HADOOP, HADOOP]);
+  });
+});

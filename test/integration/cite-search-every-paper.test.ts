@@ -112,15 +112,19 @@ describe('every paper cited', () => {
       return q.get('engine') === 'google_scholar' ? { json: page } : undefined;
     });
     const data = expectSuccess(await harness.service.post(PATH, { query: 'empty cites', citation_source: 'index' }));
-    expect(citeCalls()).toBe(UNKNOWN.length);
     for (const paper of data.papers) {
       expect(Object.keys(paper.citations)).toEqual(FIVE);
       expect(paper.citations_source).toBe('index-record');
     }
-    for (const detail of data.citation_details) {
-      expect(detail.fallback_reason).toBe("The index's cite answer held no citations");
-      expect(detail.error).toBeNull();
+    // Each paper asked says its answer was empty; after three empty answers in a row the engine is not asked
+    // (test/integration/cite-index-empty.test.ts), and the papers left say so.
+    const reasons = data.citation_details.map((detail: { fallback_reason: string }) => detail.fallback_reason);
+    expect(reasons.filter((reason: string) => reason === "The index's cite answer held no citations")).toHaveLength(citeCalls());
+    expect(citeCalls()).toBeLessThanOrEqual(UNKNOWN.length);
+    for (const reason of reasons) {
+      expect(reason).toMatch(/^The index's cite (?:answer held no citations|call was not made: .+)$/);
     }
+    for (const detail of data.citation_details) expect(detail.error).toBeNull();
   });
 
   it('gives "&" for a record deposited with "&amp;", in every citation and every export', async () => {

@@ -166,8 +166,11 @@ describe('POST /v1/cite/search with export', () => {
     expect(performance.now() - started).toBeLessThan(1_000 + lateMs);
     expect(crossref.requests).toHaveLength(6);
     expect(data.papers.map((p: { doi: unknown }) => p.doi)).toEqual(Array(9).fill(null));
-    expect(new Set(data.papers.map((p: { exports: { fallback_reason: string } }) => p.exports.fallback_reason))).toEqual(
-      new Set(['Crossref did not answer in time']),
+    // The six sent timed out; the three never sent say so, never that Crossref did not answer.
+    const reasons = data.papers.map((p: { exports: { fallback_reason: string } }) => p.exports.fallback_reason);
+    expect(reasons.filter((reason: string) => reason === 'Crossref did not answer in time')).toHaveLength(6);
+    expect(reasons.filter((reason: string) => /^Crossref was not asked: the request's time ran out/.test(reason))).toHaveLength(
+      3,
     );
   });
 

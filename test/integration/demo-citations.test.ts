@@ -56,6 +56,24 @@ describe("the demo's citations without a search", () => {
     expect(reply.json.data.resolved).toBe(2);
   });
 
+  it('checks the references of the README’s check example from recordings, and says so', async () => {
+    const block = fencedBlocks('README.md', readDocument('README.md')).find((b) => b.text.includes('/v1/cite/check'));
+    const command = shellCommands(block?.text ?? '').find((c) => c.source.includes('/v1/cite/check'));
+    const body = JSON.parse(command?.argv[command.argv.indexOf('-d') + 1] ?? 'null') as { references: string[] };
+    expect(body.references).toHaveLength(2);
+    const reply = await post('/v1/cite/check', body);
+    const [published, invented] = reply.json.data.results;
+    expect(published.verdict).toBe('verified');
+    expect(published.doi).toBe('10.1111/ele.13085');
+    expect(invented.doi).toBe('10.1007/s12080-013-0192-6');
+    // What the README says of the second: a mismatch, with an error on its year and on its authors.
+    expect(invented.verdict).toBe('mismatch');
+    const errors = invented.issues.filter((issue: { severity: string }) => issue.severity === 'error');
+    expect(errors.map((issue: { field: string }) => issue.field).sort()).toEqual(['authors', 'year']);
+    expect(reply.headers.get('x-demo-recording')).toMatch(/\(Crossref\)/);
+    expect(reply.json.message).toMatch(/\(demo: recorded answers? for "[^"]+"/);
+  });
+
   it('names the recording a resolve answer replays, in the header and the message', async () => {
     const reply = await post('/v1/cite/resolve', { references: ['10.1007/s12080-013-0192-6'] });
     expect(reply.headers.get('x-demo-recording')).toBe('ecology, author Carl Boettiger (Crossref)');

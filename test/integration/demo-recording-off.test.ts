@@ -28,6 +28,7 @@ describe('the service behind the tests’ fake upstream', () => {
     ['/v1/alpha/news', { q: 'electric cars', page: 1 }],
     ['/v1/alpha/trends', { queries: ['bitcoin'] }],
     ['/v1/alpha/scholar/author', { author_id: 'abc', page: 1 }],
+    ['/v1/usage', {}],
   ])('answers %s with no word of a demo', async (path, body) => {
     const reply = await ctx.service.post(path, body);
     expect(reply.status, reply.text).toBe(200);

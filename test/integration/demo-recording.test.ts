@@ -2,10 +2,11 @@
  * The demo says what it replays (lib/local/demo-recording.ts): every answer of the service behind the
  * demo upstream names the query its recording answers, in the `X-Demo-Recording` header and at the end of
  * the envelope's message, and a page the demo holds no recording of says so and never claims to be the
- * last one.
+ * last one; the budget's counts, which are of replays, say so.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USAGE_NOTE } from '../../lib/local/demo-recording.js';
 import { type ReplayCrossref, startReplayCrossref } from '../../lib/local/replay-crossref.js';
 import { type ReplayUpstream, startReplayUpstream } from '../../lib/local/replay-upstream.js';
 import { type Reply, type Service, startService } from '../support/service.js';
@@ -74,6 +75,24 @@ describe('a demo answer names the recording it replays', () => {
     const reply = await service.post('/v1/web-search/alpha', { q: '' });
     expect(reply.status).toBe(400);
     expect(reply.headers.get('x-demo-recording')).toBeNull();
+    expect(reply.json.message).not.toContain('demo');
+  });
+});
+
+describe('the budget in the demo', () => {
+  it('counts every replayed search, and /v1/usage says that they are replays, none paid for', async () => {
+    await post('/v1/web-search/alpha', { q: 'coffee', no_cache: true });
+    const usage = await post('/v1/usage', {});
+    expect(usage.json.data.hour.used).toBeGreaterThanOrEqual(1);
+    expect(usage.json.message).toMatch(/^\d+ searches left this hour \(demo: /);
+    expect(usage.json.message.endsWith(DEMO_USAGE_NOTE)).toBe(true);
+    // It replays nothing itself: no recording to name.
+    expect(usage.headers.get('x-demo-recording')).toBeNull();
+  });
+
+  it('says nothing of replays on a refused usage request', async () => {
+    const reply = await service.post('/v1/usage', { extra: 1 });
+    expect(reply.status).toBe(400);
     expect(reply.json.message).not.toContain('demo');
   });
 });

@@ -421,13 +421,39 @@ describe('`npm run synth` without an admin for the secrets or anyone for the ala
     const lines = outcome.stderr.trim().split('\n');
     // The app's one line, then the CDK CLI's own word that the app exited with an error.
     expect(lines).toHaveLength(2);
-    // Every setting a fresh clone lacks, each with how to give it: who hears the alarms, who puts the keys.
+    // Every setting a fresh clone lacks, each with how to give it: who hears the alarms, who puts the keys, who
+    // Crossref and DataCite may write to.
     expect(lines[0]).toMatch(
-      /^Invalid CDK context: alarmEmail: required\b.* -c alarmEmail=.*; secretAdminArns: required\b.* -c secretAdminArns=/,
+      /^Invalid CDK context: alarmEmail: required\b.* -c alarmEmail=.*; secretAdminArns: required\b.* -c secretAdminArns=.*; crossrefMailto: required\b.* -c crossrefMailto=/,
     );
     expect(lines[1]).toMatch(/Subprocess exited with error 1$/);
     expect(outcome.stdout.trim()).toBe('');
   }, 120_000);
+});
+
+describe('`npm run synth` as the docs write it inline', () => {
+  // Every `npm run synth -- …` span of the README and the guides that is a whole command (no <placeholder>).
+  const written = documentPaths().flatMap((file) =>
+    [...readDocument(file).matchAll(/`(npm run synth -- [^`<]*)`/g)].map((match) => ({ file, command: match[1] as string })),
+  );
+
+  it('includes the README’s own', () => {
+    expect(written.filter(({ file }) => file === 'README.md').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('synthesizes the stack, exit 0, run as written on a fresh clone (no service configuration, no AWS account)', async () => {
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const name of ['API_KEYS', 'SERPAPI_API_KEY', 'CLIENT_KEYS_SECRET_ID', 'SERPAPI_SECRET_ID', 'CDK_DEFAULT_ACCOUNT']) {
+      delete env[name];
+    }
+    for (const command of new Set(written.map((w) => w.command))) {
+      const outcome = await run('bash', ['-c', command], { cwd: PROJECT_ROOT, env, maxBuffer: 64 * 1024 * 1024 }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+      );
+      expect(outcome.code, `${command}\n${outcome.stderr}`).toBe(0);
+    }
+  }, 900_000);
 });
 
 describe('the MCP Inspector command (docs/mcp.md)', () => {

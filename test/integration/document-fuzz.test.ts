@@ -5,6 +5,7 @@
  * answer 400 INVALID_REQUEST naming that field. The few rules JSON Schema cannot state are written in the
  * field's description; they are listed below, and the test checks that the description still says so.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalogue } from '../../lib/citations/render/style-catalogue.js';
@@ -38,11 +39,13 @@ const harness = useService({ CROSSREF_BASE_URL: crossref.url });
 afterAll(() => crossref.close());
 
 // Reproducible by default; DOCUMENT_FUZZ_SEED=<n> explores other cases, DOCUMENT_FUZZ_RUNS=<n> more of them.
-const SEED = Number(process.env.DOCUMENT_FUZZ_SEED ?? 20_261_123);
-// Sized to the time it takes: 60 valid bodies per route plus every rule broken (about 1,400 requests)
-// take 10–15 s on a quiet 2-core machine and under 60 s beside eight busy processes; the timeout below
-// leaves room for four times that.
-const POSITIVES_PER_ROUTE = Number(process.env.DOCUMENT_FUZZ_RUNS ?? 60);
+const DEFAULT_SEED = 20_261_123;
+const SEED = Number(process.env.DOCUMENT_FUZZ_SEED ?? DEFAULT_SEED);
+// Sized to the time it takes: 60 valid bodies per route plus every rule broken (the run prints how many
+// requests; docs/testing.md says about how many, checked below) take 10–15 s on a quiet 2-core machine and
+// under 60 s beside eight busy processes; the timeout below leaves room for four times that.
+const POSITIVES_DEFAULT = 60;
+const POSITIVES_PER_ROUTE = Number(process.env.DOCUMENT_FUZZ_RUNS ?? POSITIVES_DEFAULT);
 const FUZZ_TIMEOUT_MS = 240_000;
 const NEGATIVES_PER_RULE = 4;
 const CONCURRENCY = 4;
@@ -485,6 +488,17 @@ describe('requests generated from the OpenAPI document', () => {
           `one of ${rules.size} rules), ${disagreements.length} disagreements, ${Date.now() - started} ms\n`,
       );
       expect(disagreements).toEqual([]);
+      // The guide's figures are this run's: its default number of valid bodies, and about as many cases.
+      const guide = readFileSync(new URL('../../docs/testing.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+      const byDefault = /\(valid requests per endpoint, (\d+) by default\)/.exec(guide)?.[1];
+      expect(Number(byDefault), 'docs/testing.md: "(valid requests per endpoint, N by default)"').toBe(POSITIVES_DEFAULT);
+      const about = Number(/: about ([\d,]+) per run,/.exec(guide)?.[1]?.replace(/,/g, ''));
+      if (POSITIVES_PER_ROUTE === POSITIVES_DEFAULT && SEED === DEFAULT_SEED) {
+        expect(
+          Math.abs(about - cases.length),
+          `docs/testing.md: "about ${about} per run"; this run made ${cases.length}`,
+        ).toBeLessThanOrEqual(cases.length / 10);
+      }
     },
     FUZZ_TIMEOUT_MS,
   );

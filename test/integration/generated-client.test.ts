@@ -38,6 +38,8 @@ const CALLS: Record<keyof paths, () => Promise<Answer>> = {
   '/v1/cite/search': () => answer(client().POST('/v1/cite/search', { body: { query: 'machine learning', results: 5 } })),
   '/v1/cite/resolve': () =>
     answer(client().POST('/v1/cite/resolve', { body: { references: ['10.1111/ele.14024'], styles: ['nature'] } })),
+  '/v1/cite/check': () =>
+    answer(client().POST('/v1/cite/check', { body: { references: ['10.1111/ele.14024'], export: ['bibtex'] } })),
   '/v1/cite/styles': () => answer(client().POST('/v1/cite/styles', { body: { query: 'nature', results: 3 } })),
   '/v1/alpha/scholar/profiles': () => answer(client().POST('/v1/alpha/scholar/profiles', { body: { query: 'mike' } })),
   '/v1/alpha/scholar/author': () =>

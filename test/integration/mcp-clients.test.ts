@@ -97,6 +97,11 @@ describe.each(CLIENT_MODES)('the official client %s', (mode) => {
       expect(result.structuredContent, route.name).toBeTypeOf('object');
       expect(missingFromText(result.structuredContent, textOf(result)), route.name).toEqual([]);
       if (FREE.has(route.name)) expect(harness.upstream.calls() - before, route.name).toBe(0);
+      // A check searches Google Scholar only when asked, and says how often it did.
+      else if (route.name === 'cite-check')
+        expect(harness.upstream.calls() - before, route.name).toBe(
+          (result.structuredContent as { scholar_searches: number }).scholar_searches,
+        );
       else expect(harness.upstream.calls() - before, route.name).toBeGreaterThan(0);
     }
   });

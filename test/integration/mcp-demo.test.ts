@@ -6,6 +6,7 @@
  * recordings as on the fakes (mcp-clients.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USAGE_NOTE } from '../../lib/local/demo-recording.js';
 import { type ReplayCrossref, startReplayCrossref } from '../../lib/local/replay-crossref.js';
 import { type ReplayUpstream, startReplayUpstream } from '../../lib/local/replay-upstream.js';
 import { toolName } from '../../lib/mcp/descriptions.js';
@@ -41,6 +42,15 @@ describe('the demo over MCP', () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(textOf(result)).toMatch(/^\(demo: recorded answer for "bananas"\)\n/);
     expect(result._meta?.demo_recordings).toEqual(['bananas']);
+  });
+
+  it('says on the usage tool that the searches it counts are replays, none paid for', async () => {
+    await client.callTool('web_search_alpha', { q: 'coffee', no_cache: true });
+    const result = await client.callTool('usage', {});
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result).startsWith(`${DEMO_USAGE_NOTE}\n`)).toBe(true);
+    expect((result.structuredContent as { hour: { used: number } }).hour.used).toBeGreaterThanOrEqual(1);
+    expect(result._meta?.demo_recordings).toBeUndefined();
   });
 
   it('marks every paid tool’s answer as a recording, and its text carries all its data', async () => {

@@ -1,8 +1,8 @@
 /**
  * Real SerpApi answers (test/fixtures/serpapi/) over MCP: the text of each web tool's result carries every
  * value of its structuredContent, so that a model reading only text sees the results' dates, the "people
- * also ask" answers of every type (an AI overview's text blocks and references, a list's items), the answer
- * box and the knowledge graph.
+ * also ask" answers of every type (an AI overview's text blocks and references, a list's items, an overview
+ * held back), the answer box of any type (a weather box's forecast) and the knowledge graph.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,8 @@ const fixture = (name: string): Record<string, unknown> =>
 const ANSWERS = [
   { tool: 'web_search_alpha', file: 'google-2026-01-03-ai-overview.json' },
   { tool: 'web_search_alpha', file: 'google-2025-04-21-answer-box.json' },
+  { tool: 'web_search_alpha', file: 'google-2025-02-20-weather-answer-box.json' },
+  { tool: 'web_search_alpha', file: 'google-2026-09-23-people-also-ask-held-back.json' },
   { tool: 'web_search_charlie', file: 'bing-2026-01-03.json' },
   { tool: 'web_search_bravo', file: 'duckduckgo-2023-07-20.json' },
 ];

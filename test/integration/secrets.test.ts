@@ -10,7 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { capturedLogLines } from '../support/capture-logs.js';
 import { type FakeSecretsManager, startFakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type Service, startService } from '../support/service.js';
+import { type Service, startService, TEST_CLIENT_KEY } from '../support/service.js';
+import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
 import { watchTimerLag } from '../support/timer-lag.js';
 
 const CLIENT_KEY = 'deployed-client-key-abcdef';
@@ -328,19 +329,74 @@ describe('callers while the client key secret is unreadable', WAITS_FOR_BOUNDS, 
     expect((await search(newKey)).status).toBe(200);
   });
 
-  it("a client's key read from the secret before gets 500 SERVICE_MISCONFIGURED when the secret is gone, saying nothing more; a stranger 401", async () => {
+  it('every token shaped like a key gets 500 SERVICE_MISCONFIGURED when the secret is gone, saying nothing more: a good key cannot be told from a guess', async () => {
     expect((await search()).status).toBe(200);
     await expireKeys();
     secrets.secrets.delete(KEYS_SECRET);
-    const reply = await search();
-    expect(reply.status).toBe(500);
-    expect(reply.json.error).toEqual({
-      code: 'SERVICE_MISCONFIGURED',
-      details: 'The service could not read its credentials; its operator must check the deployment',
-    });
-    expect(reply.text).not.toContain('search-api/');
-    expect((await search('a-stranger-guessing-0123456789')).status).toBe(401);
+    for (const key of [CLIENT_KEY, 'a-stranger-guessing-0123456789']) {
+      const reply = await search(key);
+      expect(reply.status).toBe(500);
+      expect(reply.json.error).toEqual({
+        code: 'SERVICE_MISCONFIGURED',
+        details: 'The service could not read its credentials; its operator must check the deployment',
+      });
+      expect(reply.text).not.toContain('search-api/');
+    }
   });
+});
+
+describe('a container that has never read the client key secret', () => {
+  // A secret of its own, so that the service of this file (which has read its secret) is not touched.
+  const COLD_SECRET = 'search-api/client-keys-of-a-fresh-container';
+  const coldDigest = createHash('sha256').update(TEST_CLIENT_KEY).digest('hex');
+  let cold: ServiceProcess | undefined;
+  afterAll(async () => {
+    await cold?.stop();
+    secrets.denied.clear();
+    secrets.secrets.delete(COLD_SECRET);
+  });
+
+  it('answers a valid key 500 SERVICE_MISCONFIGURED from its first request while the secret is missing, denied or not JSON, never 401; then 200 once it is right', async () => {
+    secrets.secrets.delete(COLD_SECRET);
+    cold = await startServiceProcess({
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
+      SERPAPI_BASE_URL: upstream.url,
+      API_KEYS: undefined,
+      CLIENT_KEYS_SECRET_ID: COLD_SECRET,
+      SECRETS_TTL_SECONDS: '300',
+    });
+    const container = cold;
+    const answers = async () => {
+      const replies = [];
+      // The key of this process's requests (TEST_CLIENT_KEY), twice, and a stranger's token of the same shape.
+      for (const headers of [undefined, undefined, { Authorization: 'Bearer a-stranger-guessing-0123456789' }]) {
+        const reply = await container.post('/v1/web-search/charlie', { q: 'coffee' }, headers ? { headers } : undefined);
+        replies.push(`${reply.status} ${reply.json.error?.code}`);
+      }
+      return replies;
+    };
+    const misconfigured = Array(3).fill('500 SERVICE_MISCONFIGURED');
+    // Missing.
+    expect(await answers()).toEqual(misconfigured);
+    // There, but this function's role may not read it.
+    secrets.secrets.set(COLD_SECRET, JSON.stringify({ keys: [{ name: 'team-a', sha256: coldDigest }] }));
+    secrets.denied.add(COLD_SECRET);
+    expect(await answers()).toEqual(misconfigured);
+    // Readable, but not JSON (the digest alone, a common slip).
+    secrets.denied.delete(COLD_SECRET);
+    secrets.secrets.set(COLD_SECRET, coldDigest);
+    expect(await answers()).toEqual(misconfigured);
+    // Right: the key was a client's all along, the stranger's token is not.
+    secrets.secrets.set(COLD_SECRET, JSON.stringify({ keys: [{ name: 'team-a', sha256: coldDigest }] }));
+    expect(await answers()).toEqual(['200 undefined', '200 undefined', '401 UNAUTHORIZED']);
+    // A caller without a key is 401 whatever the secret, and reads nothing.
+    expect((await container.post('/v1/web-search/charlie', { q: 'coffee' }, { headers: { Authorization: '' } })).status).toBe(
+      401,
+    );
+  }, 120_000);
 });
 
 describe('a secret of the wrong shape', () => {

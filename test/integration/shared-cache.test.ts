@@ -11,23 +11,27 @@ import { capturedLogLines, capturedMetricLines } from '../support/capture-logs.j
 import { type FakeSerpApi, type Fault, startFakeSerpApi } from '../support/fake-serpapi.js';
 import { type Service, startService } from '../support/service.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
-import { watchTimerLag } from '../support/timer-lag.js';
 
 // Every cite search here asks for the index's citations: these tests are about the per-paper cite cache.
 // Citations rendered from Crossref records, and their cache, are tested in cite-search-crossref.test.ts.
 const CITE = '/v1/cite/search';
 const WEB = '/v1/web-search/alpha';
 const TRENDS = '/v1/alpha/trends';
-// Seconds rather than the deployed 150/300 ms: the tests that share answers through the table need every read
-// and write to finish even on a machine busy with other work; those of a slow table still see them given up.
-const READ_BUDGET_MS = 1_000;
-const WRITE_BUDGET_MS = 2_000;
+// The tests that share answers through the table need every read and write of a table that answers to
+// finish, whatever the machine's load (beside eight busy processes a write took over 5 s): budgets of
+// 20 s (deployed 150 and 300 ms), and a cite call's time far above what the fake upstream takes. A verdict
+// never depends on how fast they finish. Only the container that meets a table that never answers has
+// short budgets: it must give up on it, which no speed of the machine changes.
+const READ_BUDGET_MS = 20_000;
+const WRITE_BUDGET_MS = 20_000;
+const IMPATIENT_BUDGET_MS = 300;
 const COOLDOWN_MS = 300;
 
 let table: CacheTableServer;
 let upstream: FakeSerpApi;
 let first: Service;
 let second: ServiceProcess;
+let impatient: ServiceProcess;
 
 beforeAll(async () => {
   table = await startCacheTable();
@@ -39,13 +43,24 @@ beforeAll(async () => {
     CACHE_READ_TIMEOUT_MS: String(READ_BUDGET_MS),
     CACHE_WRITE_TIMEOUT_MS: String(WRITE_BUDGET_MS),
     CACHE_TABLE_COOLDOWN_MS: String(COOLDOWN_MS),
-    CITE_TIMEOUT_MS: '2000',
+    CITE_TIMEOUT_MS: '20000',
     POWERTOOLS_METRICS_NAMESPACE: 'SearchCitationApiTest',
   };
-  [first, second] = await Promise.all([startService(env), startServiceProcess(env)]);
-});
+  const short = { CACHE_READ_TIMEOUT_MS: String(IMPATIENT_BUDGET_MS), CACHE_WRITE_TIMEOUT_MS: String(IMPATIENT_BUDGET_MS) };
+  // The first citation search of a process builds the citation styles: seconds of CPU, half a minute beside
+  // eight busy processes (past the request's deadline, an answer of 500). Built before any test, as a
+  // deployed container builds them at its start, so that no test's verdict depends on the machine's speed.
+  const atStart = { CITATION_STYLES_AT_INIT: 'true' };
+  [first, second, impatient] = await Promise.all([
+    startService(env),
+    startServiceProcess({ ...env, ...atStart }),
+    startServiceProcess({ ...env, ...short, ...atStart }),
+  ]);
+  await (await import('../../lib/citations/render/render.js')).citationRenderer();
+}, 300_000);
 
 afterAll(async () => {
+  await impatient?.stop();
   await second?.stop();
   await first?.close();
   await upstream?.close();
@@ -86,20 +101,9 @@ const forgetCalls = () => {
 const citeCalls = () => upstream.requests.filter((q) => q.get('engine') === 'google_scholar_cite').map((q) => q.get('q'));
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}`);
 
-/**
- * `ms` less the time this process was not run meanwhile: the first service runs in it, and the second
- * competes for the same CPUs, so its timers were held back about as long.
- */
-async function timed<T>(call: () => Promise<T>): Promise<{ reply: T; ms: number }> {
-  const lag = watchTimerLag();
-  const started = performance.now();
-  const reply = await call();
-  return { reply, ms: performance.now() - started - lag.stop().total };
-}
-
 /** Papers cited from the index's cite answers (the others are cited from the index's own records). */
 function citedPapers(reply: { status: number; json: { data: { papers: { citations_source: string | null }[] } } }) {
-  expect(reply.status).toBe(200);
+  expect(reply.status, JSON.stringify((reply as { json?: unknown }).json)).toBe(200);
   return reply.json.data.papers.filter((paper) => paper.citations_source === 'index').length;
 }
 
@@ -107,7 +111,7 @@ describe('two containers sharing one table', () => {
   it('answers a cite search repeated from a second process with 0 upstream calls', async () => {
     serve({ shared: scholarPage('shared', ids('sh', 5)) });
     const miss = await first.post(CITE, { citation_source: 'index', query: 'shared', results: 5 });
-    expect(miss.status).toBe(200);
+    expect(miss.status, miss.text).toBe(200);
     expect(miss.headers.get('x-cache')).toBe('miss');
     expect(upstream.calls()).toBe(6);
     // One search-page read, the claim on it (no other container is asking for it), one batch read for all
@@ -119,7 +123,7 @@ describe('two containers sharing one table', () => {
     forgetCalls();
     table.resetLog();
     const hit = await second.post(CITE, { citation_source: 'index', query: 'shared', results: 5 });
-    expect(hit.status).toBe(200);
+    expect(hit.status, JSON.stringify(hit.json)).toBe(200);
     expect(upstream.calls()).toBe(0);
     expect(hit.headers.get('x-cache')).toBe('hit');
     expect(hit.json.data).toEqual(miss.json.data);
@@ -210,21 +214,27 @@ describe('no_cache upstream', () => {
 
 describe('lifetimes', () => {
   it("keeps a Trends answer for a `now` window minutes, and other timeframes the endpoint's hour", async () => {
-    const started = Math.floor(Date.now() / 1000);
-    for (const timeframe of ['now 1-H', 'now 7-d', 'today 12-m']) {
+    // Each answer's expiry is its write's time plus its lifetime; the write falls after its request was
+    // sent and before the table was read, however long either takes on a busy machine.
+    const lifetimes = { 'now 1-H': 300, 'now 7-d': 900, 'today 12-m': 3_600 };
+    const sent = new Map<string, number>();
+    for (const timeframe of Object.keys(lifetimes)) {
+      sent.set(timeframe, Math.floor(Date.now() / 1000));
       expect((await first.post(TRENDS, { queries: ['lifetime'], timeframe })).status).toBe(200);
     }
-    const lives = Object.fromEntries(
-      (await table.items())
+    const items = await table.items();
+    const to = Math.ceil(Date.now() / 1000);
+    const expiries = Object.fromEntries(
+      items
         .filter((item) => item.pk.includes('q=lifetime') && item.pk.includes('TIMESERIES'))
-        .map((item) => [new URLSearchParams(item.pk.slice(item.pk.indexOf('#') + 1)).get('date'), item.expiresAt - started]),
+        .map((item) => [new URLSearchParams(item.pk.slice(item.pk.indexOf('#') + 1)).get('date'), item.expiresAt]),
     );
-    expect(Object.keys(lives).sort()).toEqual(['now 1-H', 'now 7-d', 'today 12-m']);
-    expect(lives['now 1-H']).toBeGreaterThanOrEqual(300);
-    expect(lives['now 1-H']).toBeLessThanOrEqual(302);
-    expect(lives['now 7-d']).toBeGreaterThanOrEqual(900);
-    expect(lives['now 7-d']).toBeLessThanOrEqual(902);
-    expect(lives['today 12-m']).toBeGreaterThanOrEqual(3_600);
+    expect(Object.keys(expiries).sort()).toEqual(Object.keys(lifetimes).sort());
+    for (const [timeframe, lifetime] of Object.entries(lifetimes)) {
+      const from = sent.get(timeframe) ?? 0;
+      expect(expiries[timeframe], timeframe).toBeGreaterThanOrEqual(from + lifetime);
+      expect(expiries[timeframe], timeframe).toBeLessThanOrEqual(to + lifetime);
+    }
   });
 });
 
@@ -295,22 +305,18 @@ describe('what is never stored', () => {
 });
 
 describe('a failing table is never worse than no table', () => {
-  // Reads and writes each give up after their budget; everything else is the fake upstream's few ms.
-  const WORST_MS = 2 * READ_BUDGET_MS + WRITE_BUDGET_MS + 400;
-
-  async function expectAnswersWithoutTable(query: string) {
+  // Each is answered as without a table; a table that refuses or fails does so at once, and one that never
+  // answers is given up on at the read's and the write's budgets (the test's timeout catches a wait for it).
+  async function expectAnswersWithoutTable(query: string, services: readonly (Service | ServiceProcess)[] = [first, second]) {
     serve({ [query]: scholarPage(query, ids(query, 5)) });
-    for (const service of [first, second]) {
+    for (const service of services) {
       forgetCalls();
-      const { reply, ms } = await timed(() =>
-        service.post(CITE, { citation_source: 'index', query, results: 5, no_cache: false }),
-      );
+      const reply = await service.post(CITE, { citation_source: 'index', query, results: 5, no_cache: false });
       expect(citedPapers(reply as never)).toBe(5);
-      expect(ms).toBeLessThan(WORST_MS);
     }
   }
 
-  it('answers every request correctly, within the budget, while the table is down', async () => {
+  it('answers every request correctly while the table is down', async () => {
     await table.stop();
     try {
       await expectAnswersWithoutTable('down');
@@ -326,10 +332,15 @@ describe('a failing table is never worse than no table', () => {
     await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
   });
 
-  it('answers within the budget while the table is slow', async () => {
-    table.setMode({ kind: 'slow', delayMs: 3_000 });
-    await expectAnswersWithoutTable('slow');
-    table.setMode({ kind: 'ok' });
+  it('answers while the table never answers, giving up on its reads and writes', async () => {
+    table.setMode({ kind: 'hang' });
+    try {
+      await expectAnswersWithoutTable('hung', [impatient]);
+      // It asked the table, and answered though the table never did.
+      expect(table.operations.length).toBeGreaterThan(0);
+    } finally {
+      table.setMode({ kind: 'ok' });
+    }
     await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 50));
   });
 

@@ -128,6 +128,12 @@ describe('the cost of a smoke body', () => {
     expect(paidCalls('web-search-alpha', { q: 'coffee', fetch_ai_overview: false })).toBe(1);
     expect(paidCalls('web-search-alpha', { q: 'coffee', fetch_ai_overview: true })).toBe(2);
   });
+
+  it('counts a reference check as a search per reference only with scholar, at most the table’s', () => {
+    expect(paidCalls('cite-check', { references: ['a', 'b', 'c'] })).toBe(0);
+    expect(paidCalls('cite-check', { references: ['a', 'b', 'c'], scholar: true })).toBe(3);
+    expect(paidCalls('cite-check', { bibliography: 'a\n\nb', scholar: true })).toBe(100);
+  });
 });
 
 describe('npm run smoke without --live', () => {

@@ -169,6 +169,20 @@ async function representativeRequests(): Promise<Record<string, Record<string, u
       ...pages({ query: 'machine learning', results: 20 }),
       ...each('format', CITATION_FORMATS, { query: 'bananas', results: 1 }),
     ],
+    // Google Scholar, for references no registry has (here Crossref does not answer): the longest query a
+    // reference makes (300 characters), a BibTeX entry's title, a reference in Chinese.
+    'cite-check': [
+      {
+        references: ['Nobody, A. (2020). A conference paper no registry holds. In Proceedings of the Workshop on Nothing.'],
+        scholar: true,
+      },
+      { references: [`Nobody, A. (2020). ${'A very long title of a work no registry holds '.repeat(12)}.`], scholar: true },
+      {
+        references: ['@inproceedings{n, title={A paper only the index knows}, author={Nobody, A.}, year={2020}}'],
+        scholar: true,
+      },
+      { references: ['张三. 咖啡的历史与文化研究[J]. 中国咖啡, 2020, 12(3): 45-50.'], scholar: true },
+    ],
   };
 }
 

@@ -23,6 +23,10 @@ const fixture = (name: string): Json =>
   JSON.parse(readFileSync(new URL(`../fixtures/serpapi/${name}`, import.meta.url), 'utf8')) as Json;
 const GOOGLE = fixture('google-2026-01-03-ai-overview.json');
 const GOOGLE_ANSWER_BOX = fixture('google-2025-04-21-answer-box.json');
+const GOOGLE_WEATHER = fixture('google-2025-02-20-weather-answer-box.json');
+const GOOGLE_HELD_BACK = fixture('google-2026-09-23-people-also-ask-held-back.json');
+// The demo's recording (lib/local/samples/SOURCES.md): a real answer whose knowledge graph carries Google's tokens.
+const GOOGLE_DEMO = JSON.parse(readFileSync(new URL('../../lib/local/samples/google.json', import.meta.url), 'utf8')) as Json;
 const BING = fixture('bing-2026-01-03.json');
 const DUCKDUCKGO = fixture('duckduckgo-2023-07-20.json');
 const SCHOLAR = fixture('google_scholar-2023-11-20.json');
@@ -197,6 +201,8 @@ describe('Google, 2025-04-21, "What is the capital of France?" (web search alpha
       displayed_link: null,
       source: null,
       date: null,
+      // Its only other value is a picture, which is left out.
+      details: {},
     });
     expect(data.knowledge_graph).toMatchObject({ title: 'Paris', type: 'Capital of France', source: null, link: null });
     expect(data.knowledge_graph.facts).toEqual([
@@ -208,6 +214,73 @@ describe('Google, 2025-04-21, "What is the capital of France?" (web search alpha
     ]);
     expect(data.relatedSearches.map((s: Data) => s.query)).toEqual(GOOGLE_ANSWER_BOX.related_searches);
     expectCarried('web-search-alpha', 'google', GOOGLE_ANSWER_BOX, data);
+  });
+});
+
+describe('Google, 2025-02-20, the weather in Delhi: an answer box of a type the summary has no field for', () => {
+  it('keeps the weather box with its type and all 227 of its values: the day’s, 8 days’ forecast and 27 hours’', async () => {
+    const data = await answer('web-search-alpha', { q: 'Weather in Delhi tomorrow' }, GOOGLE_WEATHER);
+    const box = GOOGLE_WEATHER.answer_box as Json;
+    expect(data.answer_box).toMatchObject({ type: 'weather_result', title: null, answer: null, date: 'Friday' });
+    expect(data.answer_box.details).toMatchObject({
+      temperature: '77',
+      unit: 'Fahrenheit',
+      precipitation: '10%',
+      humidity: '61%',
+      wind: '6 mph',
+      location: 'Delhi, India',
+      weather: 'Partly cloudy',
+    });
+    expect(data.answer_box.details.forecast).toHaveLength(8);
+    expect(data.answer_box.details.forecast[0]).toEqual({
+      day: 'Thursday',
+      temperature: { high: '79', low: '53' },
+      weather: 'Light rain',
+      humidity: '94%',
+      precipitation: '45%',
+      wind: '8 mph',
+    });
+    expect(data.answer_box.details.hourly_forecast.map((hour: Data) => hour.time)).toEqual(
+      items(box.hourly_forecast).map((hour) => hour.time),
+    );
+    // Every value of the box but its pictures (1 of the day, 8 of the days, 27 of the hours).
+    expect(expectCarried('web-search-alpha', 'google', GOOGLE_WEATHER, data)).toBe(227);
+    expect(JSON.stringify(data.answer_box)).not.toContain('gstatic.com');
+  });
+});
+
+describe('Google, 2026-09-23, "nestjs jwt authentication": every AI overview held back for a request of its own', () => {
+  it('says of each "People also ask" overview that it is held back and how to have it, as of the page’s own', async () => {
+    const data = await answer('web-search-alpha', { q: 'nestjs jwt authentication' }, GOOGLE_HELD_BACK);
+    expect(data.people_also_ask.map((q: Data) => q.question)).toEqual(
+      items(GOOGLE_HELD_BACK.related_questions).map((q) => q.question),
+    );
+    for (const entry of data.people_also_ask) {
+      expect(entry).toMatchObject({ type: 'ai_overview', snippet: null, title: null, link: null, displayed_link: null });
+      expect(entry.ai_overview).toEqual({
+        state: 'not_fetched',
+        text_blocks: [],
+        references: [],
+        note: expect.stringMatching(/holds the AI overview answering this question back.*"fetch_ai_overview": true/),
+        error: null,
+      });
+    }
+    // The page's own overview, held back too: not fetched unless asked for.
+    expect(data.ai_overview).toMatchObject({ state: 'not_fetched', note: expect.stringContaining('"fetch_ai_overview": true') });
+    // The tokens are read, never shown, and no follow-up search was made for any of them.
+    expect(JSON.stringify(data)).not.toContain('page_token');
+    expect(harness.upstream.calls()).toBe(1);
+    expectCarried('web-search-alpha', 'google', GOOGLE_HELD_BACK, data);
+  });
+});
+
+describe('Google, 2022-03-17, "Coffee" (the demo’s recording): knowledge graph keys that hold Google’s tokens', () => {
+  it('takes the one fact and none of the 3 `*_stick` tokens', async () => {
+    const data = await answer('web-search-alpha', { q: 'Coffee' }, GOOGLE_DEMO);
+    const graph = GOOGLE_DEMO.knowledge_graph as Json;
+    expect(Object.keys(graph).filter((key) => key.endsWith('_stick'))).toHaveLength(3);
+    expect(data.knowledge_graph.facts).toEqual([{ label: 'patron saint', value: 'Saint Drogo of Sebourg redrockroasters.com' }]);
+    expectCarried('web-search-alpha', 'google', GOOGLE_DEMO, data);
   });
 });
 

@@ -5,8 +5,11 @@
  * `hold` keeps the request until `release()`, so it lands after the caller gave up; `cut` closes the
  * connection without passing the request on (it never lands); `strip` removes an
  * attribute from the answer's item (an implementation that leaves it out). Unqueued requests pass.
+ * `stop()` takes the table away altogether: every connection is refused (nothing can be sent) until
+ * `start()`.
  */
 import { createServer, request } from 'node:http';
+import type { Socket } from 'node:net';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { type CacheTableServer, startCacheTable } from './cache-table.js';
 import { listenOnLoopback } from './loopback.js';
@@ -25,6 +28,10 @@ export interface BudgetProxy {
   idle(): Promise<void>;
   /** Sends the held requests on to the table, in order; resolves when the table has answered each. */
   release(): Promise<void>;
+  /** Stops listening and drops open connections: every call is refused before it is sent. */
+  stop(): Promise<void>;
+  /** Listens again on the same port. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,8 +109,27 @@ export async function startBudgetProxy(target: string): Promise<BudgetProxy> {
   });
   server.keepAliveTimeout = 60_000;
   const listening = await listenOnLoopback(server);
+  const port = new URL(listening.url).port;
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+  });
   return {
     url: listening.url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+    start: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(Number(port), '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
     operations,
     queue: (...next) => {
       actions.push(...next);

@@ -29,8 +29,8 @@ export async function useCrossrefService(env: Record<string, string> = {}) {
     dataCite.reset();
     // A 429 pauses every lookup of the container for a while (sources/pace.ts); each test starts unpaused.
     // Imported only now: the clients read the configuration, which the service sets up, on import.
-    (await import('../../lib/citations/sources/crossref.js')).crossrefPace.reset();
-    (await import('../../lib/citations/sources/datacite.js')).dataCitePace.reset();
+    await (await import('../../lib/citations/sources/crossref.js')).crossrefPace.reset();
+    await (await import('../../lib/citations/sources/datacite.js')).dataCitePace.reset();
   });
   return {
     harness,

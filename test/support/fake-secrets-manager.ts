@@ -19,6 +19,8 @@ export interface FakeSecretsManager {
   hang: boolean;
   /** Secret ids whose calls hang as `hang` makes every call hang. */
   hangingSecrets: Set<string>;
+  /** Secret ids the caller may not read: AccessDeniedException, as IAM answers a role without the grant. */
+  denied: Set<string>;
   /** Operations that fail with HTTP 500 InternalServiceError while the others work. */
   failing: Set<FakeOperation>;
   /** Every call, answered or not. */
@@ -40,6 +42,7 @@ export async function startFakeSecretsManager(initial: Record<string, string> = 
     down: false,
     hang: false,
     hangingSecrets: new Set(),
+    denied: new Set(),
     failing: new Set(),
     calls: 0,
     get hanging() {
@@ -68,6 +71,12 @@ export async function startFakeSecretsManager(initial: Record<string, string> = 
       };
       if (fake.down || fake.failing.has(operation as FakeOperation)) {
         return send(500, { __type: 'InternalServiceError', message: 'Service unavailable' });
+      }
+      if (secretId !== undefined && fake.denied.has(secretId)) {
+        return send(400, {
+          __type: 'AccessDeniedException',
+          message: `User is not authorized to perform: secretsmanager:${operation} on resource: ${secretId}`,
+        });
       }
       const notFound = () =>
         send(400, { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." });

@@ -24,7 +24,13 @@ export type Fault =
   | 'gzip'
   // A Buffer body is sent as is (a gzip body with its Content-Encoding header, say).
   | { status: number; body: string | Buffer; headers?: Record<string, string> }
-  | { json: unknown };
+  | { json: unknown }
+  // Held until `until` settles, then answered as `then` (the sample by default): a call still in flight for
+  // as long as the test needs, whatever the machine's speed.
+  | { until: Promise<unknown>; then?: Answer };
+
+/** A fault that is answered at once. */
+type Answer = Exclude<Fault, { until: Promise<unknown> }>;
 
 /** Decides how one query is answered; undefined means the next queued fault, else the sample. */
 export type Responder = (query: URLSearchParams) => Fault | undefined;
@@ -40,6 +46,10 @@ export interface FakeSerpApi {
   respond(responder: Responder | undefined): void;
   /** Delay every answer by this many ms (the benchmark's upstream latency). */
   latencyMs: number;
+  /** Each engine's own latency, in ms, where it differs from latencyMs (the benchmark's realistic upstream). */
+  engineLatencyMs: Record<string, number>;
+  /** Holds a query's answer until the promise it returns settles (a test lines answers up); undefined: no hold. */
+  hold?: (query: URLSearchParams) => Promise<unknown> | undefined;
   /**
    * Runs once the next answer has been handed to the socket, then is cleared: a test freezes the process
    * here (the answer waits in the client's socket meanwhile).
@@ -170,6 +180,7 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
     url: '',
     requests,
     latencyMs: 0,
+    engineLatencyMs: {},
     account: { status: 200, json: FAKE_ACCOUNT },
     accountReads: 0,
     accountKey: 'test-upstream-key-SECRET-9876',
@@ -185,7 +196,9 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       queued.length = 0;
       responder = undefined;
       fake.latencyMs = 0;
+      fake.engineLatencyMs = {};
       fake.afterAnswer = undefined;
+      fake.hold = undefined;
     },
     close: () => listening.close(),
   };
@@ -206,14 +219,14 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       return;
     }
     requests.push(query);
-    const fault = responder?.(query) ?? queued.shift() ?? 'sample';
+    const given = responder?.(query) ?? queued.shift() ?? 'sample';
     const json = (status: number, body: string | Buffer, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
       const after = fake.afterAnswer;
       fake.afterAnswer = undefined;
       res.end(body, after);
     };
-    const answer = () => {
+    const answer = (fault: Answer) => {
       if (fault === 'hang') return; // never answers; the client's timeout must fire
       if (fault === 'reset') return req.socket.destroy();
       if (fault === 'html502') {
@@ -256,8 +269,16 @@ export async function startFakeSerpApi(): Promise<FakeSerpApi> {
       if ('json' in fault) return json(200, JSON.stringify(fault.json));
       return json(fault.status, fault.body, fault.headers);
     };
-    if (fake.latencyMs > 0) setTimeout(answer, fake.latencyMs);
-    else answer();
+    const answerGiven = () => {
+      if (typeof given === 'object' && 'until' in given) {
+        void given.until.then(() => answer(given.then ?? 'sample'));
+      } else answer(given);
+    };
+    const latency = fake.engineLatencyMs[query.get('engine') ?? ''] ?? fake.latencyMs;
+    const send = () => (latency > 0 ? setTimeout(answerGiven, latency) : answerGiven());
+    const held = fake.hold?.(query);
+    if (held) void held.then(send);
+    else send();
   });
   server.keepAliveTimeout = 60_000;
   const listening = await listenOnLoopback(server);

@@ -42,6 +42,9 @@ const LEFT_OUT_RULES: readonly { why: string; matches: (path: string) => boolean
         'test/infra/create-client-key.test.ts',
         'test/infra/iam-matches-code.test.ts',
         'test/integration/budget-one-call.test.ts',
+        'test/integration/cache-claims.test.ts',
+        'test/integration/release-check.test.ts',
+        'test/integration/pace-shared.test.ts',
       ].includes(path),
   },
   {

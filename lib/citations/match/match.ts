@@ -347,7 +347,10 @@ export function bestMatch(record: ScholarRecord, works: readonly CrossrefWork[])
     const similarity = Math.max(0, ...titles.map((title) => titleSimilarity(record.title, title)));
     if (similarity < TITLE_SIMILARITY_THRESHOLD || !sameFirstAuthor(record, work)) return [];
     const dataRecord = paperIsData && work.type === 'dataset';
-    if (!paperIsNotice && !dataRecord && isNotice(work.title?.[0] ?? '', work.type)) return [];
+    const workIsNotice = isNotice(work.title?.[0] ?? '', work.type);
+    if (!paperIsNotice && !dataRecord && workIsNotice) return [];
+    // A notice (an erratum, a retraction, a reply) is that notice, never the article whose title it repeats.
+    if (paperIsNotice && !workIsNotice) return [];
     // A year is one of the three things that single a work out: without it, a later edition or a
     // same-titled work decades apart cannot be told from the paper. A missing year on either side refuses.
     const year = workYear(work);

@@ -64,7 +64,7 @@ export function parseReferenceInput(input: string): ReferenceInput {
 }
 
 /** A web address: with a scheme, from "www.", or a DOI link without its scheme ("doi.org/10…"). */
-const WEB_ADDRESS = /\b(?:https?:\/\/|www\.|(?:dx\.)?doi\.org\/)\S+/gi;
+export const WEB_ADDRESS = /\b(?:https?:\/\/|www\.|(?:dx\.)?doi\.org\/)\S+/gi;
 
 /** The longest query sent: Crossref ranks on the words, and a reference's tail adds nothing but noise. */
 const QUERY_LENGTH = 300;
@@ -92,7 +92,7 @@ export interface ReferenceMatch {
 export type ReferenceOutcome = { matched: ReferenceMatch } | { matched: null; rule: string; reason: string; score?: number };
 
 /** The text, normalised, as words and as the numbers it holds. */
-interface Reference {
+export interface Reference {
   raw: string;
   words: string[];
   numbers: Set<string>;
@@ -107,7 +107,7 @@ interface Reference {
 /** A range that is a span of years, not pages: "1993–94", "2019–2020" (the digits at both ends, a dash between). */
 const YEAR_SPAN = /^(?:1[5-9]|20)\d\d\D+(?:(?:1[5-9]|20)\d\d|\d\d)$/;
 
-function readReference(input: string): Reference {
+export function readReference(input: string): Reference {
   const text = cleanReference(input);
   const withoutUrls = text.replace(WEB_ADDRESS, ' ').replace(/\b10\.\d{4,9}\/\S+/g, ' ');
   const words = normalizeText(withoutUrls).split(' ').filter(Boolean);
@@ -127,7 +127,7 @@ function readReference(input: string): Reference {
   };
 }
 
-interface Window {
+export interface Window {
   start: number;
   end: number;
   similarity: number;
@@ -161,7 +161,7 @@ function sharedBigrams(a: Map<string, number>, b: Map<string, number>): number {
  * bigrams with a title of t needs s ≥ 0.85·t / 1.15) is not aligned at all: most candidates are far from
  * the text.
  */
-function alignTitle(ref: Reference, title: string): Window | undefined {
+export function alignTitle(ref: Reference, title: string, threshold = TITLE_SIMILARITY_THRESHOLD): Window | undefined {
   const titleWords = normalizeText(title).split(' ');
   const n = titleWords.length;
   const titleBigrams = bigramCounts(titleWords.join(''));
@@ -169,7 +169,6 @@ function alignTitle(ref: Reference, title: string): Window | undefined {
   for (const count of titleBigrams.values()) titleTotal += count;
   // A title without two letters in a row (one letter, punctuation alone) has nothing to be found by.
   if (titleTotal === 0) return undefined;
-  const threshold = TITLE_SIMILARITY_THRESHOLD;
   if (sharedBigrams(titleBigrams, ref.bigrams) < (threshold * titleTotal) / (2 - threshold)) return undefined;
   let best: Omit<Window, 'numbers'> | undefined;
   for (let length = Math.max(1, n - 2); length <= n + 2; length++) {
@@ -339,6 +338,11 @@ function titlesOf(work: CrossrefWork): string[] {
   return [...titles, ...titles.map((title) => title.replace(/^\s*data\s+from\s*:\s*/i, ''))];
 }
 
+/** Whether the text names a notice: the title it carries, or up to three words before it, reads as one. */
+export function namesNotice(ref: Reference, window: Pick<Window, 'start' | 'end'>): boolean {
+  return [0, 1, 2, 3].some((k) => isNotice(ref.words.slice(Math.max(0, window.start - k), window.end).join(' ')));
+}
+
 /** One candidate against the text: accepted, or the first rule that refuses it. */
 function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
   const doi = work.DOI.toLowerCase();
@@ -380,10 +384,10 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
     return { rule: 'pages', reason: 'The reference’s pages are not those of the work whose title it carries.', similarity };
   }
   const text = ref.words.join(' ');
-  // The text names the notice when the title it carries, or up to three words before it, reads as one.
-  const named = [0, 1, 2, 3].some((k) => isNotice(ref.words.slice(Math.max(0, window.start - k), window.end).join(' ')));
+  const named = namesNotice(ref, window);
   const dataset = work.type === 'dataset';
-  if (isNotice(title, work.type) && !named && !(dataset && DATA_TEXT.test(text))) {
+  const notice = isNotice(title, work.type);
+  if (notice && !named && !(dataset && DATA_TEXT.test(text))) {
     return {
       rule: 'notice',
       reason: 'The only work found is a notice (a correction, reply or deposit) about the referenced work.',
@@ -395,6 +399,15 @@ function judge(ref: Reference, work: CrossrefWork): Accepted | Refusal {
   const outside = [...ref.words.slice(0, window.start), ...ref.words.slice(window.end)].join(' ');
   if (!dataset && DATA_TEXT.test(outside)) {
     return { rule: 'version', reason: 'The reference cites a dataset, and the work found is not one.', similarity };
+  }
+  // A reference to a notice (an erratum, a retraction, a reply) is that notice, never the article it is about.
+  if (named && !notice) {
+    return {
+      rule: 'notice',
+      reason:
+        'The reference cites a notice (a correction, retraction, reply or comment), and the work found is the article it is about.',
+      similarity,
+    };
   }
   const agrees = agreesOnPlace(ref, work);
   const placed = agrees || namesContainer(ref, work);

@@ -9,6 +9,19 @@ export interface CrossrefPerson {
 }
 
 /**
+ * One entry of Crossref's update metadata: on a work, `updated-by` names each notice about it (a correction,
+ * a retraction, an expression of concern…); on a notice, `update-to` names the work it updates. Crossref
+ * carries Retraction Watch's records there too, with `source: "retraction-watch"` (else `"publisher"`).
+ */
+export interface CrossrefUpdate {
+  DOI?: string;
+  type?: string;
+  label?: string;
+  source?: string;
+  updated?: { 'date-parts'?: (number | null)[][]; 'date-time'?: string };
+}
+
+/**
  * A work as Crossref gives it (the fields the lookup asks for with `select`); a DataCite record is read into
  * the same shape (sources/datacite.ts), so that one matcher and one CSL mapping serve both.
  */
@@ -32,6 +45,14 @@ export interface CrossrefWork {
   URL?: string;
   /** A dataset's or software's version (DataCite). */
   version?: string;
+  /** The container's abbreviated names ("Phys. Rev. B"), as references often cite it. */
+  'short-container-title'?: string[];
+  /** When the work came out in print and online: a reference may cite either year. */
+  'published-print'?: { 'date-parts'?: (number | null)[][] };
+  'published-online'?: { 'date-parts'?: (number | null)[][] };
+  /** The notices about this work (corrections, retractions…), and for a notice the work it updates. */
+  'updated-by'?: CrossrefUpdate[];
+  'update-to'?: CrossrefUpdate[];
 }
 
 /** The free sources of records, each a DOI registration agency (the contract's list). */

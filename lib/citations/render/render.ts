@@ -7,13 +7,13 @@
  * (`forOneEntry`: most of a large style's build and memory went to parts one entry never uses) with its
  * macro lookups indexed (citeproc-macro-index.ts): ~0.3 s for the five on one core (the README's
  * benchmark). Each style's engine is built once per container, in one of two places:
- * - deployed, while the container starts (`prepareCitationRenderer`, CITATION_STYLES_AT_INIT): Lambda
- *   gives a managed runtime's start-up burst CPU, while a 512 MB function's requests get under a third of
- *   a core (CPU is shared out by memory, a full core at 1,769 MB), so on a request's path the same build
- *   would take about three times longer; and the first citation search then only renders;
- * - elsewhere (the local server, tests, the MCP function, which serves every tool), on the first citation
- *   search, while that request waits on the network: the styles are built one per turn of the event
- *   loop, so that answers arriving meanwhile are still read.
+ * - by default, deployed too, on the first citation request, while that request waits on the network (the
+ *   index answers after a second or more): the styles are built one per turn of the event loop, so that
+ *   answers arriving meanwhile are still read. At realistic latencies this answered a new container's
+ *   first request sooner than a build at start-up (docs/decisions.md §26);
+ * - with CITATION_STYLES_AT_INIT, while the container starts (`prepareCitationRenderer`): a start-up gets
+ *   Lambda's burst CPU, and the first request then only renders, but every cold start carries the build,
+ *   one that only serves a cached answer included.
  * A failed build is not kept: the next request tries again.
  *
  * Styles: MLA 9th edition and Chicago 18th edition notes-bibliography from the CSL styles repository

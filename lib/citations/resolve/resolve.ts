@@ -4,8 +4,10 @@
  * break: model/text.ts cleanReference); one that is empty or too long is answered as such, never failing
  * the list.
  * - A DOI (or a reference that holds one, or an arXiv identifier, whose DOI arXiv registers with DataCite)
- *   is looked up directly: Crossref twenty to a request, then DataCite for what Crossref does not know
- *   (DOIs of DataCite's repositories, arXiv's and Zenodo's among them, go to DataCite first).
+ *   is looked up directly: Crossref twenty to a request, then DataCite twenty to a request for what
+ *   Crossref does not know (DOIs of DataCite's repositories, arXiv's and Zenodo's among them, go to DataCite
+ *   first). A DOI is the reference's claim, not its answer: a reference whose DOI is the record of a work
+ *   of another title and authors gets no DOI (`doi_conflict`, match/reference-check.ts).
  * - Free text is sent to Crossref as a bibliographic query; its candidates go through the reference matcher
  *   (reference-match.ts: a wrong DOI is worse than none, so nothing ambiguous is taken). A reference
  *   Crossref has no match for that names a data repository, a dataset, software or a preprint is then
@@ -19,6 +21,7 @@ import { mapSettled } from '../../concurrency.js';
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { logger } from '../../logger.js';
+import { citableTitles, describes, namesAuthors, recordAuthors, statesOtherTitle } from '../match/reference-check.js';
 import {
   bibliographicQuery,
   matchReference,
@@ -26,9 +29,10 @@ import {
   type ReferenceInput,
   type ReferenceOutcome,
 } from '../match/reference-match.js';
-import { agencyOf, type CrossrefWork, type RecordAgency } from '../model/work.js';
-import { DOIS_PER_LOOKUP, searchReference, worksByDoi } from '../sources/crossref.js';
-import { arxivDoi, dataCiteWork, isDataCiteDoi, referenceQuery, searchDataCite } from '../sources/datacite.js';
+import { agencyOf, type CrossrefWork, type RecordAgency, workYear } from '../model/work.js';
+import { searchReference } from '../sources/crossref.js';
+import { arxivDoi, isDataCiteDoi, referenceQuery, searchDataCite } from '../sources/datacite.js';
+import { lookUpDois as lookUpDoisInSources } from '../sources/doi-lookup.js';
 
 /** What one reference resolved to. */
 export interface Resolution {
@@ -86,41 +90,36 @@ function failure(reason: unknown): string {
 }
 
 /** What a DOI's lookups found: its work, or why there is none (`transient` when a lookup failed). */
-type DoiOutcome = { work: CrossrefWork } | { reason: string; transient?: true };
+type DoiResult = { work: CrossrefWork } | { reason: string; transient?: true };
 
 /**
- * Every DOI's work, by lower-case DOI: Crossref first (twenty to a request; a DOI holding a comma cannot be
- * one of its filters), then DataCite, one request each, for every DOI Crossref did not give (its
- * repositories' prefixes go to DataCite alone). A DOI no source gives maps to why.
+ * Every DOI's work, by lower-case DOI (sources/doi-lookup.ts: Crossref twenty to a request, then DataCite
+ * twenty to a request for every DOI Crossref did not give). A DOI no source gives maps to why.
  */
-async function lookUpDois(dois: readonly string[], deadline: number): Promise<Map<string, DoiOutcome>> {
-  const found = new Map<string, DoiOutcome>();
-  const crossrefFailures = new Map<string, string>();
-  const forCrossref = dois.filter((doi) => !doi.includes(',') && !isDataCiteDoi(doi));
-  const chunks: string[][] = [];
-  for (let i = 0; i < forCrossref.length; i += DOIS_PER_LOOKUP) chunks.push(forCrossref.slice(i, i + DOIS_PER_LOOKUP));
-  const outcomes = await mapSettled(chunks, config.CROSSREF_CONCURRENCY, (chunk) => worksByDoi(chunk, { deadline }));
-  outcomes.forEach((outcome, i) => {
-    for (const doi of chunks[i] ?? []) {
-      if (outcome.status === 'rejected') crossrefFailures.set(doi, failure(outcome.reason));
-      else {
-        const work = outcome.value.get(doi);
-        if (work) found.set(doi, { work });
-      }
-    }
-  });
-  const forDataCite = dois.filter((doi) => !found.has(doi));
-  const fromDataCite = await mapSettled(forDataCite, config.CROSSREF_CONCURRENCY, (doi) => dataCiteWork(doi, { deadline }));
-  fromDataCite.forEach((outcome, i) => {
-    const doi = forDataCite[i] as string;
-    if (outcome.status === 'fulfilled' && outcome.value) found.set(doi, { work: outcome.value });
-    else {
-      // Crossref's failure says more than DataCite's "no record": the DOI may well be Crossref's.
-      const failed = crossrefFailures.get(doi) ?? (outcome.status === 'rejected' ? failure(outcome.reason) : undefined);
-      found.set(doi, failed === undefined ? { reason: unknownDoi(doi) } : { reason: failed, transient: true });
-    }
-  });
-  return found;
+async function lookUpDois(dois: readonly string[], deadline: number): Promise<Map<string, DoiResult>> {
+  const outcomes = await lookUpDoisInSources(dois, { deadline, concurrency: config.CROSSREF_CONCURRENCY });
+  return new Map(
+    [...outcomes].map(([doi, outcome]): [string, DoiResult] => [
+      doi,
+      'work' in outcome
+        ? outcome
+        : 'failed' in outcome
+          ? { reason: failure(outcome.failed), transient: true }
+          : { reason: unknownDoi(doi) },
+    ]),
+  );
+}
+
+/**
+ * Why a reference's own DOI is not its record: the DOI is another work's, whose title and first author the
+ * reference does not carry (resolve gives such a reference no DOI, as the matcher gives none to a text
+ * whose DOI none of its candidates has).
+ */
+function conflict(text: string, doi: string, work: CrossrefWork): string | undefined {
+  const cited = { format: 'text' as const, text, doi };
+  if (describes(cited, work) || namesAuthors(cited, work) || !statesOtherTitle(cited, work)) return undefined;
+  const year = workYear(work);
+  return `The reference holds the DOI ${doi}, which is the record of “${citableTitles(work)[0] ?? 'an untitled work'}” (${[recordAuthors(work), year].filter(Boolean).join(', ')}); neither its title nor its first author is the reference’s.`;
 }
 
 /** How a reference names a record DataCite holds: a data repository, a dataset, software, a preprint. */
@@ -200,11 +199,20 @@ async function resolveMissing(inputs: readonly ReferenceInput[], deadline: numbe
   });
   const results: (Resolution | undefined)[] = inputs.map(unread);
   const dois = [...new Set(identified.flatMap(({ doi }, i) => (doi && !results[i] ? [doi] : [])))];
-  const byDoi = dois.length > 0 ? await lookUpDois(dois, deadline) : new Map<string, DoiOutcome>();
+  const byDoi = dois.length > 0 ? await lookUpDois(dois, deadline) : new Map<string, DoiResult>();
   identified.forEach(({ input, doi, rule }, i) => {
     if (results[i] || !doi) return;
     const outcome = byDoi.get(doi);
-    if (outcome && 'work' in outcome) {
+    const conflicting =
+      outcome && 'work' in outcome && input.kind === 'text' ? conflict(input.text, doi, outcome.work) : undefined;
+    if (conflicting) {
+      results[i] = {
+        doi: null,
+        match: { method: 'exact', score: null, rule: 'doi_conflict' },
+        reason: conflicting,
+        source: null,
+      };
+    } else if (outcome && 'work' in outcome) {
       const { work } = outcome;
       results[i] = {
         doi: work.DOI.toLowerCase(),

@@ -18,23 +18,12 @@ import { logger } from '../../logger.js';
 import { bestMatch } from '../match/match.js';
 import { type CslItem, citableItem, cslFromCrossref } from '../model/csl.js';
 import { indexRecordOf } from '../model/index-record.js';
-import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
+import { parseScholarSummary } from '../model/scholar.js';
 import { agencyName } from '../model/work.js';
 import { type CitationRenderer, citationRenderer } from '../render/render.js';
 import { type CiteAnswer, failureReason } from '../sources/index-cite.js';
-import type { FoundPaper, PaperCitations, ScholarPage } from './page.js';
-import { type CitedRecord, renderedCitations } from './records.js';
-
-/** What the request found out about one paper before its citations are put together. */
-export interface PaperSources {
-  paper: FoundPaper;
-  /** The summary as parsed for matching. */
-  scholar: ScholarRecord;
-  /** The Crossref lookup's outcome, when one was made. */
-  record?: CitedRecord;
-  /** The index's cite answer, when the request asked for it. */
-  cite?: PromiseSettledResult<CiteAnswer>;
-}
+import type { PaperCitations } from './page.js';
+import { type CitedRecord, renderedCitations, type SearchPaper } from './paper.js';
 
 export const INDEX_ONLY_REASON = 'The request asked for the index\'s citations ("citation_source": "index")';
 
@@ -50,44 +39,29 @@ interface Candidate {
 
 /** The index record's citations, rendered only when an earlier source left a format out. */
 function renderIndexRecord(
-  { paper, scholar }: PaperSources,
-  facts: ScholarPage['facts'][number] | undefined,
+  { listed, indexRecord }: SearchPaper,
   renderer: CitationRenderer | undefined,
   markup: CitationMarkup,
 ): Candidate | { error: string } {
-  if (!paper.title.trim()) return { error: 'The index gave no title to cite the paper by' };
+  if (!listed.title.trim()) return { error: 'The index gave no title to cite the paper by' };
   if (!renderer) return { error: 'The citation styles could not be loaded; the next request tries again' };
-  const { csl, gaps } = indexRecordOf(paper.scholar_id || 'paper', scholar, {
-    summary: facts?.summary ?? paper.publication,
-    link: facts?.link ?? paper.source_url,
-    profileAuthors: facts?.profileAuthors ?? [],
-    kind: facts?.kind ?? null,
-  });
   // render() never throws: a format its style cannot render is left out (a record with none is the caller's case).
-  return { source: 'index-record', citations: renderer.render(csl, markup), gaps };
+  return { source: 'index-record', citations: renderer.render(indexRecord.csl, markup), gaps: indexRecord.gaps };
 }
 
 /**
- * The record a paper is cited from in any further style (the request's `styles`): its Crossref record when
- * one matched, else the index's own record of it; undefined when the index gave no title.
+ * The record a paper is cited from in any further style (the request's `styles`): its Crossref or DataCite
+ * record when one matched, else the index's own record of it; undefined when the index gave no title.
  */
-export function styleRecordOf(
-  { paper, scholar, record }: Omit<PaperSources, 'cite'>,
-  facts: ScholarPage['facts'][number] | undefined,
-): CslItem | undefined {
+export function styleRecordOf({ listed, record, indexRecord }: SearchPaper): CslItem | undefined {
   if (record && record.doi !== null) return citableItem(record.csl);
-  if (!paper.title.trim()) return undefined;
-  return indexRecordOf(paper.scholar_id || 'paper', scholar, {
-    summary: facts?.summary ?? paper.publication,
-    link: facts?.link ?? paper.source_url,
-    profileAuthors: facts?.profileAuthors ?? [],
-    kind: facts?.kind ?? null,
-  }).csl;
+  return listed.title.trim() ? indexRecord.csl : undefined;
 }
 
 /** Why the index's cite answer was not used for every format; null when it was. */
 function citeFallback(cite: PromiseSettledResult<CiteAnswer>): string | null {
   if (cite.status === 'rejected') return `The index's cite call failed: ${failureReason(cite.reason)}`;
+  if (cite.value.notAsked) return `The index's cite call was not made: ${cite.value.notAsked}`;
   const missing = CITATION_FORMATS.filter((format) => !cite.value.citations[format]);
   if (missing.length === CITATION_FORMATS.length) return "The index's cite answer held no citations";
   return missing.length > 0 ? `The index's cite answer lacked ${missing.join(', ')}` : null;
@@ -105,21 +79,20 @@ function crossrefFallback(record: CitedRecord | undefined, markup: CitationMarku
 }
 
 /**
- * One paper's citations from its sources (see the module comment). `renderer` is undefined when the
+ * One paper's citations from the sources its record holds (see the module comment). `renderer` is undefined when the
  * styles could not be built; the paper then has what the index's cite answer gave, if anything.
  */
 export function citePaper(
-  sources: PaperSources,
-  facts: ScholarPage['facts'][number] | undefined,
+  paper: SearchPaper,
   renderer: CitationRenderer | undefined,
   markup: CitationMarkup,
   askedIndex: boolean,
 ): PaperCitations {
   const candidates: Candidate[] = [];
   const reasons: string[] = [];
-  if (sources.cite) {
-    if (sources.cite.status === 'fulfilled') {
-      const { citations, formats, links } = sources.cite.value;
+  if (paper.cite) {
+    if (paper.cite.status === 'fulfilled') {
+      const { citations, formats, links } = paper.cite.value;
       const five = new Set<string>(CITATION_FORMATS.map((format) => format.toLowerCase()));
       candidates.push({
         source: 'index',
@@ -128,12 +101,12 @@ export function citePaper(
         extraFormats: formats.filter((format) => !five.has(format.name.toLowerCase())),
       });
     }
-    const reason = citeFallback(sources.cite);
+    const reason = citeFallback(paper.cite);
     if (reason) reasons.push(reason);
   }
-  const recordCitations = sources.record ? renderedCitations(sources.record, markup) : undefined;
-  if (recordCitations && sources.record?.doi) candidates.push({ source: sources.record.source, citations: recordCitations });
-  const crossrefReason = askedIndex && !sources.record ? INDEX_ONLY_REASON : crossrefFallback(sources.record, markup);
+  const recordCitations = paper.record ? renderedCitations(paper.record, markup) : undefined;
+  if (recordCitations && paper.record?.doi) candidates.push({ source: paper.record.source, citations: recordCitations });
+  const crossrefReason = askedIndex && !paper.record ? INDEX_ONLY_REASON : crossrefFallback(paper.record, markup);
 
   const citations: Citations = {};
   const origin = new Map<CitationFormat, CitationOrigin>();
@@ -151,8 +124,8 @@ export function citePaper(
   let error: string | null = null;
   if (origin.size < CITATION_FORMATS.length) {
     // Why Crossref's record left formats out, when it was a source this request could use.
-    if (crossrefReason && (!askedIndex || sources.record)) reasons.push(crossrefReason);
-    const fromIndex = renderIndexRecord(sources, facts, renderer, markup);
+    if (crossrefReason && (!askedIndex || paper.record)) reasons.push(crossrefReason);
+    const fromIndex = renderIndexRecord(paper, renderer, markup);
     if ('error' in fromIndex) {
       error = fromIndex.error;
     } else {
@@ -191,6 +164,7 @@ export function citePaper(
     error: origin.size === 0 ? (error ?? 'No source gave citations for this paper') : null,
     fallbackReason: reasons.length > 0 && origin.size > 0 && hasFallback(origin, askedIndex) ? reasons.join('; ') : null,
     crossrefFallback: crossrefReason,
+    indexNotAsked: paper.cite?.status === 'fulfilled' ? (paper.cite.value.notAsked ?? null) : null,
   };
 }
 
@@ -201,34 +175,15 @@ function hasFallback(origin: Map<CitationFormat, CitationOrigin>, askedIndex: bo
 }
 
 /**
- * Every paper's citations: `lookups[i]` (the Crossref lookup, when made) and `cites[i]` (the index's cite
- * answer, when asked for) belong to `found.papers[i]`. A renderer that could not be built leaves papers
- * only what the index's cite answers gave, and says why.
+ * Every paper's citations, in paper order, from what its record holds: its Crossref or DataCite record when
+ * a lookup was made, the index's cite answer when asked for, the index's own record. A renderer that could
+ * not be built leaves papers only what the index's cite answers gave, and says why.
  */
 export function citePapers(
-  found: ScholarPage,
-  options: {
-    lookups: readonly { scholar: ScholarRecord; record: CitedRecord }[] | null;
-    cites: readonly PromiseSettledResult<CiteAnswer>[] | null;
-    renderer: CitationRenderer | undefined;
-    markup: CitationMarkup;
-    askedIndex: boolean;
-  },
+  papers: readonly SearchPaper[],
+  options: { renderer: CitationRenderer | undefined; markup: CitationMarkup; askedIndex: boolean },
 ): PaperCitations[] {
-  return found.papers.map((paper, i) =>
-    citePaper(
-      {
-        paper,
-        scholar: options.lookups?.[i]?.scholar ?? parseScholarSummary(paper.title, paper.publication),
-        record: options.lookups?.[i]?.record,
-        cite: options.cites?.[i],
-      },
-      found.facts[i],
-      options.renderer,
-      options.markup,
-      options.askedIndex,
-    ),
-  );
+  return papers.map((paper) => citePaper(paper, options.renderer, options.markup, options.askedIndex));
 }
 
 /** A paper as the index lists it and its Crossref work: what the start-up warm-up runs through. */

@@ -48,6 +48,8 @@ export interface PaperCitations {
   error: string | null;
   fallbackReason: string | null;
   crossrefFallback: string | null;
+  /** Why the index's cite call was not made for the paper (the engine rests); null when it was, or none was asked. */
+  indexNotAsked: string | null;
 }
 
 /**
@@ -153,6 +155,7 @@ export function assemble(
     return entry ? [`[${p.index}] ${entry}`] : [];
   });
   const lacking = papers.filter((p) => Object.keys(p.citations).length === 0).length;
+  const notAsked = cited.filter((outcome) => outcome.indexNotAsked);
   return {
     total_found: papers.length,
     total_results: found.total_results,
@@ -166,7 +169,10 @@ export function assemble(
     page: request.page,
     has_more: found.has_more,
     index_offset: offset,
-    note: noteFor(request, papers, found, reference_list.length, lacking),
+    note: noteFor(request, papers, found, reference_list.length, lacking, {
+      count: notAsked.length,
+      reason: notAsked[0]?.indexNotAsked ?? null,
+    }),
   };
 }
 
@@ -176,6 +182,7 @@ export function noteFor(
   found: ScholarPage,
   references: number,
   lacking: number,
+  notAsked: { count: number; reason: string | null } = { count: 0, reason: null },
 ): string {
   const first = papers[0];
   const last = papers.at(-1);
@@ -197,6 +204,13 @@ export function noteFor(
   } else if (used.length > 0) {
     sentences.push(
       `Citations come from ${used.map(([count, what]) => `${what} for ${count} of ${papers.length} papers`).join('; ')} (citations_source says which).`,
+    );
+  }
+  if (notAsked.count > 0 && notAsked.reason) {
+    // The paid call the request asked for was not made: it says so, and why, before anything else is read.
+    const reason = notAsked.reason.charAt(0).toUpperCase() + notAsked.reason.slice(1);
+    sentences.push(
+      `${reason}: no cite call was made for ${notAsked.count} of ${papers.length} ${papers.length === 1 ? 'paper' : 'papers'}, and none was paid for.`,
     );
   }
   if (lacking > 0) {

@@ -1,45 +1,35 @@
 /**
  * Step 2 of citation search: each paper's free record (bounded concurrency, each lookup with its own
  * timeout, all within the request's deadline and CROSSREF_BUDGET_MS), and for a matched record its five
- * citations rendered locally (render.ts). Crossref is asked for every paper; DataCite, which registers
- * arXiv's, Zenodo's, Dryad's, figshare's and OSF's DOIs, for a paper the index shows on one of those (an
- * arXiv identifier is looked up directly), when Crossref has no match for it: a page of journal articles
- * costs DataCite nothing. A matched record never changes, so it is cached per scholar result id with its
- * rendered citations, in memory and in the shared table: a repeated paper costs neither a lookup nor a
- * render. A miss or a failure is not cached, so that a later request may find it.
+ * citations rendered locally (render.ts). First the DOIs the papers' links carry (and arXiv identifiers,
+ * DataCite's DOIs) are looked up directly, twenty to a request (sources/dois.ts): a page of journal
+ * articles whose links carry their DOIs costs one Crossref request, not one per paper. Each work found is
+ * still taken only if the matcher accepts it for the paper, and never a notice (an erratum, a correction)
+ * a link pointed at. The papers left are searched for: Crossref's bibliographic query, then DataCite for a
+ * paper the index shows on a repository DataCite registers (arXiv, Zenodo, Dryad, figshare, OSF…), when
+ * Crossref has no match for it; a page of journal articles costs DataCite nothing. A matched record never
+ * changes, so it is cached per scholar result id with its rendered citations, in memory and in the shared
+ * table: a repeated paper costs neither a lookup nor a render. A miss or a failure is not cached, so that a
+ * later request may find it.
  */
 
 import { type CacheScope, createSharedCache } from '../../cache/shared.js';
-import { mapSettled } from '../../concurrency.js';
+import { createLimiter } from '../../concurrency.js';
 import { config } from '../../config.js';
-import type { CitationMarkup, Citations } from '../../contract/cite-search.js';
+import type { CitationMarkup } from '../../contract/cite-search.js';
 import { AppError } from '../../errors.js';
 import { logger } from '../../logger.js';
 import { bestMatch } from '../match/match.js';
-import { citableItem, cslFromCrossref, type PaperRecord } from '../model/csl.js';
-import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
+import { citableItem, cslFromCrossref } from '../model/csl.js';
+import type { ScholarRecord } from '../model/scholar.js';
 import { agencyName, agencyOf, type CrossrefWork } from '../model/work.js';
 import type { CitationRenderer } from '../render/render.js';
 import { searchWorks } from '../sources/crossref.js';
-import { arxivDoi, dataCiteWork, paperQuery, searchDataCite } from '../sources/datacite.js';
-import type { FoundPaper } from './page.js';
+import { dataCiteWork, isDataCiteDoi, paperQuery, searchDataCite } from '../sources/datacite.js';
+import { type DoiFound, worksOfDois } from '../sources/dois.js';
+import { type CitedRecord, renderedCitations, type SearchPaper } from './paper.js';
 
-/**
- * What the lookup found for one paper, as cached: the matched work's record and, once rendered, its
- * citations in the five formats; `render_error` says why a matched record has none.
- */
-export type CitedRecord = PaperRecord & { citations?: Citations; citations_html?: Citations; render_error?: string };
-
-/** The record's citations in `markup`, when they were rendered. */
-export function renderedCitations(record: CitedRecord, markup: CitationMarkup): Citations | undefined {
-  return markup === 'html' ? record.citations_html : record.citations;
-}
-
-/** One paper's lookup: what the index said about it, parsed, and what Crossref or DataCite gave for it. */
-export interface PaperLookup {
-  scholar: ScholarRecord;
-  record: CitedRecord;
-}
+export { type CitedRecord, renderedCitations } from './paper.js';
 
 const NO_MATCH = 'Crossref has no work whose title, first author and year match this paper closely enough';
 const NO_MATCH_EITHER =
@@ -60,12 +50,6 @@ const matchedRecords = createSharedCache<CitedRecord>({
 /** Repositories whose DOIs DataCite registers, as the index names them in a venue, a site or a link. */
 const DATACITE_REPOSITORY = /\b(?:arxiv|zenodo|dryad|datadryad|figshare|osf\.io|osf preprints|pangaea|dataverse|gbif)\b/i;
 
-/** An arXiv identifier the index shows whole ("arXiv preprint arXiv:2201.06719", an arxiv.org link). */
-export function arxivIdOf(paper: { venue?: string | null; site?: string | null; link?: string | null }): string | undefined {
-  const shown = `${paper.venue ?? ''} ${paper.link ?? ''}`;
-  return /\barxiv[:/.](?:abs\/|pdf\/)?(\d{4}\.\d{4,5})(?:v\d+)?(?![\d.…])/i.exec(shown)?.[1];
-}
-
 /** Whether the index shows the paper on a repository DataCite registers DOIs for, or titles it as a dataset. */
 export function mayBeDataCite(scholar: ScholarRecord, link: string | null): boolean {
   return (
@@ -79,20 +63,36 @@ function matched(work: CrossrefWork): CitedRecord {
   return { doi: work.DOI, csl: cslFromCrossref(work), source: agencyOf(work) };
 }
 
+/** Whether the paper has what a lookup is built from and matched against: a title and a first author. */
+function lookable(paper: SearchPaper): boolean {
+  return Boolean(paper.scholar.title) && paper.scholar.authors.length > 0;
+}
+
 /**
- * One paper's record: an arXiv identifier's DataCite record, else Crossref's match, else (for a paper on a
- * DataCite repository) DataCite's; each accepted only by the matcher (match.ts). Rejects with an AppError
- * when Crossref's lookup fails and DataCite has nothing to add.
+ * The work its DOI candidate names, taken for the paper when the matcher accepts it (match.ts: title,
+ * first author, year, numbers, version) and it is no notice of another work (Crossref's `update-to`: an
+ * erratum, a correction or a retraction keeps the title of the paper it is about).
  */
-async function lookUp(scholar: ScholarRecord, link: string | null, deadline: number): Promise<CitedRecord> {
-  if (!scholar.title || scholar.authors.length === 0) {
-    return { doi: null, reason: 'The index gave no title and author to look the paper up by' };
-  }
-  const arxiv = arxivIdOf({ venue: scholar.venue, link });
-  if (arxiv) {
-    const work = await dataCiteWork(arxivDoi(arxiv), { deadline }).catch(() => undefined);
-    const match = work ? bestMatch(scholar, [work]) : undefined;
-    if (match) return matched(match.work);
+export function acceptedForPaper(scholar: ScholarRecord, work: CrossrefWork | undefined): CrossrefWork | undefined {
+  if (!work || (work['update-to']?.length ?? 0) > 0) return undefined;
+  return bestMatch(scholar, [work])?.work;
+}
+
+/**
+ * One paper's record searched for: an arXiv DOI not yet asked of DataCite, else Crossref's match, else (for a
+ * paper on a DataCite repository) DataCite's; each accepted only by the matcher (match.ts). Rejects with an
+ * AppError when Crossref's lookup fails and DataCite has nothing to add.
+ */
+async function searchFor(paper: SearchPaper, deadline: number, doiAsked: boolean): Promise<CitedRecord> {
+  const { scholar } = paper;
+  const link = paper.listed.source_url;
+  if (!lookable(paper)) return { doi: null, reason: 'The index gave no title and author to look the paper up by' };
+  const candidate = paper.doiCandidate;
+  // A DataCite DOI its batch could not answer for (the batch failed, or could not hold it): asked alone.
+  if (candidate && isDataCiteDoi(candidate) && !doiAsked) {
+    const work = await dataCiteWork(candidate, { deadline }).catch(() => undefined);
+    const match = acceptedForPaper(scholar, work);
+    if (match) return matched(match);
   }
   const fromCrossref = await searchWorks(scholar, { deadline }).then(
     (works) => ({ works }),
@@ -107,6 +107,39 @@ async function lookUp(scholar: ScholarRecord, link: string | null, deadline: num
   }
   if ('error' in fromCrossref) throw fromCrossref.error;
   return { doi: null, reason: NO_MATCH };
+}
+
+/**
+ * Every missing paper's record, by paper: the DOI candidates looked up at once first (one batch, while the
+ * papers without one are searched for), then the papers whose candidate gave no accepted work searched for
+ * too; at most CROSSREF_CONCURRENCY requests of this request in flight, in the order they were asked.
+ */
+async function lookUpMissing(papers: readonly SearchPaper[], deadline: number): Promise<PromiseSettledResult<CitedRecord>[]> {
+  const limit = createLimiter(config.CROSSREF_CONCURRENCY);
+  const settle = (paper: SearchPaper, doiAsked: boolean) =>
+    limit(() => searchFor(paper, deadline, doiAsked)).then(
+      (value): PromiseSettledResult<CitedRecord> => ({ status: 'fulfilled', value }),
+      (reason: unknown): PromiseSettledResult<CitedRecord> => ({ status: 'rejected', reason }),
+    );
+  const withDoi = papers.filter((paper) => paper.doiCandidate && lookable(paper));
+  const byDoi: Promise<Map<string, DoiFound>> =
+    withDoi.length > 0
+      ? limit(() =>
+          worksOfDois(
+            withDoi.map((paper) => paper.doiCandidate as string),
+            { deadline },
+          ),
+        )
+      : Promise.resolve(new Map());
+  const outcomes = papers.map(async (paper) => {
+    if (!withDoi.includes(paper)) return settle(paper, false);
+    const found = (await byDoi).get(paper.doiCandidate as string);
+    const work = found && 'work' in found ? acceptedForPaper(paper.scholar, found.work) : undefined;
+    if (work) return { status: 'fulfilled', value: matched(work) } satisfies PromiseSettledResult<CitedRecord>;
+    // Not found, not accepted, or its batch failed: searched for like a paper without a DOI.
+    return settle(paper, found !== undefined && 'work' in found);
+  });
+  return Promise.all(outcomes);
 }
 
 /** A renderer that could not be built: every record it is asked for goes without citations, and says why. */
@@ -147,32 +180,28 @@ function recordOf(outcome: PromiseSettledResult<CitedRecord> | undefined, reques
 }
 
 /**
- * Every paper's Crossref record, in paper order, within `deadline` and CROSSREF_BUDGET_MS. Never rejects:
- * a failed lookup is a record without a DOI that says why. With a `renderer`, every matched record also
- * carries its citations (rendered once, then cached with it). Only matched records are cached, and when
- * citations were asked for only those that have them; `scope` is the request's cache scope (its
- * `no_cache`, its table counters and pending writes).
+ * The papers with their records (Crossref's or DataCite's), in paper order, within `deadline` and
+ * CROSSREF_BUDGET_MS. Never rejects: a failed lookup is a record without a DOI that says why. With a
+ * `renderer`, every matched record also carries its citations (rendered once, then cached with it). Only
+ * matched records are cached, and when citations were asked for only those that have them; `scope` is the
+ * request's cache scope (its `no_cache`, its table counters and pending writes).
  */
 export async function lookUpRecords(
-  papers: readonly FoundPaper[],
+  papers: readonly SearchPaper[],
   options: { deadline: number; scope?: CacheScope; renderer?: Promise<CitationRenderer>; markup?: CitationMarkup },
-): Promise<PaperLookup[]> {
+): Promise<SearchPaper[]> {
   const { renderer } = options;
   const markup = options.markup ?? 'text';
-  const scholar = papers.map((paper) => parseScholarSummary(paper.title, paper.publication));
   const outcomes = await matchedRecords.rememberMany(
-    papers.map((paper, i) => ({ id: paper.scholar_id, scholar: scholar[i] as ScholarRecord, link: paper.source_url })),
-    (paper) => paper.id,
+    papers,
+    (paper) => paper.listed.scholar_id,
     async (missing) => {
       // The styles finish building before a lookup starts: a build holds the event loop for up to a second
       // per large style, and a lookup's timer that fired late would fail a lookup that had answered. Papers
       // all found in the cache never wait for it.
       await renderer?.catch(() => undefined);
       // The lookups' budget starts when they do, not while the styles were being built.
-      const deadline = Math.min(options.deadline, Date.now() + config.CROSSREF_BUDGET_MS);
-      const outcomes = await mapSettled(missing, config.CROSSREF_CONCURRENCY, (paper) =>
-        lookUp(paper.scholar, paper.link, deadline),
-      );
+      const outcomes = await lookUpMissing(missing, Math.min(options.deadline, Date.now() + config.CROSSREF_BUDGET_MS));
       if (!renderer) return outcomes;
       // Rendered once every lookup has settled, for the same reason: rendering holds the event loop too.
       const ready = await renderer.catch(rendererFailure);
@@ -195,5 +224,5 @@ export async function lookUpRecords(
       if (unrendered(record)) records[i] = withCitations(record, ready, markup);
     });
   }
-  return scholar.map((parsed, i) => ({ scholar: parsed, record: records[i] as CitedRecord }));
+  return papers.map((paper, i) => ({ ...paper, record: records[i] as CitedRecord }));
 }

@@ -1,6 +1,7 @@
 /**
- * Citation search, the whole pipeline behind POST /v1/cite/search: the scholarly index's page (the one paid
- * call), each paper's free records (Crossref, DataCite; records.ts), the index's cite calls when asked for
+ * Citation search, the whole pipeline behind POST /v1/cite/search, one paper record (paper.ts) carried
+ * through its stages: the scholarly index's page (the one paid call) read into the records, each record
+ * given its free record (Crossref, DataCite; records.ts) and, when asked for, the index's cite answer
  * (paid), every paper's citations from the best source (cite.ts), the asked CSL styles, the page assembled
  * (page.ts) and the exports (paper-exports.ts). Only the search itself can fail the request.
  */
@@ -10,12 +11,12 @@ import type { CacheScope } from '../../cache/shared.js';
 import { CITATION_FORMATS, type CitationMarkup, type CiteSearchData, type ExportFormat } from '../../contract/cite-search.js';
 import { logger } from '../../logger.js';
 import type { Upstream } from '../../upstream/serpapi.js';
-import { parseScholarSummary } from '../model/scholar.js';
 import { citationRenderer } from '../render/render.js';
 import { checkStyleIds, renderStyles } from '../render/style-engines.js';
-import { citeFromIndex } from '../sources/index-cite.js';
+import { citeEngine, citeFromIndex } from '../sources/index-cite.js';
 import { citePapers, styleRecordOf } from './cite.js';
 import { assemble, reshapeScholarPage } from './page.js';
+import { type SearchPaper, searchPapers } from './paper.js';
 import { addExports } from './paper-exports.js';
 import { lookUpRecords } from './records.js';
 
@@ -61,48 +62,34 @@ export async function citeSearch(
   renderer.catch(() => undefined);
   const askedIndex = request.citation_source === 'index';
   // The search and a cite call per paper, reserved at once (docs/decisions.md §8); papers cached cost none.
-  if (askedIndex) upstream.plan(1 + request.results, citeSearchAsk(request.results));
+  // While the cite engine rests (index-cite.ts) no cite call is made: the search alone is reserved.
+  if (askedIndex && citeEngine.resting() === undefined) upstream.plan(1 + request.results, citeSearchAsk(request.results));
   const found = reshapeScholarPage(await upstream.search('scholar', toScholarParams(request)), { ...request, format });
   const markup = request.citation_markup;
   // Record lookups (free) for every "auto" request, every export and every further style; the index's cite
   // calls (paid) only when asked for, beside them.
-  const [lookups, cites] = await Promise.all([
-    !askedIndex || request.export.length > 0 || styles.length + listStyles.length > 0
-      ? lookUpRecords(found.papers, { deadline: upstream.deadline, scope: cache, renderer, markup })
-      : null,
+  const indexed = searchPapers(found);
+  const looksUp = !askedIndex || request.export.length > 0 || styles.length + listStyles.length > 0;
+  const [looked, cites] = await Promise.all([
+    looksUp ? lookUpRecords(indexed, { deadline: upstream.deadline, scope: cache, renderer, markup }) : indexed,
     askedIndex ? citeFromIndex(found.papers, { upstream, cache }) : null,
   ]);
+  const papers: SearchPaper[] = looked.map((paper, i) => (cites ? { ...paper, cite: cites[i] } : paper));
   const ready = await renderer.catch((error: unknown) => {
     logger.error('citation styles could not be loaded', { error: error as Error });
     return undefined;
   });
-  const cited = citePapers(found, { lookups, cites, renderer: ready, markup, askedIndex });
+  const cited = citePapers(papers, { renderer: ready, markup, askedIndex });
   const extraStyles = [...new Set([...styles, ...listStyles])];
-  const styled =
-    extraStyles.length > 0
-      ? await renderStyles(
-          found.papers.map((paper, i) =>
-            styleRecordOf(
-              {
-                paper,
-                scholar: lookups?.[i]?.scholar ?? parseScholarSummary(paper.title, paper.publication),
-                record: lookups?.[i]?.record,
-              },
-              found.facts[i],
-            ),
-          ),
-          extraStyles,
-          markup,
-        )
-      : undefined;
+  const styled = extraStyles.length > 0 ? await renderStyles(papers.map(styleRecordOf), extraStyles, markup) : undefined;
   // A paper carries the asked styles; a style named only as the reference list's format stays in the list.
   const shown = styled?.map((entries) => Object.fromEntries(Object.entries(entries).filter(([id]) => styles.includes(id))));
   const assembled = assemble({ ...request, format }, found, cited, {
     papers: styles.length > 0 ? shown : undefined,
     all: styled,
   });
-  const data =
-    lookups && request.export.length > 0 ? await addExports(assembled, request.export, lookups, found.facts) : assembled;
+  // Exports are asked for only with lookups made (looksUp).
+  const data = request.export.length > 0 ? await addExports(assembled, request.export, papers) : assembled;
   // A paper whose BibTeX or RIS could not be rendered is answered without them; the log names its record.
   const unrendered = data.papers.filter((paper) => paper.exports?.render_error);
   if (unrendered.length > 0) {

@@ -7,13 +7,14 @@
  */
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { deploymentPace } from '../../pace/deployment.js';
+import { PACE_KEYS } from '../../routes.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import type { CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
-import { Pace } from './pace.js';
 import { publishedPace } from './published-pace.js';
 
-/** The fields a match and an export need; the full record (references included) is often 50 times larger. */
+/** The fields a match, a check and an export need; the full record (references included) is often 50 times larger. */
 const SELECT = [
   'DOI',
   'title',
@@ -30,6 +31,13 @@ const SELECT = [
   'ISBN',
   'ISSN',
   'URL',
+  // What a reference check compares beyond them: the abbreviated journal, the print and online years, and
+  // the update metadata (notices and the works they update; Retraction Watch's records among them).
+  'short-container-title',
+  'published-print',
+  'published-online',
+  'update-to',
+  'updated-by',
 ].join(',');
 /** Candidates per paper: the right work, when Crossref has it, is nearly always among the first few. */
 const ROWS = 5;
@@ -50,11 +58,12 @@ export function worksQuery(record: ScholarRecord, mailto = config.CROSSREF_MAILT
 }
 
 /**
- * Crossref's pace for this container (pace.ts): CROSSREF_REQUESTS_PER_SECOND, else 5 a second without a
- * contact address and 10 with one (Crossref's public and polite limits since 1 December 2025), or what its
- * answers state if that is stricter; a 429 pauses every lookup for its `Retry-After`.
+ * Crossref's pace for the deployment (lib/pace/; for this process alone without a pace table):
+ * CROSSREF_REQUESTS_PER_SECOND, else 5 a second without a contact address and 10 with one (Crossref's
+ * public and polite limits since 1 December 2025), or what its answers state if that is stricter; a 429
+ * pauses every lookup for its `Retry-After`.
  */
-export const crossrefPace = new Pace('Crossref', crossrefRate());
+export const crossrefPace = deploymentPace(PACE_KEYS.crossref, 'Crossref', crossrefRate());
 
 /** The configured rate: CROSSREF_REQUESTS_PER_SECOND, else Crossref's limit for the pool the calls go to. */
 export function crossrefRate(): number {

@@ -5,22 +5,24 @@
  * GET /dois?query=… (Elasticsearch query-string syntax; only words and the fields named here are sent,
  * so no character of a title can change the query's meaning). Its JSON:API records are read into the
  * shape Crossref's works have (workFromDataCite), so that the matchers and the CSL mapping serve both.
- * Paced for the whole container like Crossref (pace.ts), with CROSSREF_MAILTO as the contact address.
+ * Paced for the whole deployment like Crossref (lib/pace/), with CROSSREF_MAILTO as the contact address.
  */
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { deploymentPace } from '../../pace/deployment.js';
+import { PACE_KEYS } from '../../routes.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import { normalizeText } from '../model/text.js';
 import type { CrossrefPerson, CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
-import { Pace } from './pace.js';
 import { publishedPace } from './published-pace.js';
 
 /**
- * DataCite's pace for this container: DATACITE_REQUESTS_PER_SECOND, else 1.5 a second without a contact
- * address and 3 with one (DataCite allows 500 and 1,000 requests per 5 minutes per IP address).
+ * DataCite's pace for the deployment (lib/pace/), like Crossref's: DATACITE_REQUESTS_PER_SECOND, else 1.5 a
+ * second without a contact address and 3 with one (DataCite allows 500 and 1,000 requests per 5 minutes
+ * per IP address).
  */
-export const dataCitePace = new Pace('DataCite', dataCiteRate());
+export const dataCitePace = deploymentPace(PACE_KEYS.datacite, 'DataCite', dataCiteRate());
 
 export function dataCiteRate(): number {
   return config.DATACITE_REQUESTS_PER_SECOND ?? publishedPace('datacite', Boolean(config.CROSSREF_MAILTO));
@@ -47,10 +49,8 @@ export function isDataCiteDoi(doi: string): boolean {
   return DATACITE_PREFIXES.has(doi.split('/')[0] ?? '');
 }
 
-/** An arXiv identifier's DOI: "2201.06719" → "10.48550/arxiv.2201.06719" (arXiv registers one for every paper). */
-export function arxivDoi(id: string): string {
-  return `10.48550/arxiv.${id.replace(/v\d+$/, '').toLowerCase()}`;
-}
+/** An arXiv identifier's DOI (model/identifiers.ts, where links are read): arXiv registers one for every paper. */
+export { arxivDoi } from '../model/identifiers.js';
 
 /** Candidates per search: the right record, when DataCite has it, is nearly always among the first few. */
 const PAGE_SIZE = 5;
@@ -187,6 +187,23 @@ export async function dataCiteWork(
     throw new AppError('UPSTREAM_ERROR', { details: 'DataCite answered with an unexpected shape' });
   }
   return workFromDataCite(json.data);
+}
+
+/** DOIs per batched lookup (`GET /dois?ids=…`): DataCite answers up to its page size at once; 20 keep the URL short. */
+export const DATACITE_DOIS_PER_LOOKUP = 20;
+
+/**
+ * The DataCite records of these DOIs (at most DATACITE_DOIS_PER_LOOKUP, none holding a comma, which
+ * separates them), by lower-case DOI: one request (`GET /dois?ids=a,b,…`, DataCite's lookup of several
+ * DOIs). A DOI DataCite does not hold is simply absent; rejects with an AppError when the lookup itself fails.
+ */
+export async function dataCiteWorks(
+  dois: readonly string[],
+  options: { deadline: number; timeoutMs?: number },
+): Promise<Map<string, CrossrefWork>> {
+  const params = new URLSearchParams({ ids: dois.join(','), 'page[size]': String(dois.length) });
+  const works = worksOf(await fetchJson(url('/dois', params), dataCitePace, options));
+  return new Map(works.map((work) => [work.DOI.toLowerCase(), work]));
 }
 
 /** The words of a text as a query term list: letters and digits only, so no character is an operator. */

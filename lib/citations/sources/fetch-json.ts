@@ -3,11 +3,10 @@
  * as the SerpApi client, for the same measured reasons), within the request's deadline and a timeout of
  * its own, no retry: a failure only costs its paper (or reference) the record, and says why.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { httpGet } from '../../http-get.js';
-import type { Pace } from './pace.js';
+import { notSentInTime, type Pace } from '../../pace/pace.js';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
@@ -29,16 +28,10 @@ export function userAgent(): string {
 /** The parsed JSON of `url`, paced by `pace`; undefined for a 404 when asked; rejects with an AppError. */
 export async function fetchJson(url: string, pace: Pace, options: FetchOptions): Promise<unknown> {
   const source = pace.source;
-  const turn = pace.slot(options.deadline, Date.now());
-  if ('refused' in turn) throw turn.refused;
-  if (turn.startAt > Date.now()) {
-    await sleep(turn.startAt - Date.now());
-    // A 429 that arrived while this lookup waited for its start pauses it too.
-    const paused = pace.refusal(Date.now());
-    if (paused) throw paused;
-  }
+  // Waits for this lookup's turn at the source's pace, or rejects when it would not come before the deadline.
+  await pace.acquire(options.deadline);
   const remaining = options.deadline - Date.now();
-  if (remaining <= 0) throw new AppError('UPSTREAM_TIMEOUT', { details: `${source} did not answer in time` });
+  if (remaining <= 0) throw notSentInTime(source);
   const outcome = await httpGet(url, {
     headers: { 'User-Agent': userAgent() },
     timeoutMs: Math.min(options.timeoutMs ?? config.CROSSREF_TIMEOUT_MS, remaining),
@@ -55,14 +48,16 @@ export async function fetchJson(url: string, pace: Pace, options: FetchOptions):
     }
     throw new AppError('UPSTREAM_ERROR', { details: `Could not reach ${source}`, cause: outcome.cause });
   }
-  pace.note(outcome.status, outcome.headers, Date.now());
+  await pace.note(outcome.status, outcome.headers);
   if (outcome.status === 404 && options.notFoundIsEmpty) return undefined;
-  if (outcome.status !== 200) {
-    throw new AppError(outcome.status === 429 ? 'UPSTREAM_QUOTA_EXCEEDED' : 'UPSTREAM_ERROR', {
-      details:
-        outcome.status === 429 ? `${source} refused the lookup for rate (HTTP 429)` : `${source} answered HTTP ${outcome.status}`,
+  if (outcome.status === 429) {
+    const { said, headers } = pace.retryAfter(Date.now());
+    throw new AppError('UPSTREAM_QUOTA_EXCEEDED', {
+      details: `${source} refused the lookup for rate (HTTP 429)${said}`,
+      headers,
     });
   }
+  if (outcome.status !== 200) throw new AppError('UPSTREAM_ERROR', { details: `${source} answered HTTP ${outcome.status}` });
   try {
     return JSON.parse(outcome.text);
   } catch (cause) {

@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { requestSchema as citeSearch } from '../../../functions/cite-search.js';
-import { ENRICH_MAX, requestSchema as profiles } from '../../../functions/scholar-profiles.js';
+import { requestSchema as profiles } from '../../../functions/scholar-profiles.js';
 import { PAID_CALLS_PER_REQUEST } from '../../../infra/budget.js';
+import { CHECK_REFERENCES_MAX } from '../../../lib/contract/cite-check.js';
+import { ENRICH_MAX } from '../../../lib/contract/scholar-profiles.js';
 import { ROUTES } from '../../../lib/routes.js';
 import { readDocument } from '../../support/docs-blocks.js';
 
@@ -30,7 +32,7 @@ function table(document: string, first: string): string[][] {
 }
 
 /** Routes whose cost depends on the request: the table gives their most, the docs say how. */
-const VARIABLE_COST = ['scholar-profiles', 'cite-search', 'web-search-alpha'];
+const VARIABLE_COST = ['scholar-profiles', 'cite-search', 'web-search-alpha', 'cite-check'];
 
 const cost = (name: string) => {
   const value = PAID_CALLS_PER_REQUEST[name];
@@ -69,6 +71,13 @@ describe('the README’s table of endpoints, column "Paid upstream calls"', () =
     expect(cost('cite-search')).toBe(1 + maxResults);
     expect(byPath.get('/v1/cite/search')).toBe(`1 (with \`"index"\`: 1 + papers not cached, ≤ ${cost('cite-search')})`);
   });
+
+  it('reference check: none, and with Google Scholar one per reference no registry confirmed, at most a list’s length', () => {
+    expect(cost('cite-check')).toBe(CHECK_REFERENCES_MAX);
+    expect(byPath.get('/v1/cite/check')).toBe(
+      `0 (with \`"scholar": true\`: 1 per reference no registry confirmed, ≤ ${cost('cite-check')})`,
+    );
+  });
 });
 
 describe('the budget guide’s table "What a request costs"', () => {
@@ -89,6 +98,7 @@ describe('the budget guide’s table "What a request costs"', () => {
     'author-citation': ['scholar-author-citation'],
     'cite search': ['cite-search'],
     'cite resolve': ['cite-resolve'],
+    'cite check': ['cite-check'],
     'cite styles': ['cite-styles'],
     '`/v1/usage`': ['usage'],
     'jobs (submit, status, results, cancel)': ['jobs-submit', 'jobs-status', 'jobs-results', 'jobs-cancel'],
@@ -131,6 +141,12 @@ describe('the budget guide’s table "What a request costs"', () => {
   it('gives citation search one search, and with the index’s cite calls one per paper up to `results`’ maximum', () => {
     expect(costs.get('cite-search')).toBe(
       `1; with \`"citation_source": "index"\`, 1 + one per paper whose cite answer is not cached (at most \`results\`, ${maxResults})`,
+    );
+  });
+
+  it('gives the reference check no search, and with Google Scholar one per reference no registry confirmed', () => {
+    expect(costs.get('cite-check')).toBe(
+      `0; with \`"scholar": true\`, one per reference no registry confirmed and no cache holds (at most ${CHECK_REFERENCES_MAX}), all reserved before the first`,
     );
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Figures in the README and the guides, held to their sources so that they cannot go stale: the alarms
  * (counted in the stack's construct tree, as `cdk synth` would render it, without synthesizing), the
- * number of test files (a glob), the tools (the routes table) and the benchmark's tables (bench/results.json,
+ * number of test files (a glob) and of the quick suite's (test/support/quick-suite.ts), the smoke run's
+ * searches (lib/local/smoke.ts), the tools (the routes table) and the benchmark's tables (bench/results.json,
  * which `npm run bench` writes). A figure that needs a run to know, such as the number of tests (table rows
  * and generated cases included), is checked only as far as a cheap count allows.
  */
@@ -10,8 +11,10 @@ import { join } from 'node:path';
 import { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../infra/app.js';
+import { SMOKE_SEARCH_LIMIT } from '../../../lib/local/smoke.js';
 import { ROUTES } from '../../../lib/routes.js';
 import { documentPaths, PROJECT_ROOT, readDocument } from '../../support/docs-blocks.js';
+import { inQuickSuite, testFiles } from '../../support/quick-suite.js';
 
 const documents = documentPaths().map((path) => ({ path, text: readDocument(path) }));
 
@@ -37,6 +40,7 @@ describe('the alarms the stack creates', () => {
         ...context,
         secretAdminArns: 'arn:aws:iam::123456789012:role/Deployer',
         alarmEmail: 'ops@example.com',
+        crossrefMailto: 'ops@example.com',
         'aws:cdk:bundling-stacks': [],
       },
     });
@@ -89,6 +93,40 @@ describe('the test suite', () => {
     for (const { where, match } of figures(/\babout ([\d,]+) tests in about ([\d,]+) files\b/g)) {
       expect(number(match[1]), `${where}: "${match[0]}"; ${declared} tests are declared`).toBeGreaterThanOrEqual(declared * 0.9);
     }
+  });
+});
+
+describe('the quick suite’s measured run (docs/testing.md)', () => {
+  const quick = testFiles(PROJECT_ROOT).filter(inQuickSuite);
+  const declared = quick
+    .map((path) => readFileSync(join(PROJECT_ROOT, path), 'utf8'))
+    .reduce((sum, text) => sum + (text.match(/(?<![\w.])(?:it|test)(?:\.each\([^)]*\))?\(\s*['"`]/g) ?? []).length, 0);
+  const said = figures(/`time npm run test:quick`[\s\S]*?: ([\d,]+) files, ([\d,]+) tests, ([\d.]+) s wall clock/g);
+
+  it('gives as many files as the quick set holds (within a tenth), as test/support/quick-suite.ts computes it', () => {
+    expect(said.length).toBeGreaterThanOrEqual(1);
+    for (const { where, match } of said) {
+      expect(
+        Math.abs(number(match[1]) - quick.length),
+        `${where}: "${match[1]} files"; the quick set holds ${quick.length}`,
+      ).toBeLessThanOrEqual(quick.length / 10);
+    }
+  });
+
+  it('gives at least as many tests as those files declare (each() rows and generated cases need a run to count)', () => {
+    for (const { where, match } of said) {
+      expect(number(match[2]), `${where}: "${match[2]} tests"; the quick files declare ${declared}`).toBeGreaterThanOrEqual(
+        declared * 0.9,
+      );
+    }
+  });
+});
+
+describe('the smoke run (docs/deploy-and-operations.md)', () => {
+  it('spends at most what its calls cost, the budget it runs under, as lib/local/smoke.ts computes it', () => {
+    const said = [...figures(/\bIt spends at most (\d+) searches\b/g), ...figures(/\bits hourly budget set to (\d+)\b/g)];
+    expect(said.length).toBeGreaterThanOrEqual(2);
+    for (const { where, match } of said) expect(number(match[1]), where).toBe(SMOKE_SEARCH_LIMIT);
   });
 });
 
@@ -204,5 +242,38 @@ describe('the benchmark tables in docs/performance.md', () => {
         shown(secrets.rss_mib),
       ]);
     }
+  });
+
+  it('show every function’s first answer in a new and in a warm container, at realistic latencies, as bench/results.json holds them', () => {
+    const rows = table('first answer');
+    const answers = results.cold_first_answer as Record<
+      string,
+      { cold_ms: number; warm_ms: number; cold_less_warm_ms: number; within_300_ms: boolean; styles?: string }
+    >;
+    expect(rows.map((row) => row[0])).toEqual(Object.keys(answers).map((name) => `\`${name}\``));
+    for (const [cell, ...cells] of rows) {
+      const answer = answers[(cell ?? '').replace(/`/g, '')];
+      expect(cells, cell).toEqual([
+        String(answer?.cold_ms),
+        String(answer?.warm_ms),
+        String(answer?.cold_less_warm_ms),
+        answer?.within_300_ms ? 'pass' : '**miss**',
+        answer?.styles === undefined ? '–' : answer.styles === 'at_start' ? 'at start-up' : 'on the first request',
+      ]);
+    }
+  });
+
+  it('give the paced page’s figures as bench/results.json holds them', () => {
+    const paced = results.citations.paced_page as Record<string, number>;
+    const said =
+      /a 10-paper page, five of whose links carry their DOIs, took ([\d.,]+) ms beyond the search at Crossref's public pace \((\d+) Crossref requests\) and ([\d.,]+) ms at the polite pace/.exec(
+        performance.replace(/\s+/g, ' '),
+      );
+    expect(said, 'docs/performance.md gives the paced page').not.toBeNull();
+    expect([number(said?.[1]), number(said?.[2]), number(said?.[3])]).toEqual([
+      paced.public_beyond_search_ms,
+      paced.public_crossref_requests_per_page,
+      paced.polite_beyond_search_ms,
+    ]);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type CiteSearchRequest, requestSchema, toScholarParams } from '../../../functions/cite-search.js';
 import type { CslItem } from '../../../lib/citations/model/csl.js';
-import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
 import type { CitationRenderer } from '../../../lib/citations/render/render.js';
 import { citePapers } from '../../../lib/citations/search/cite.js';
-import { assemble, groupThousands, reshapeScholarPage } from '../../../lib/citations/search/page.js';
+import { assemble, groupThousands, reshapeScholarPage, type ScholarPage } from '../../../lib/citations/search/page.js';
+import { type SearchPaper, searchPapers } from '../../../lib/citations/search/paper.js';
 import type { CitedRecord } from '../../../lib/citations/search/records.js';
 import { type CiteAnswer, citeAll, reshapeCite } from '../../../lib/citations/sources/index-cite.js';
 import { type Citations, responseSchema } from '../../../lib/contract/cite-search.js';
@@ -22,6 +22,18 @@ function rejection(fields: Record<string, unknown>): string {
   const parsed = requestSchema.safeParse({ query: 'bananas', ...fields });
   if (parsed.success) throw new Error('expected the request to be rejected');
   return formatIssues(parsed.error.issues);
+}
+
+/** The page's papers as the pipeline carries them, with the records and cite answers a test gives them. */
+function papersOf(
+  page: ScholarPage,
+  given: { records?: CitedRecord[]; cites?: PromiseSettledResult<CiteAnswer>[] } = {},
+): SearchPaper[] {
+  return searchPapers(page).map((paper, i) => ({
+    ...paper,
+    ...(given.records?.[i] ? { record: given.records[i] } : {}),
+    ...(given.cites?.[i] ? { cite: given.cites[i] } : {}),
+  }));
 }
 
 const ok = (value: CiteAnswer): PromiseSettledResult<CiteAnswer> => ({ status: 'fulfilled', value });
@@ -182,12 +194,9 @@ const unmatched = (reason: string): CitedRecord => ({ doi: null, reason });
 describe('assemble with citePapers', () => {
   const page = reshapeScholarPage(sample('google_scholar'), request());
   const cite = reshapeCite(sample('google_scholar_cite'));
-  const scholar = (i: number) => parseScholarSummary(page.papers[i]?.title ?? '', page.papers[i]?.publication ?? null);
 
   it("fills every field on the recorded samples with the index's cite answers, and the contract schema accepts it", () => {
-    const cited = citePapers(page, {
-      lookups: null,
-      cites: [ok(cite), ok(cite)],
+    const cited = citePapers(papersOf(page, { cites: [ok(cite), ok(cite)] }), {
       renderer: echoRenderer,
       markup: 'text',
       askedIndex: true,
@@ -224,9 +233,7 @@ describe('assemble with citePapers', () => {
   });
 
   it('numbers papers from index_offset = page × results, in the chosen format', () => {
-    const cited = citePapers(page, {
-      lookups: null,
-      cites: [ok(cite), ok(cite)],
+    const cited = citePapers(papersOf(page, { cites: [ok(cite), ok(cite)] }), {
       renderer: echoRenderer,
       markup: 'text',
       askedIndex: true,
@@ -240,9 +247,7 @@ describe('assemble with citePapers', () => {
   it("renders the index's own record of a paper whose cite call failed or was empty, and says why", () => {
     const timeout = new AppError('UPSTREAM_TIMEOUT', { details: 'The search provider did not answer within the deadline' });
     const empty: CiteAnswer = { citations: {}, formats: [], links: [] };
-    const cited = citePapers(page, {
-      lookups: null,
-      cites: [failed(timeout), ok(empty)],
+    const cited = citePapers(papersOf(page, { cites: [failed(timeout), ok(empty)] }), {
       renderer: echoRenderer,
       markup: 'text',
       askedIndex: true,
@@ -268,16 +273,15 @@ describe('assemble with citePapers', () => {
   it("takes only the formats a source lacks from the next source, and names each one's source", () => {
     const fourFormats: CiteAnswer = { ...cite, citations: { ...cite.citations, Chicago: undefined } };
     delete fourFormats.citations.Chicago;
-    const cited = citePapers(page, {
-      lookups: [
-        { scholar: scholar(0), record: matched({ MLA: 'crossref MLA', APA: 'crossref APA', Harvard: 'h', Vancouver: 'v' }) },
-        { scholar: scholar(1), record: unmatched('Crossref did not answer in time') },
-      ],
-      cites: null,
-      renderer: echoRenderer,
-      markup: 'text',
-      askedIndex: false,
-    });
+    const cited = citePapers(
+      papersOf(page, {
+        records: [
+          matched({ MLA: 'crossref MLA', APA: 'crossref APA', Harvard: 'h', Vancouver: 'v' }),
+          unmatched('Crossref did not answer in time'),
+        ],
+      }),
+      { renderer: echoRenderer, markup: 'text', askedIndex: false },
+    );
     const data = assemble(request(), page, cited);
     expect(responseSchema.parse(data)).toEqual(data);
     expect(data.papers[0]?.citations).toEqual({
@@ -301,9 +305,7 @@ describe('assemble with citePapers', () => {
     expect(data.citation_details[1]?.crossref_fallback).toBe('Crossref did not answer in time');
     expect(data.note).toContain('Citations come from their Crossref records for 1 of 2 papers');
     // With a cite answer lacking one format, the index's record fills only that one.
-    const mixed = citePapers(page, {
-      lookups: null,
-      cites: [ok(fourFormats), ok(cite)],
+    const mixed = citePapers(papersOf(page, { cites: [ok(fourFormats), ok(cite)] }), {
       renderer: echoRenderer,
       markup: 'text',
       askedIndex: true,
@@ -316,19 +318,19 @@ describe('assemble with citePapers', () => {
 
   it('names as citations_source the source of most formats, the earlier one on a tie', () => {
     const twoFormats: CiteAnswer = { citations: { MLA: 'index MLA', APA: 'index APA' }, formats: [], links: [] };
-    const [paper] = citePapers(page, {
-      lookups: [{ scholar: scholar(0), record: matched({ Chicago: 'crossref Chicago', Harvard: 'crossref Harvard' }) }],
-      cites: [ok(twoFormats)],
-      renderer: echoRenderer,
-      markup: 'text',
-      askedIndex: true,
-    });
+    const [paper] = citePapers(
+      papersOf(page, {
+        records: [matched({ Chicago: 'crossref Chicago', Harvard: 'crossref Harvard' })],
+        cites: [ok(twoFormats)],
+      }),
+      { renderer: echoRenderer, markup: 'text', askedIndex: true },
+    );
     expect(paper?.formats.map((f) => f.source)).toEqual(['index', 'index', 'crossref', 'crossref', 'index-record']);
     expect(paper?.source).toBe('index');
   });
 
   it('asks the renderer for HTML when the request does, and says so', () => {
-    const cited = citePapers(page, { lookups: null, cites: null, renderer: echoRenderer, markup: 'html', askedIndex: false });
+    const cited = citePapers(papersOf(page), { renderer: echoRenderer, markup: 'html', askedIndex: false });
     const data = assemble(request({ citation_markup: 'html' }), page, cited);
     expect(data.citation_markup).toBe('html');
     expect(data.papers[0]?.citations.APA).toBe('APA <i>html</i>: Robinson, Bananas and plantains (book)');
@@ -336,9 +338,7 @@ describe('assemble with citePapers', () => {
 
   it('lists a paper with no citations at all with citations {} and its reason, and counts only generated entries', () => {
     const timeout = new AppError('UPSTREAM_TIMEOUT', { details: 'The search provider did not answer within the deadline' });
-    const cited = citePapers(page, {
-      lookups: null,
-      cites: [failed(timeout), ok(cite)],
+    const cited = citePapers(papersOf(page, { cites: [failed(timeout), ok(cite)] }), {
       renderer: undefined,
       markup: 'text',
       askedIndex: true,
@@ -364,9 +364,7 @@ describe('assemble with citePapers', () => {
       ...page,
       papers: page.papers.map((p, i) => (i === 0 ? { ...p, pdf_url: 'https://example.org/a.pdf' } : p)),
     };
-    const cited = citePapers(withPdf, {
-      lookups: null,
-      cites: [ok(cite), failed(new Error('secret internals'))],
+    const cited = citePapers(papersOf(withPdf, { cites: [ok(cite), failed(new Error('secret internals'))] }), {
       renderer: echoRenderer,
       markup: 'text',
       askedIndex: true,
@@ -380,7 +378,7 @@ describe('assemble with citePapers', () => {
   });
 
   it('says this is the last page, or that nothing was found', () => {
-    const cited = citePapers(page, { lookups: null, cites: null, renderer: echoRenderer, markup: 'text', askedIndex: false });
+    const cited = citePapers(papersOf(page), { renderer: echoRenderer, markup: 'text', askedIndex: false });
     expect(assemble(request(), { ...page, has_more: false }, cited).note).toMatch(/This is the last page\.$/);
     const empty = assemble(request({ page: 4 }), { papers: [], facts: [], total_results: null, has_more: false }, []);
     expect(empty).toMatchObject({

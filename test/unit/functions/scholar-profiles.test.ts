@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  askForLess,
-  pageOfAuthors,
-  requestSchema,
-  researchTag,
-  toSerpApiParams,
-  unfilled,
-} from '../../../functions/scholar-profiles.js';
+import { askForLess, pageOfAuthors, requestSchema, researchTag, toSerpApiParams } from '../../../functions/scholar-profiles.js';
 import { responseSchema } from '../../../lib/contract/scholar-profiles.js';
 import { AppError } from '../../../lib/errors.js';
 import { sample } from '../../../lib/local/samples.js';
-import { discoverAuthors, nameMatch, profileFromAuthorPage, profileFromDiscovery } from '../../../lib/reshape/scholar.js';
+import {
+  discoverAuthors,
+  nameMatch,
+  profileFromAuthorPage,
+  profileFromDiscovery,
+  unfilled,
+} from '../../../lib/reshape/scholar.js';
 import { SERPAPI_ENGINES } from '../../../lib/upstream/engines.js';
 import { asRetiredEngine } from '../../../lib/upstream/outcomes.js';
 

@@ -16,7 +16,7 @@ import {
 } from '../../../lib/budget/budget.js';
 import { type Counter, CounterUnavailable, createMemoryCounter, type Hold } from '../../../lib/budget/counter.js';
 import { createRequestSpend } from '../../../lib/budget/spend.js';
-import { dayWindow, hourWindow, monthWindow } from '../../../lib/budget/windows.js';
+import { dayWindow, hourWindow, keyHourWindow, monthWindow } from '../../../lib/budget/windows.js';
 import { AppError } from '../../../lib/errors.js';
 
 const NOW = Date.parse('2026-01-05T03:04:05.000Z');
@@ -30,8 +30,8 @@ function flaky(known: Record<string, number> = {}) {
   let down = false;
   let retryAt: number | undefined;
   const counter: Counter = {
-    async reserve(windows, n) {
-      if (!down) return memory.reserve(windows, n);
+    async reserve(windows, n, until) {
+      if (!down) return memory.reserve(windows, n, until);
       const error = new CounterUnavailable('no answer');
       error.hold = {
         token: 't',
@@ -157,6 +157,95 @@ describe('a claim', () => {
   });
 });
 
+describe('a refusal caused by reservations still in flight', () => {
+  const DEADLINE = NOW + 25_000;
+  const planner = { client: 'planner', deadline: DEADLINE };
+
+  it('says to retry in about as long as such a request takes, not at the reset, and when the plans are closed at the latest', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter);
+    const first = await budget.claim(planner, 6);
+    const error = await refusal(budget.claim(planner, 6));
+    expect(error.code).toBe('BUDGET_EXHAUSTED');
+    expect(error.details).toBe(
+      "The deployment's budget: 4 of 10 searches left this hour, fewer than the 6 this request can make; 6 of the searches counted are held by requests still in progress, which give back what they do not use by 2026-01-05T03:04:30Z at the latest: retry in 2 s (it resets at 2026-01-05T04:00:00Z). Answers already in the cache are still served.",
+    );
+    // No plan has been measured yet: 2 s.
+    expect(error.headers).toEqual({ 'Retry-After': '2' });
+    // What the first request did not use makes room.
+    await first.close(1);
+    expect((await budget.claim(planner, 6)).n).toBe(6);
+  });
+
+  it('waits for the plans’ usual length once measured, never past when they are closed at the latest, at least 1 s', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter);
+    // A plan closed the instant it was made: the usual length is 0, so 1 s.
+    await (await budget.claim(planner, 2)).close(2);
+    await budget.claim(planner, 6);
+    expect((await refusal(budget.claim(planner, 6))).headers).toEqual({ 'Retry-After': '1' });
+    // Closed within a second of now at the latest: never later than that.
+    const soon = budgetOn(flaky().counter);
+    await soon.claim({ client: 'planner', deadline: NOW + 400 }, 6);
+    expect((await refusal(soon.claim(planner, 6))).headers).toEqual({ 'Retry-After': '1' });
+  });
+
+  it('says the used-up budget of a single search is used up for now, when the plans in flight could free it', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter);
+    await budget.claim(planner, 10);
+    const error = await refusal(budget.claim(client, 1));
+    expect(error.details).toMatch(
+      /^The deployment's budget of 10 searches this hour is used up for now; 10 of the searches counted are held by requests still in progress/,
+    );
+    expect(error.headers).toEqual({ 'Retry-After': '2' });
+  });
+
+  it('waits for the reset when the plans in flight could not free enough, or are past their time, or a single search holds the count', async () => {
+    const { counter } = flaky();
+    const budget = budgetOn(counter);
+    for (let i = 0; i < 5; i++) await budget.claim(client, 1);
+    await budget.claim(planner, 4);
+    // 9 counted, 4 of them in flight: 6 more cannot fit even if all 4 came back.
+    const refused = await refusal(budget.claim(planner, 6));
+    expect(refused.headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
+    expect(refused.details).not.toMatch(/in progress/);
+    // A plan whose request should have ended is no longer waited for (its request died, or is owed).
+    const other = budgetOn(flaky().counter);
+    await other.claim({ client: 'planner', deadline: NOW - 1 }, 6);
+    expect((await refusal(other.claim(planner, 6))).headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
+    // A request without a deadline reserves no plan.
+    const bench = budgetOn(flaky().counter);
+    await bench.claim({}, 6);
+    expect((await refusal(bench.claim(planner, 6))).headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
+    // Nor does a single search, even with a deadline: it is nearly always billed.
+    const singles = budgetOn(flaky().counter);
+    for (let i = 0; i < 10; i++) await singles.claim(planner, 1);
+    expect((await refusal(singles.claim(planner, 1))).headers).toEqual({ 'Retry-After': String((HOUR_END - NOW) / 1000) });
+  });
+
+  it('takes the usual length as the median of the plans this container closed', async () => {
+    let clock = NOW;
+    const counter = createMemoryCounter(() => clock);
+    const budget = createBudget({
+      counter,
+      backstop: createMemoryCounter(() => clock),
+      now: () => clock,
+      settings: { searchesPerHour: () => 100, searchesPerMonth: 0, failClosed: false, backstopPerHour: 1 },
+    });
+    // Three plans held 6 s, 9 s and 4 s (closed in that order): the median is 6 s.
+    for (const ms of [6_000, 9_000, 4_000]) {
+      const claim = await budget.claim({ client: 'planner', deadline: clock + 25_000 }, 2);
+      clock += ms;
+      await claim.close(2);
+    }
+    await budget.claim({ client: 'planner', deadline: clock + 25_000 }, 90);
+    expect((await refusal(budget.claim({ client: 'planner', deadline: clock + 25_000 }, 90))).headers).toEqual({
+      'Retry-After': '6',
+    });
+  });
+});
+
 describe('refusal wording', () => {
   const day = dayWindow(NOW, 'ci', 7);
   it('says a request of several searches cannot be covered when the count is not known', () => {
@@ -207,31 +296,49 @@ describe('while the counter cannot be reached', () => {
     expect(closed.map((c) => c.kept)).toEqual([0]);
   });
 
-  it('lets a key below its limit search while failing open, and refuses it at the limit', async () => {
+  it('refuses a key with its own daily limit, heard below it or never heard: 503, Retry-After the counter’s next try (other containers may spend it meanwhile)', async () => {
     const day = dayWindow(NOW, 'ci', 7);
-    const known = { [day.key]: 5 };
-    const { counter, goDown } = flaky(known);
-    const budget = budgetOn(counter);
-    goDown();
-    const first = await budget.claim(client, 1);
-    await first.close(1);
-    const second = await budget.claim(client, 1);
-    await second.close(1);
-    expect(known[day.key]).toBe(7);
-    expect((await refusal(budget.claim(client, 1))).code).toBe('BUDGET_EXHAUSTED');
+    for (const known of [{ [day.key]: 5 }, {}]) {
+      const { counter, goDown, closed } = flaky(known);
+      const budget = budgetOn(counter);
+      goDown(NOW + 4_000);
+      const error = await refusal(budget.claim(client, 1));
+      expect(error.code).toBe('BUDGET_UNAVAILABLE');
+      expect(error.details).toBe(
+        "The budget counter cannot be reached, so your key's own limit of 7 searches today cannot be kept (what other containers spent meanwhile is not known); the counter is tried again in 4 s. Answers already in the cache are still served.",
+      );
+      expect(error.headers).toEqual({ 'Retry-After': '4' });
+      expect(closed.map((c) => c.kept)).toEqual([0]);
+      // A key without a limit searches on, within the allowance.
+      expect((await budget.claim({ client: 'free' }, 1)).n).toBe(1);
+    }
   });
 
-  it('refuses a key with a daily limit whose count it never heard: 503, Retry-After the counter’s next try', async () => {
+  it('refuses a key with its own hourly limit too, naming its hour', async () => {
     const { counter, goDown } = flaky();
     const budget = budgetOn(counter);
-    goDown(NOW + 4_000);
-    const error = await refusal(budget.claim(client, 1));
+    goDown();
+    const error = await refusal(budget.claim({ client: 'ci', hourlySearches: 4 }, 1));
     expect(error.code).toBe('BUDGET_UNAVAILABLE');
-    expect(error.details).toMatch(/has not heard your key's count today, so its own limit of 7 searches a day cannot be kept/);
-    expect(error.headers).toEqual({ 'Retry-After': '4' });
-    // A key without a limit searches on, within the allowance.
-    const free = await budget.claim({ client: 'free' }, 1);
-    expect(free.n).toBe(1);
+    expect(error.details).toMatch(
+      /^The budget counter cannot be reached, so your key's own limit of 4 searches this hour cannot be kept/,
+    );
+  });
+
+  it('lets a key whose limits are its shares search below them, as the deployment’s windows do, and refuses it at a share it knows full', async () => {
+    const shared = { client: 'team', shared: true };
+    const keyHour = keyHourWindow(NOW, 'team', 5);
+    const known = { [keyHour.key]: 3 };
+    const { counter, goDown } = flaky(known);
+    const budget = budgetOn(counter, { backstopPerHour: 10 });
+    goDown();
+    for (let i = 0; i < 2; i++) await (await budget.claim(shared, 1)).close(1);
+    expect(known[keyHour.key]).toBe(5);
+    const error = await refusal(budget.claim(shared, 1));
+    expect(error.code).toBe('BUDGET_EXHAUSTED');
+    expect(error.details).toMatch(
+      /^Your key's share of the deployment's budget, 5 of its 10 searches this hour, is used up \(as this container last heard it/,
+    );
   });
 
   it('names the last to reset of the windows it knows to be full', async () => {
@@ -311,14 +418,15 @@ describe('/v1/usage', () => {
     }
   });
 
-  it('leaves the month out when there is no monthly cap, and reads the day of a key without a limit', async () => {
+  it('leaves the month out when there is no monthly cap, and reads the hour and day of a key without limits', async () => {
     const settings: BudgetSettings = { searchesPerHour: () => 10, searchesPerMonth: 0, failClosed: false, backstopPerHour: 1 };
     const windows = usageWindows(settings, { client: 'free' }, NOW);
     expect(windows.map((w) => [w.kind, w.limit])).toEqual([
       ['hour', 10],
       ['day', NO_LIMIT],
+      ['key-hour', NO_LIMIT],
     ]);
-    expect(usageReport({ client: 'free' }, windows, [1, 1]).month).toBeNull();
+    expect(usageReport({ client: 'free' }, windows, [1, 1, 1]).month).toBeNull();
   });
 });
 

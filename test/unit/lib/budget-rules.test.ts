@@ -1,15 +1,25 @@
 /**
  * The budget's rules that no request-level test pins down: the default per-container allowance, each
- * window's refusal wording, /v1/usage's arithmetic, the counter keys' zero padding, which windows a
- * client's search counts in, the Account API reader's refresh and retry, and the client keys' parsing
+ * window's refusal wording, /v1/usage's arithmetic, what a failed counter call may have written, the
+ * counter keys' zero padding, which windows a client's search counts in, the Account API reader's refresh and retry, and the client keys' parsing
  * that decides a client's day window (a daily limit of 0, a digest's anchors, an entry without a name,
  * the bearer scheme's anchor).
  */
 import { describe, expect, it } from 'vitest';
 import { createPlanReader, type PlanNumbers, parseAccount, RETRY_AFTER_FAILURE_MS } from '../../../lib/budget/account.js';
-import { type BudgetSettings, defaultBackstop, exhausted, usageReport, windowsFor } from '../../../lib/budget/budget.js';
-import { lastToReset } from '../../../lib/budget/counter.js';
-import { dayWindow, hourWindow, monthWindow } from '../../../lib/budget/windows.js';
+import {
+  type BudgetSettings,
+  defaultBackstop,
+  exhausted,
+  KEY_SHARE,
+  keyShare,
+  NO_LIMIT,
+  usageReport,
+  usageWindows,
+  windowsFor,
+} from '../../../lib/budget/budget.js';
+import { lastToReset, mustWaitFor, newToken, planOf, planToken, roomBy, surelyNotWritten } from '../../../lib/budget/counter.js';
+import { dayWindow, hourWindow, keyHourWindow, monthWindow } from '../../../lib/budget/windows.js';
 import { parseClientKeySecret } from '../../../lib/credentials/client-keys.js';
 import { SecretShapeError } from '../../../lib/credentials/secrets.js';
 import { bearerToken } from '../../../lib/middleware/auth.js';
@@ -44,6 +54,21 @@ describe('refusals', () => {
     });
   });
 
+  it("names a key's own hour as its own, and a key's share as a share of the deployment's, saying the other keys can still search", () => {
+    expect(details(exhausted(keyHourWindow(NOW, 'ci', 40), NOW))).toMatch(
+      /^Your key's own limit of 40 searches this hour is used up \(other clients are not affected\); it resets at 2026-01-05T04:00:00Z\./,
+    );
+    const share = { ...keyHourWindow(NOW, 'ci', 125), shareOf: 250 };
+    expect(details(exhausted(share, NOW))).toMatch(
+      /^Your key's share of the deployment's budget, 125 of its 250 searches this hour, is used up \(the deployment's other keys can still search; a key's own limit is set in its entry\); it resets at 2026-01-05T04:00:00Z\./,
+    );
+    expect(exhausted(share, NOW).headers).toEqual({ 'Retry-After': String((at('2026-01-05T04:00:00Z') - NOW) / 1000) });
+    const dayShare = { ...dayWindow(NOW, 'ci', 81), shareOf: 162 };
+    expect(details(exhausted(dayShare, NOW, { needed: 3, used: 80 }))).toMatch(
+      /^Your key's share of the deployment's budget: 1 of 81 searches left today, fewer than the 3 this request can make/,
+    );
+  });
+
   it('names the window the request must wait for: the last to reset, and of windows resetting together the longest', () => {
     const midDay = at('2026-01-05T12:30:00Z');
     expect(lastToReset([hourWindow(midDay, 9), dayWindow(midDay, 'ci', 1)])?.kind).toBe('day');
@@ -73,23 +98,140 @@ describe('refusals', () => {
 
 describe('/v1/usage arithmetic', () => {
   it('reports left as the limit less the count in every window, and never below 0', () => {
-    const windows = [hourWindow(NOW, 250), dayWindow(NOW, 'ci', 50), monthWindow(NOW, 5000)];
-    const report = usageReport({ client: 'ci', dailySearches: 50 }, windows, [38, 12, 912]);
+    const windows = usageWindows(SETTINGS, { client: 'ci', dailySearches: 50, hourlySearches: 20 }, NOW);
+    expect(windows.map((w) => [w.kind, w.limit])).toEqual([
+      ['hour', 250],
+      ['day', 50],
+      ['key-hour', 20],
+      ['month', 5000],
+    ]);
+    const report = usageReport({ client: 'ci' }, windows, [38, 12, 9, 912]);
     expect(report.hour).toEqual({ limit: 250, used: 38, left: 212, resets_at: '2026-01-05T04:00:00Z' });
     expect(report.month).toEqual({ limit: 5000, used: 912, left: 4088, resets_at: '2026-02-01T00:00:00Z' });
     expect(report.client).toEqual({
       name: 'ci',
-      today: { limit: 50, used: 12, left: 38, resets_at: '2026-01-06T00:00:00Z' },
+      today: { limit: 50, share: false, used: 12, left: 38, resets_at: '2026-01-06T00:00:00Z' },
+      this_hour: { limit: 20, share: false, used: 9, left: 11, resets_at: '2026-01-05T04:00:00Z' },
     });
-    const over = usageReport({ client: 'ci', dailySearches: 5 }, windows, [251, 7, 5001]);
-    expect([over.hour.left, over.month?.left, over.client.today.left]).toEqual([0, 0, 0]);
+    const over = usageReport({ client: 'ci' }, windows, [251, 51, 21, 5001]);
+    expect([over.hour.left, over.month?.left, over.client.today.left, over.client.this_hour.left]).toEqual([0, 0, 0, 0]);
   });
 
-  it('shows a key without a daily limit its count, with no limit and nothing left to compute', () => {
-    const windows = [hourWindow(NOW, 250), dayWindow(NOW, 'free', Number.MAX_SAFE_INTEGER)];
-    const report = usageReport({ client: 'free' }, windows, [1, 1]);
-    expect(report.client.today).toMatchObject({ limit: null, used: 1, left: null });
+  it('shows a key without limits its counts, with no limit and nothing left to compute', () => {
+    const settings = { ...SETTINGS, searchesPerMonth: 0 };
+    const report = usageReport({ client: 'free' }, usageWindows(settings, { client: 'free' }, NOW), [1, 1, 1]);
+    expect(report.client.today).toMatchObject({ limit: null, share: false, used: 1, left: null });
+    expect(report.client.this_hour).toMatchObject({ limit: null, share: false, used: 1, left: null });
     expect(report.month).toBeNull();
+  });
+
+  it('shows a key of a shared deployment its shares, and says they are shares', () => {
+    const report = usageReport({ client: 'ci' }, usageWindows(SETTINGS, { client: 'ci', shared: true }, NOW), [0, 3, 2, 0]);
+    // January: 5,000 over 31 days is 162 a day, of which half.
+    expect(report.client.today).toMatchObject({ limit: 81, share: true, used: 3, left: 78 });
+    expect(report.client.this_hour).toMatchObject({ limit: 125, share: true, used: 2, left: 123 });
+  });
+});
+
+describe('plans in flight', () => {
+  const hour = hourWindow(NOW, 10);
+  const day = dayWindow(NOW, 'ci', 20);
+
+  it('carry their units and when they are closed at the latest in their token, and nothing else does', () => {
+    const token = planToken(21, NOW + 25_000);
+    expect(planOf(token)).toEqual({ n: 21, by: Math.ceil((NOW + 25_000) / 1000) * 1000 });
+    // More units than one base-36 digit holds.
+    expect(planOf(planToken(1_000, NOW))).toEqual({ n: 1_000, by: Math.ceil(NOW / 1000) * 1000 });
+    expect(token).toMatch(/^[A-Za-z0-9_-]{12}\.l\./);
+    expect(planOf(newToken())).toBeUndefined();
+    for (const bad of [`${newToken()}.5`, `${newToken()}.5.x.y`, `x${token}`, `${token}.`, token.replace('.l.', '.L.')]) {
+      expect(planOf(bad), bad).toBeUndefined();
+    }
+  });
+
+  it('free a window by the time enough of them are closed, soonest first; never when all would not be enough', () => {
+    const returning = [
+      { n: 3, by: NOW + 9_000 },
+      { n: 2, by: NOW + 4_000 },
+      { n: 4, by: NOW + 20_000 },
+    ];
+    // 10 counted, 9 of them in plans: 1 more needs 1 back (the 4 s plan), 4 more 4 (by 9 s), 8 more all.
+    expect(roomBy({ window: hour, used: 10, returning }, 1, NOW)).toEqual({ held: 9, by: NOW + 4_000 });
+    expect(roomBy({ window: hour, used: 10, returning }, 5, NOW)).toEqual({ held: 9, by: NOW + 9_000 });
+    expect(roomBy({ window: hour, used: 10, returning }, 9, NOW)).toEqual({ held: 9, by: NOW + 20_000 });
+    expect(roomBy({ window: hour, used: 10, returning }, 10, NOW)).toBeUndefined();
+    expect(roomBy({ window: hour, used: 10, returning: [] }, 1, NOW)).toBeUndefined();
+    expect(roomBy({ window: hour, returning }, 1, NOW)).toBeUndefined();
+    // Room already (a give-back since the refusal), or exactly: at once.
+    expect(roomBy({ window: hour, used: 8, returning }, 1, NOW)).toEqual({ held: 9, by: NOW });
+    expect(roomBy({ window: hour, used: 9, returning }, 1, NOW)).toEqual({ held: 9, by: NOW });
+  });
+
+  it('make a refusal name the window waited for longest: one they free waits for them, any other for its reset', () => {
+    const plans = [{ n: 5, by: NOW + 25_000 }];
+    // The hour freed by a plan, the day full for good: the day.
+    expect(
+      mustWaitFor(
+        [
+          { window: hour, used: 10, returning: plans },
+          { window: day, used: 20, returning: [] },
+        ],
+        1,
+        NOW,
+      ),
+    ).toEqual({ ok: false, refused: day, used: 20 });
+    // Both freed by plans: the later of the two.
+    expect(
+      mustWaitFor(
+        [
+          { window: hour, used: 10, returning: [{ n: 5, by: NOW + 30_000 }] },
+          { window: day, used: 20, returning: plans },
+        ],
+        1,
+        NOW,
+      ),
+    ).toEqual({ ok: false, refused: hour, used: 10, inFlight: { held: 5, by: NOW + 30_000 } });
+    // A count not read: its reset, as before.
+    expect(mustWaitFor([{ window: hour }], 1, NOW)).toEqual({ ok: false, refused: hour });
+    // Full for good, both: the last to reset, as lastToReset.
+    expect(
+      mustWaitFor(
+        [
+          { window: hour, used: 10 },
+          { window: day, used: 20 },
+        ],
+        1,
+        NOW,
+      ),
+    ).toMatchObject({ refused: day });
+  });
+});
+
+describe('what a failed counter call may have written', () => {
+  const failure = (fields: Record<string, unknown>) => Object.assign(new Error('failed'), fields);
+
+  it('nothing when no connection was made, or the table answered an error of the request (4xx)', () => {
+    expect(surelyNotWritten(failure({ code: 'ECONNREFUSED', syscall: 'connect' }))).toBe(true);
+    expect(surelyNotWritten(failure({ code: 'ENOTFOUND', syscall: 'getaddrinfo' }))).toBe(true);
+    expect(surelyNotWritten(failure({ code: 'EAI_AGAIN' }))).toBe(true);
+    expect(surelyNotWritten(failure({ code: 'EHOSTUNREACH' }))).toBe(true);
+    expect(surelyNotWritten(failure({ code: 'ENETUNREACH' }))).toBe(true);
+    // A connection that timed out before it was made.
+    expect(surelyNotWritten(failure({ code: 'ETIMEDOUT', syscall: 'connect' }))).toBe(true);
+    expect(surelyNotWritten(failure({ name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } }))).toBe(true);
+    expect(surelyNotWritten(failure({ name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } }))).toBe(true);
+    expect(surelyNotWritten(failure({ $metadata: { httpStatusCode: 499 } }))).toBe(true);
+  });
+
+  it('perhaps, after a reset, a timeout, a server error or anything unknown', () => {
+    expect(surelyNotWritten(failure({ code: 'ECONNRESET', syscall: 'read' }))).toBe(false);
+    expect(surelyNotWritten(failure({ code: 'ETIMEDOUT', syscall: 'read' }))).toBe(false);
+    expect(surelyNotWritten(failure({ code: 'EPIPE', syscall: 'write' }))).toBe(false);
+    expect(surelyNotWritten(failure({ name: 'InternalServerError', $metadata: { httpStatusCode: 500 } }))).toBe(false);
+    expect(surelyNotWritten(failure({ $metadata: { httpStatusCode: 399 } }))).toBe(false);
+    expect(surelyNotWritten(failure({ $metadata: { attempts: 1 } }))).toBe(false);
+    expect(surelyNotWritten(new Error('no answer within 1000 ms'))).toBe(false);
+    expect(surelyNotWritten({ code: 'ECONNREFUSED' })).toBe(false);
   });
 });
 
@@ -102,15 +244,63 @@ describe('counter keys', () => {
 });
 
 describe('the windows of a search', () => {
-  it("counts a client's search in its day (with its limit, or none), the hour and the month", () => {
-    expect(windowsFor(SETTINGS, { client: 'ci', dailySearches: 0 }, NOW).map((w) => [w.kind, w.limit])).toEqual([
-      ['hour', 250],
-      ['month', 5000],
-      ['day', 0],
+  const limits = (scope: Parameters<typeof windowsFor>[1], settings = SETTINGS) =>
+    windowsFor(settings, scope, NOW).map((w) => [w.kind, w.limit, w.shareOf]);
+
+  it("counts a client's search in the hour, the month, and its own hour and day (with its limits, or none)", () => {
+    expect(limits({ client: 'ci', dailySearches: 0, hourlySearches: 9 })).toEqual([
+      ['hour', 250, undefined],
+      ['month', 5000, undefined],
+      ['key-hour', 9, undefined],
+      ['day', 0, undefined],
     ]);
-    expect(windowsFor(SETTINGS, { client: 'free' }, NOW)[2]).toMatchObject({ kind: 'day', limit: Number.MAX_SAFE_INTEGER });
+    expect(limits({ client: 'free' }).slice(2)).toEqual([
+      ['key-hour', NO_LIMIT, undefined],
+      ['day', NO_LIMIT, undefined],
+    ]);
     expect(windowsFor(SETTINGS, {}, NOW).map((w) => w.kind)).toEqual(['hour', 'month']);
-    expect(windowsFor({ ...SETTINGS, searchesPerMonth: 0 }, { client: 'ci' }, NOW).map((w) => w.kind)).toEqual(['hour', 'day']);
+    expect(windowsFor({ ...SETTINGS, searchesPerMonth: 0 }, { client: 'ci' }, NOW).map((w) => w.kind)).toEqual([
+      'hour',
+      'key-hour',
+      'day',
+    ]);
+    expect(windowsFor(SETTINGS, { client: 'ci' }, NOW)[2]?.key).toBe('hour#2026-01-05T03#client#ci');
+  });
+
+  it('gives a key of a shared deployment, without limits of its own, half the hour and half the day (the month spread over its days)', () => {
+    // January: 5,000 over 31 days is 162 a day (rounded up), of which half is 81.
+    expect(limits({ client: 'ci', shared: true }).slice(2)).toEqual([
+      ['key-hour', 125, 250],
+      ['day', 81, 162],
+    ]);
+    // February 2026 has 28 days: 179 a day.
+    const february = Date.parse('2026-02-10T10:00:00Z');
+    expect(windowsFor(SETTINGS, { client: 'ci', shared: true }, february).at(-1)).toMatchObject({ limit: 90, shareOf: 179 });
+    // No monthly cap: a day is 24 hours of the hourly budget.
+    expect(limits({ client: 'ci', shared: true }, { ...SETTINGS, searchesPerMonth: 0 }).slice(1)).toEqual([
+      ['key-hour', 125, 250],
+      ['day', 3000, 6000],
+    ]);
+    // An odd limit is rounded up, and a share is never 0.
+    expect(limits({ client: 'ci', shared: true }, { ...SETTINGS, searchesPerHour: () => 1 })[2]).toEqual(['key-hour', 1, 1]);
+    expect(keyShare(5)).toBe(3);
+    expect(KEY_SHARE).toBe(0.5);
+  });
+
+  it('keeps a key’s own limits, or none (null), in a shared deployment, each window on its own', () => {
+    expect(limits({ client: 'ci', shared: true, hourlySearches: 40, dailySearches: null }).slice(2)).toEqual([
+      ['key-hour', 40, undefined],
+      ['day', NO_LIMIT, undefined],
+    ]);
+    expect(limits({ client: 'ci', shared: true, hourlySearches: null, dailySearches: 0 }).slice(2)).toEqual([
+      ['key-hour', NO_LIMIT, undefined],
+      ['day', 0, undefined],
+    ]);
+    // A deployment of one key: no share.
+    expect(limits({ client: 'ci', shared: false }).slice(2)).toEqual([
+      ['key-hour', NO_LIMIT, undefined],
+      ['day', NO_LIMIT, undefined],
+    ]);
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * The budget's pure parts: its windows at calendar edges, the memory counter's exactness, the local
- * key form with a daily limit, the secret's `dailySearches`, and what is kept of an Account API answer.
+ * key form with a key's own limits, the secret's `hourlySearches` and `dailySearches`, and what is kept of
+ * an Account API answer.
  */
 import { describe, expect, it } from 'vitest';
 import { parseAccount } from '../../../lib/budget/account.js';
-import { createMemoryCounter } from '../../../lib/budget/counter.js';
+import { createMemoryCounter, newToken } from '../../../lib/budget/counter.js';
 import { dayWindow, expiresAtSeconds, hourWindow, monthWindow, secondsUntilReset } from '../../../lib/budget/windows.js';
 import { parseClientKeySecret, parseLocalKeys, sha256 } from '../../../lib/credentials/client-keys.js';
 import { SecretShapeError } from '../../../lib/credentials/secrets.js';
@@ -54,26 +55,44 @@ describe('the memory counter', () => {
   });
 });
 
-describe('client keys with a daily limit', () => {
-  it('reads plain keys, name:key and name:key:daily=N from API_KEYS', () => {
-    expect(parseLocalKeys(' plain-key-1 , alice:alice-key:daily=50,bob:bob-key')).toEqual([
+describe('client keys with limits of their own', () => {
+  it('reads plain keys, name:key and name:key with :hourly=N and :daily=N (or none) from API_KEYS', () => {
+    expect(
+      parseLocalKeys(
+        ' plain-key-1 , alice:alice-key:daily=50,bob:bob-key,carol:carol-key:hourly=9:daily=none,dan:dan-key:hourly=none',
+      ),
+    ).toEqual([
       { name: 'local-1', digest: sha256('plain-key-1') },
       { name: 'alice', digest: sha256('alice-key'), dailySearches: 50 },
       { name: 'bob', digest: sha256('bob-key') },
+      { name: 'carol', digest: sha256('carol-key'), hourlySearches: 9, dailySearches: null },
+      { name: 'dan', digest: sha256('dan-key'), hourlySearches: null },
+    ]);
+    // Either order; an option given twice, or one it does not know, is no entry of this form.
+    expect(parseLocalKeys('eve:eve-key:daily=3:hourly=2')).toEqual([
+      { name: 'eve', digest: sha256('eve-key'), dailySearches: 3, hourlySearches: 2 },
+    ]);
+    expect(parseLocalKeys('eve:eve-key:daily=3:daily=4,fay:fay-key:weekly=3')).toEqual([
+      { name: 'local-1', digest: sha256('eve:eve-key:daily=3:daily=4') },
+      { name: 'local-2', digest: sha256('fay:fay-key:weekly=3') },
     ]);
   });
 
-  it('reads dailySearches from the secret, and refuses one that is not a whole number', () => {
+  it('reads hourlySearches and dailySearches from the secret, null for none, and refuses one that is not a whole number', () => {
     const digest = 'a'.repeat(64);
-    expect(parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, dailySearches: 200 }] })).toEqual([
-      { name: 'ci', digest: Buffer.from(digest, 'hex'), dailySearches: 200 },
+    expect(parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, dailySearches: 200, hourlySearches: 20 }] })).toEqual([
+      { name: 'ci', digest: Buffer.from(digest, 'hex'), dailySearches: 200, hourlySearches: 20 },
     ]);
-    expect(() => parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, dailySearches: '200' }] })).toThrow(
-      SecretShapeError,
-    );
-    expect(() => parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, dailySearches: -1 }] })).toThrow(
-      /keys\[0\] has a "dailySearches" that is not a whole number/,
-    );
+    expect(parseClientKeySecret({ keys: [{ name: 'ops', sha256: digest, dailySearches: null, hourlySearches: null }] })).toEqual([
+      { name: 'ops', digest: Buffer.from(digest, 'hex'), dailySearches: null, hourlySearches: null },
+    ]);
+    for (const field of ['dailySearches', 'hourlySearches']) {
+      expect(() => parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, [field]: '200' }] })).toThrow(SecretShapeError);
+      expect(() => parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, [field]: 1.5 }] })).toThrow(SecretShapeError);
+      expect(() => parseClientKeySecret({ keys: [{ name: 'ci', sha256: digest, [field]: -1 }] })).toThrow(
+        `keys[0] has a "${field}" that is not a whole number (or null for none)`,
+      );
+    }
   });
 });
 
@@ -142,5 +161,13 @@ describe('BUDGET_EXHAUSTED in the published contract', () => {
     const client = readFileSync(new URL('../../client/api.d.ts', import.meta.url), 'utf8');
     expect(client).toContain("'BUDGET_EXHAUSTED'");
     expect(client).toContain("'/v1/usage'");
+  });
+});
+
+describe('reservation tokens', () => {
+  it('are 12 URL-safe characters (9 random bytes), each its own, across refills of the random pool', () => {
+    const tokens = Array.from({ length: 2_000 }, newToken);
+    for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(new Set(tokens).size).toBe(tokens.length);
   });
 });

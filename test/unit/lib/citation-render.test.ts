@@ -1,6 +1,6 @@
 /**
  * The five citation formats rendered locally (lib/citations/render/render.ts) from recorded Crossref works, the
- * shipped CSL styles (the pace of the record sources: citation-pace.test.ts).
+ * shipped CSL styles (the pace of the record sources: pace.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import CSL from 'citeproc';

@@ -22,6 +22,7 @@ const FLOORS: Record<string, number> = {
   exports: 1,
   search: 2,
   resolve: 2,
+  check: 2,
 };
 
 function sourceFiles(dir: string): string[] {

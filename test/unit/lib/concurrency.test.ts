@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapSettled } from '../../../lib/concurrency.js';
+import { createLimiter, mapSettled } from '../../../lib/concurrency.js';
 
 /** A promise and its resolve, so a test decides when each call finishes. */
 function deferred<T>() {
@@ -82,5 +82,49 @@ describe('mapSettled', () => {
   it('rejects a limit that is not a positive integer', async () => {
     await expect(mapSettled([1], 0, async (n) => n)).rejects.toThrow(RangeError);
     await expect(mapSettled([1], 1.5, async (n) => n)).rejects.toThrow(RangeError);
+  });
+});
+
+describe('createLimiter', () => {
+  it('runs at most `limit` calls at once, in the order asked, a call asked later waiting with the rest', async () => {
+    const limit = createLimiter(2);
+    const started: string[] = [];
+    let running = 0;
+    let most = 0;
+    const gates = new Map<string, () => void>();
+    const task = (name: string) =>
+      limit(async () => {
+        started.push(name);
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => gates.set(name, resolve));
+        running -= 1;
+        return name;
+      });
+    const a = task('a');
+    const b = task('b');
+    const c = task('c');
+    await Promise.resolve();
+    expect(started).toEqual(['a', 'b']);
+    // A freed slot goes to the first call waiting, before a call asked after it.
+    gates.get('a')?.();
+    const d = task('d');
+    await a;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a', 'b', 'c']);
+    for (const name of ['b', 'c']) gates.get(name)?.();
+    await Promise.all([b, c]);
+    await new Promise((resolve) => setImmediate(resolve));
+    gates.get('d')?.();
+    expect(await d).toBe('d');
+    expect(started).toEqual(['a', 'b', 'c', 'd']);
+    expect(most).toBe(2);
+  });
+
+  it('frees the slot of a call that rejects', async () => {
+    const limit = createLimiter(1);
+    await expect(limit(() => Promise.reject(new Error('lookup failed')))).rejects.toThrow('lookup failed');
+    expect(await limit(async () => 'next')).toBe('next');
+    expect(() => createLimiter(0)).toThrow(RangeError);
   });
 });

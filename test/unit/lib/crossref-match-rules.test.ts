@@ -198,3 +198,14 @@ describe('the years', () => {
     expect(bestMatch(rec(title, 'Okafor', 1), [w(title, 'Okafor', 1)])?.work.DOI).toBe(w(title, 'Okafor', 1).DOI);
   });
 });
+
+describe('a paper that is a notice', () => {
+  it('takes only a notice, never the article whose title it repeats', () => {
+    const article = w(title, 'Okafor', 2016);
+    for (const kind of ['Correction to: ', 'Erratum: ', 'Retraction: ', 'Reply to ', 'Comment on ']) {
+      expect(bestMatch(rec(`${kind}${title}`, 'Okafor', 2016), [article]), kind).toBeUndefined();
+    }
+    const correction = w(`Correction to: ${title}`, 'Okafor', 2016);
+    expect(bestMatch(rec(`Correction to: ${title}`, 'Okafor', 2016), [article, correction])?.work).toBe(correction);
+  });
+});

@@ -10,10 +10,11 @@ import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bibtexDoi, loadCitationJs, renderExports } from '../../../lib/citations/exports/exports.js';
 import { citationKey, readableKey, uniqueKeys } from '../../../lib/citations/exports/keys.js';
-import { AUTHORS_CUT, type CslItem, cslFromCrossref } from '../../../lib/citations/model/csl.js';
-import { cslFromScholar } from '../../../lib/citations/model/index-record.js';
-import { parseScholarSummary } from '../../../lib/citations/model/scholar.js';
+import { AUTHORS_CUT, type CslItem, cslFromCrossref, type PaperRecord } from '../../../lib/citations/model/csl.js';
+import { cslFromScholar, indexRecordOf } from '../../../lib/citations/model/index-record.js';
+import { parseScholarSummary, type ScholarRecord } from '../../../lib/citations/model/scholar.js';
 import type { CrossrefWork } from '../../../lib/citations/model/work.js';
+import type { SearchPaper } from '../../../lib/citations/search/paper.js';
 import { addExports } from '../../../lib/citations/search/paper-exports.js';
 import type { CiteSearchData } from '../../../lib/contract/cite-search.js';
 import { crossrefRecording } from '../../../lib/local/replay-crossref.js';
@@ -85,6 +86,24 @@ async function readAll(text: string): Promise<Record<string, unknown>[]> {
 }
 
 /** The key of a single BibTeX entry: what follows "@type{" up to the comma. */
+/** A paper of an answer as citation search carries it: the index's parsed summary, and what its lookup found. */
+function searchPaper(
+  listed: CiteSearchData['papers'][number] | undefined,
+  scholar: ScholarRecord,
+  record: PaperRecord,
+): SearchPaper {
+  const paper = listed as CiteSearchData['papers'][number];
+  const facts = { summary: paper.publication, link: paper.source_url, profileAuthors: [], kind: null };
+  return {
+    listed: paper,
+    facts,
+    scholar,
+    indexRecord: indexRecordOf(paper.scholar_id || 'paper', scholar, facts),
+    doiCandidate: null,
+    record,
+  };
+}
+
 function keyOf(bibtex: string | undefined): string | undefined {
   return bibtex?.match(/^@\w+\{([^,]*),/)?.[1];
 }
@@ -205,11 +224,12 @@ describe('addExports', () => {
       data,
       ['bibtex'],
       [
-        {
-          scholar: { ...scholar, title: 'The forecast trap' },
-          record: { doi: work.DOI, csl: cslFromCrossref(work), source: 'crossref' },
-        },
-        { scholar, record: { doi: null, reason: 'Crossref did not answer in time' } },
+        searchPaper(
+          data.papers[0],
+          { ...scholar, title: 'The forecast trap' },
+          { doi: work.DOI, csl: cslFromCrossref(work), source: 'crossref' },
+        ),
+        searchPaper(data.papers[1], scholar, { doi: null, reason: 'Crossref did not answer in time' }),
       ],
     );
     expect(out.papers[0]).toMatchObject({ doi: '10.1111/ele.14024', exports: { source: 'crossref', fallback_reason: null } });
@@ -231,10 +251,13 @@ describe('addExports', () => {
     const data = {
       papers: ids.map((scholar_id, i) => ({ ...base, index: i + 1, title: `无题 ${i + 1}`, scholar_id })),
     } as unknown as CiteSearchData;
-    const lookups = ids.map((_id, i) => ({
-      scholar: { title: `无题 ${i + 1}`, authors: [], year: null, venue: null },
-      record: { doi: null, reason: 'The index gave no title and author to look the paper up by' },
-    }));
+    const lookups = ids.map((_id, i) =>
+      searchPaper(
+        data.papers[i],
+        { title: `无题 ${i + 1}`, authors: [], year: null, venue: null },
+        { doi: null, reason: 'The index gave no title and author to look the paper up by' },
+      ),
+    );
     const out = await addExports(data, ['bibtex'], lookups);
     const keys = out.papers.map((paper) => keyOf(paper.exports?.bibtex));
     expect(keys).toEqual(['x_1', 'x_2', 'x_1a', 'paper_4', 'paper_5']);
@@ -259,8 +282,8 @@ describe('addExports', () => {
       data,
       ['csl-json', 'bibtex'],
       [
-        { scholar, record: { doi: '10.1/bad', csl: rejected, source: 'crossref' } },
-        { scholar, record: { doi: work.DOI, csl: cslFromCrossref(work), source: 'crossref' } },
+        searchPaper(data.papers[0], scholar, { doi: '10.1/bad', csl: rejected, source: 'crossref' }),
+        searchPaper(data.papers[1], scholar, { doi: work.DOI, csl: cslFromCrossref(work), source: 'crossref' }),
       ],
     );
     expect(out.papers[0]).toMatchObject({

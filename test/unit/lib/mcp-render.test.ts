@@ -107,10 +107,70 @@ describe('MCP text results', () => {
     expect(text).toContain('fallback_reason: Crossref timed out for APA');
   });
 
+  it('give each checked reference its verdict and input first, then each issue with what was cited and recorded', () => {
+    const results = [
+      {
+        index: 1,
+        input: 'Boettiger, C., Nobody, A., & Hastings, A. (2031). Early warning signals. Theoretical Ecology.',
+        format: 'text',
+        verdict: 'mismatch',
+        issues: [
+          {
+            rule: 'authors_unknown',
+            field: 'authors',
+            severity: 'error',
+            cited: 'Boettiger, C., Nobody, A., & Hastings, A',
+            recorded: 'Carl Boettiger, Noam Ross, Alan Hastings',
+            message: 'The reference names “nobody”, who is none of the record’s authors.',
+          },
+          { rule: 'retracted', field: 'record', severity: 'error', cited: null, recorded: null, message: 'Retracted.' },
+        ],
+        doi: '10.1007/s12080-013-0192-6',
+        message: 'The record differs from the reference: 2 errors.',
+      },
+    ];
+    const text = renderSuccess('1 of 1 references checked', { results }, 'cite-check');
+    expect(text).toContain('1. mismatch: Boettiger, C., Nobody, A., & Hastings, A. (2031).');
+    expect(text).toContain(
+      '   - error authors [authors_unknown] (cited: Boettiger, C., Nobody, A., & Hastings, A; recorded: Carl Boettiger, Noam Ross, Alan Hastings): The reference names “nobody”',
+    );
+    expect(text).toContain('   - error record [retracted]: Retracted.');
+    expect(missingFromText({ results }, text)).toEqual([]);
+  });
+
   it('give error advice that fits the tool: cite search has no other engine', () => {
     expect(renderError('UPSTREAM_ERROR', 'm', 'd', undefined, 'cite-search')).not.toMatch(/another engine\)/);
     expect(renderError('UPSTREAM_ERROR', 'm', 'd', undefined, 'cite-search')).toMatch(/no other engine/);
     expect(renderError('UPSTREAM_ERROR', 'm', 'd', undefined, 'web-search-bravo')).toMatch(/another web_search_\* tool/);
-    expect(renderError('UPSTREAM_TIMEOUT', 'm', 'd', undefined, 'cite-search')).toMatch(/fewer `results`/);
+  });
+
+  it('answer a hang with a retry, never with a smaller page: a provider that does not answer is not made to by one', () => {
+    for (const route of [undefined, 'web-search-alpha', 'cite-search', 'scholar-profiles', 'scholar-author', 'alpha-news']) {
+      const text = renderError('UPSTREAM_TIMEOUT', 'The search provider did not answer in time', 'd', undefined, route);
+      expect(text, String(route)).toMatch(/What to do: .*retry once/i);
+      expect(text, String(route)).not.toMatch(/\b(?:smaller|fewer)\b[^.]*`(?:num|results|enrich)`|with fewer results/);
+    }
+    expect(renderError('UPSTREAM_TIMEOUT', 'm', 'd', undefined, 'web-search-bravo')).toMatch(/another web_search_\* tool/);
+    expect(renderError('UPSTREAM_TIMEOUT', 'm', 'd', undefined, 'cite-search')).toMatch(/no other engine/);
+  });
+
+  it('say nothing of a citation source a reference does not have: an unresolved one has none, never "undefined"', () => {
+    const text = renderSuccess('0 of 1 references resolved', {
+      total_references: 1,
+      resolved: 0,
+      references: [
+        {
+          input: '10.1234/nothing.here',
+          doi: null,
+          citations: {},
+          citations_source: null,
+          reason: 'Crossref refused the lookup for rate (HTTP 429) (Retry-After: ask again after 2026-11-28T23:31:05Z)',
+        },
+      ],
+    });
+    expect(text).not.toContain('undefined');
+    expect(text).not.toContain('citations_source');
+    expect(text).toContain('   citations: none');
+    expect(text).toContain('(Retry-After: ask again after 2026-11-28T23:31:05Z)');
   });
 });

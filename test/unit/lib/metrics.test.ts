@@ -25,7 +25,10 @@ describe('metricsEnabled', () => {
   });
 });
 
-function request(path: string): Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
+function request(
+  path: string,
+  cache = { tableErrors: 0, duplicateCalls: 0 },
+): Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> {
   const context = {
     api: {
       requestId: `unit-${path}`,
@@ -33,7 +36,7 @@ function request(path: string): Request<APIGatewayProxyEvent, APIGatewayProxyRes
       startedAt: Date.now(),
       deadline: Date.now() + 1_000,
       upstream: { calls: 1, latencyMs: 12.4 },
-      cache: { memoryHits: 1, tableHits: 0, misses: 0, tableErrors: 0, pendingWrites: [] },
+      cache: { memoryHits: 1, tableHits: 0, misses: 0, ...cache, pendingWrites: [] },
     },
   } as unknown as ApiContext;
   return {
@@ -68,6 +71,32 @@ describe('the metrics middleware', () => {
     expect(usage).toMatchObject({ Requests: 1, UpstreamCalls: 1 });
     expect(usage.client).toBeUndefined();
     expect(usage._aws.CloudWatchMetrics[0].Namespace).toBe('SearchCitationApi');
+  });
+});
+
+describe('the cache totals record', () => {
+  it('writes the table errors and the questions paid twice, all endpoints together under the service alone, only when there are some', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', 'SearchCitationApi');
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    const before = capturedMetricLines.length;
+    await metrics({ enabled: true }).after?.(request('/v1/web-search/alpha', { tableErrors: 3, duplicateCalls: 1 }));
+    const written = capturedMetricLines.slice(before).map((line) => JSON.parse(line));
+    expect(written).toHaveLength(3);
+    const totals = written.filter((record) => record.endpoint === undefined && record.Requests === undefined);
+    expect(totals).toHaveLength(1);
+    expect(totals[0]).toMatchObject({ service: expect.any(String), CacheTableErrors: 3, CacheDuplicateCalls: 1 });
+    // Read by the cache table's alarm: the service dimension alone, never an endpoint or a client.
+    expect(totals[0]._aws.CloudWatchMetrics[0].Dimensions).toEqual([['service']]);
+    // Per endpoint too, in the request's own record.
+    expect(written.find((record) => record.endpoint === 'web-search-alpha')).toMatchObject({
+      CacheTableErrors: 3,
+      CacheDuplicateCalls: 1,
+    });
+    const quiet = capturedMetricLines.length;
+    await metrics({ enabled: true }).after?.(request('/v1/web-search/alpha'));
+    expect(capturedMetricLines.length - quiet).toBe(2);
   });
 });
 

@@ -80,7 +80,7 @@ describe(NOTICES_FILE, () => {
   it('says what citeproc’s terms mean for a deployment', () => {
     const notice = read(NOTICES_FILE);
     expect(notice).toContain('## citeproc: CPAL-1.0 or AGPL, and what that means for you');
-    expect(notice).toMatch(/cite-search, cite-resolve and mcp/);
+    expect(notice).toMatch(/cite-search, cite-resolve, cite-check and mcp/);
   });
 
   it('describes each data set as its SOURCES.md does, and the files it names exist', () => {

@@ -201,3 +201,20 @@ describe('matchReference', () => {
     expect(matchReference(SHEA, [])).toEqual({ matched: null, rule: 'no_candidates', reason: expect.any(String) });
   });
 });
+
+describe('a reference to a notice', () => {
+  it('is that notice, never the article whose title it repeats, even when the article is the only candidate', () => {
+    for (const kind of ['Erratum: ', 'Correction to: ', 'Retraction: ', 'Expression of concern: ', 'Reply to ', 'Comment on ']) {
+      const notice = SHEA.replace('Surface-plasmon', `${kind}Surface-plasmon`);
+      expect(ruleOf(matchReference(notice, [shea])), kind).toBe('notice');
+      expect(doiOf(matchReference(notice, [shea])), kind).toBeNull();
+    }
+  });
+
+  it('takes the notice when Crossref gives both, whatever their order', () => {
+    const erratum = { ...shea, DOI: '10.1/erratum', title: [`Erratum: ${shea.title?.[0]}`], page: '9967' };
+    const named = SHEA.replace('Surface-plasmon', 'Erratum: Surface-plasmon');
+    expect(doiOf(matchReference(named, [shea, erratum]))).toBe('10.1/erratum');
+    expect(doiOf(matchReference(named, [erratum, shea]))).toBe('10.1/erratum');
+  });
+});

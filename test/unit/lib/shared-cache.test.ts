@@ -39,7 +39,7 @@ function mapTable() {
 }
 
 function scope(fresh = false): CacheScope & { activity: CacheActivity } {
-  return { fresh, activity: { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, pendingWrites: [] } };
+  return { fresh, activity: { memoryHits: 0, tableHits: 0, misses: 0, tableErrors: 0, duplicateCalls: 0, pendingWrites: [] } };
 }
 
 const settled = <V>(value: V): PromiseSettledResult<V> => ({ status: 'fulfilled', value });
@@ -335,6 +335,7 @@ describe('X-Cache and cache metrics', () => {
     tableHits,
     misses,
     tableErrors: 0,
+    duplicateCalls: 0,
     pendingWrites: [],
   });
   it('says hit, miss or partial with counts', () => {
@@ -350,6 +351,7 @@ describe('X-Cache and cache metrics', () => {
       ['CacheTableHits', 2],
       ['CacheMisses', 3],
       ['CacheTableErrors', 0],
+      ['CacheDuplicateCalls', 0],
     ]);
   });
 });

@@ -9,11 +9,13 @@ import {
   NOT_FETCHED_NOTE,
   overviewFromFollowUp,
   overviewFromSearch,
+  PEOPLE_ALSO_ASK_HELD_BACK_NOTE,
   textBlock,
 } from '../../../lib/reshape/ai-overview.js';
 import { CARRIED, carriedLeaves, notCarried } from '../../../lib/reshape/carried.js';
 import { reshapeRelatedSearches, reshapeSitelinks, resultFacts, SITELINKS_MAX } from '../../../lib/reshape/web.js';
 import {
+  ANSWER_BOX_LEFT_OUT_ENDINGS,
   KNOWLEDGE_GRAPH_FACTS_MAX,
   reshapeAnswerBox,
   reshapeKnowledgeGraph,
@@ -238,8 +240,28 @@ describe('people also ask', () => {
       ['8 oz', '95'],
     ]);
     expect(overview?.snippet).toBe('Yes, in moderation.');
+    expect(overview?.ai_overview).toMatchObject({ state: 'inline', note: null, error: null });
     expect(overview?.ai_overview?.references[0]).toMatchObject({ title: 'Mayo', source: 'Mayo Clinic' });
     expect(bare).toEqual({ question: 'Why?', snippet: null, title: null, link: null, displayed_link: null });
+  });
+
+  it('says an AI overview Google held back is not fetched, and how to have it, whichever of its token and link it gives', () => {
+    const heldBack = reshapePeopleAlsoAsk([
+      { question: 'Is JWT safe?', type: 'ai_overview', page_token: 'G2BHon…', next_page_token: 'eyJ…' },
+      { question: 'Linked only?', type: 'ai_overview', serpapi_ai_overview_link: 'https://serpapi.com/search.json?…' },
+    ]);
+    for (const entry of heldBack) {
+      expect(entry.ai_overview).toEqual({
+        state: 'not_fetched',
+        text_blocks: [],
+        references: [],
+        note: PEOPLE_ALSO_ASK_HELD_BACK_NOTE,
+        error: null,
+      });
+      expect(entry.snippet).toBeNull();
+    }
+    // A related-questions token alone (`next_page_token`, more questions) is no overview.
+    expect(reshapePeopleAlsoAsk([{ question: 'More?', next_page_token: 'eyJ…' }])[0]?.ai_overview).toBeUndefined();
   });
 });
 
@@ -257,6 +279,7 @@ describe('the answer box', () => {
       displayed_link: null,
       source: null,
       date: null,
+      details: {},
     });
     expect(reshapeAnswerBox({ type: 'calculator_result', result: '3.141592653589793' })?.answer).toBe('3.141592653589793');
     expect(reshapeAnswerBox([{ type: 'a', title: 'First' }, { title: 'Second' }])?.title).toBe('First');
@@ -266,6 +289,78 @@ describe('the answer box', () => {
     ]);
   });
 
+  it('keeps every value of a box of any type in details, nested as given, without pictures, upstream links or tokens', () => {
+    // The shape of SerpApi's finance answer box, values made up here.
+    const box = reshapeAnswerBox({
+      type: 'finance_results',
+      title: 'Apple Inc',
+      exchange: 'NASDAQ',
+      stock: 'AAPL',
+      price: 227.52,
+      currency: 'USD',
+      price_movement: { percentage: 0.82, value: 1.86, movement: 'Up' },
+      table: [
+        { name: 'Open', value: '225.89' },
+        { name: 'Mkt cap', value: '3.44T' },
+      ],
+      thumbnail: 'https://t',
+      serpapi_link: 'https://serpapi.com/x',
+      chart_serpapi_link: 'https://serpapi.com/y',
+      snippet_highlighted_words: ['AAPL'],
+      extensions: ['', 'After hours'],
+      empty: {},
+      nothing: null,
+    });
+    expect(box).toMatchObject({ type: 'finance_results', title: 'Apple Inc' });
+    expect(box?.details).toEqual({
+      exchange: 'NASDAQ',
+      stock: 'AAPL',
+      price: 227.52,
+      currency: 'USD',
+      price_movement: { percentage: 0.82, value: 1.86, movement: 'Up' },
+      table: [
+        { name: 'Open', value: '225.89' },
+        { name: 'Mkt cap', value: '3.44T' },
+      ],
+      extensions: ['After hours'],
+    });
+  });
+
+  it('keeps whole in details what the summary holds only in part: a source with its link, list items with theirs', () => {
+    const box = reshapeAnswerBox({
+      type: 'organic_result',
+      title: 'T',
+      source: { name: 'Site', link: 'https://site' },
+      list: [{ title: 'One', link: 'https://one' }],
+      date: 'May 1, 2025',
+    });
+    expect(box).toMatchObject({ source: 'Site', list: ['One'], date: 'May 1, 2025' });
+    expect(box?.details).toEqual({
+      source: { name: 'Site', link: 'https://site' },
+      list: [{ title: 'One', link: 'https://one' }],
+    });
+    expect(reshapeAnswerBox({ type: 'x', title: 'T', list: ['a', 'b'] })?.details).toEqual({});
+  });
+
+  it('keeps a box whose only values are in details, such as a weather box, and leaves pictures out at every depth', () => {
+    const box = reshapeAnswerBox({
+      type: 'weather_result',
+      temperature: '77',
+      thumbnail: 'https://t',
+      forecast: [{ day: 'Friday', temperature: { high: '77', low: '53' }, thumbnail: 'https://t' }],
+    });
+    expect(box).toMatchObject({ type: 'weather_result', title: null, answer: null });
+    expect(box?.details).toEqual({ temperature: '77', forecast: [{ day: 'Friday', temperature: { high: '77', low: '53' } }] });
+    // Written out, so that each ending is decided here (pictures, the upstream's links and tokens, highlighting).
+    const leftOut = ['thumbnail', 'thumbnails', 'image', 'images', 'logo', 'favicon', 'icon', 'serpapi_link', 'redirect_link'];
+    expect([...ANSWER_BOX_LEFT_OUT_ENDINGS]).toEqual([...leftOut, 'stick', 'highlighted_words']);
+    for (const ending of [...leftOut, 'stick', 'highlighted_words']) {
+      expect(reshapeAnswerBox({ type: 'x', [ending]: 'v', [`a_${ending}`]: 'v', kept: 'v' })?.details, ending).toEqual({
+        kept: 'v',
+      });
+    }
+  });
+
   it('is absent when there is none, or when it says nothing a client can read', () => {
     expect(reshapeAnswerBox(undefined)).toBeUndefined();
     expect(reshapeAnswerBox({ type: 'weather_result', thumbnail: 'https://t' })).toBeUndefined();
@@ -273,7 +368,7 @@ describe('the answer box', () => {
 });
 
 describe('the knowledge graph summary', () => {
-  it('takes Google’s facts from the block’s own keys, leaving out its fields, ids, links and pictures', () => {
+  it('takes Google’s facts from the block’s own keys, leaving out its fields, ids, links, pictures and tokens', () => {
     const graph = reshapeKnowledgeGraph({
       title: 'Paris',
       type: 'Capital of France',
@@ -287,6 +382,7 @@ describe('the knowledge graph summary', () => {
       header_images: [{ image: 'https://i' }],
       website: 'https://paris.fr',
       area: '40.7 mi²',
+      songs_about_paris_stick: 'H4sIAAAAAAAAAONgFuLUz9U3MCorTMtVQjC1',
     });
     expect(graph).toEqual({
       title: 'Paris',

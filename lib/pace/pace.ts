@@ -1,0 +1,227 @@
+/**
+ * A pace: how a caller keeps one upstream's published rate, whatever calls it and in whichever container.
+ * `slot()` answers when a call may start (the start is taken) or refuses it when that start would not come
+ * before the call's deadline (a synchronous request: its paper goes without the record); `acquire()` waits
+ * for the start (a job waits as long as its deadline allows). `note()` learns from each answer the pace the
+ * upstream states and the pause a 429 asks for, for every container that shares the store.
+ *
+ * The calls a container asks for while a change is in flight are given their starts together in the next
+ * change: one round trip to the store for a page's lookups, first come, first served. A store that does
+ * not answer (store.ts, PaceStoreUnavailable) is left alone for `retryMs` while this container keeps the
+ * pace in its own memory: the upstream's rate then holds per container, as it did before the pace was
+ * shared, and `onUnavailable` says so (a log line).
+ */
+
+import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { AppError } from '../errors.js';
+import { type Ask, EMPTY_STATE, noted, type PaceState, type Rule, rateRule, type Turn, takeTurns } from './rules.js';
+import { createMemoryPaceStore, type PaceChange, type PaceStore, PaceStoreUnavailable } from './store.js';
+
+export interface PaceOptions {
+  /** What the store keeps this pace under: the upstream's name in lower case ("crossref"). */
+  key: string;
+  /** The upstream as named in a refusal ("Crossref"). */
+  source: string;
+  /** The configured rate, in calls per second. */
+  perSecond: number;
+  /** Where the state is kept: shared by the deployment (dynamo-store.ts) or this process's memory. */
+  store: PaceStore;
+  /** Where it is kept while `store` does not answer; default: a memory store of this pace's own. */
+  fallback?: PaceStore;
+  /** How long `store` is left alone once it did not answer. */
+  retryMs?: number;
+  onUnavailable?: (error: PaceStoreUnavailable) => void;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<unknown>;
+}
+
+/** A call's turn as a caller reads it: its start, or the refusal to answer with. */
+export type Slot = { startAt: number } | { refused: AppError };
+
+/**
+ * Why a call was never sent: its turn at the upstream's pace came after its deadline. Never "did not answer
+ * in time", which is what a call that was sent and timed out says.
+ */
+export function notSentInTime(source: string): AppError {
+  return new AppError('UPSTREAM_TIMEOUT', {
+    details: `${source} was not asked: the request's time ran out before its turn at ${source}'s pace`,
+  });
+}
+
+/** Starts a pace remembers for starts(). */
+const GIVEN_KEPT = 200;
+
+export class Pace {
+  readonly source: string;
+  readonly key: string;
+  private perSecond: number;
+  private rule: Rule;
+  private readonly store: PaceStore;
+  private readonly fallback: PaceStore;
+  private readonly retryMs: number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<unknown>;
+  private readonly onUnavailable?: (error: PaceStoreUnavailable) => void;
+  /** The state as this container last read or wrote it. */
+  private known: PaceState = EMPTY_STATE;
+  private restingUntil = 0;
+  /** Why the store last failed to answer, and how often it did (the tests, a log line). */
+  private failures: string[] = [];
+  private readonly given: number[] = [];
+  private readonly waiting: { ask: Ask; resolve: (turn: Turn) => void }[] = [];
+  private pumping = false;
+
+  constructor(options: PaceOptions) {
+    this.source = options.source;
+    this.key = options.key;
+    this.perSecond = options.perSecond;
+    this.rule = rateRule(options.perSecond);
+    this.store = options.store;
+    this.fallback = options.fallback ?? createMemoryPaceStore();
+    this.retryMs = options.retryMs ?? 10_000;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => delay(ms));
+    this.onUnavailable = options.onUnavailable;
+  }
+
+  /** The configured rate, in calls per second. */
+  get rate(): number {
+    return this.perSecond;
+  }
+
+  /** Until when the upstream asked for a pause, as this container last heard. */
+  get pausedUntil(): number {
+    return this.known.pausedUntil;
+  }
+
+  /** When a call asking at `at` may start (the start is taken), or why it must not be sent. */
+  slot(deadline: number, at: number = this.now()): Promise<Slot> {
+    return new Promise<Turn>((resolve) => {
+      this.waiting.push({ ask: { at, deadline }, resolve });
+      void this.pump();
+    }).then((turn) => ('startAt' in turn ? turn : { refused: this.refusalFor(turn.refused, at) }));
+  }
+
+  /**
+   * Waits for a start before `deadline` and answers it; rejects with the refusal when there is none. A pause
+   * the upstream asked for while the call waited sends it back for a start past the pause.
+   */
+  async acquire(deadline = Number.POSITIVE_INFINITY): Promise<number> {
+    for (;;) {
+      const turn = await this.slot(deadline);
+      if ('refused' in turn) throw turn.refused;
+      const wait = turn.startAt - this.now();
+      if (wait <= 0) return turn.startAt;
+      await this.sleep(wait);
+      // What the store holds now: a pause another container heard while this call waited holds it too.
+      await this.change(() => ({ next: undefined, result: undefined }));
+      if (this.known.pausedUntil <= this.now()) return turn.startAt;
+    }
+  }
+
+  /** Why a call must not be sent now: a pause this container knows of; undefined when it may. */
+  refusal(now: number = this.now()): AppError | undefined {
+    return now < this.known.pausedUntil ? this.refusalFor('paused', now) : undefined;
+  }
+
+  /** Learns from an answer the pace the upstream states, and pauses on a 429 as long as it asks. Never rejects. */
+  async note(status: number, headers: IncomingHttpHeaders, now: number = this.now()): Promise<void> {
+    // Nothing new to this container: nothing to write.
+    if (!noted(this.known, status, headers, now)) return;
+    await this.change((state) => ({ next: noted(state, status, headers, now), result: undefined }));
+  }
+
+  /** Why the store did not answer, each time it did not since the last reset, oldest first. */
+  storeFailures(): string[] {
+    return [...this.failures];
+  }
+
+  /** The starts this container was given since the last reset (the last GIVEN_KEPT), oldest first. */
+  starts(): number[] {
+    return [...this.given];
+  }
+
+  /** Forgets every start, stated pace and pause, here and in the store, and takes a new rate (the tests). */
+  async reset(perSecond = this.perSecond): Promise<void> {
+    this.perSecond = perSecond;
+    this.rule = rateRule(perSecond);
+    this.given.length = 0;
+    this.failures = [];
+    this.known = EMPTY_STATE;
+    this.restingUntil = 0;
+    const clear = () => ({ next: EMPTY_STATE, result: undefined });
+    await Promise.all([this.store.update(this.key, clear).catch(() => undefined), this.fallback.update(this.key, clear)]);
+  }
+
+  /**
+   * The upstream's `Retry-After`, passed on: the words that say when to ask again, and the header a refusal
+   * carries; nothing when the upstream gave none (or its time has passed).
+   */
+  retryAfter(now: number = this.now()): { said: string; headers?: Record<string, string> } {
+    const until = this.known.retryAfterUntil ?? 0;
+    if (now >= until) return { said: '' };
+    const seconds = Math.ceil((until - now) / 1_000);
+    const at = new Date(until).toISOString().replace(/\.\d+Z$/, 'Z');
+    return { said: ` (Retry-After: ask again after ${at})`, headers: { 'Retry-After': String(seconds) } };
+  }
+
+  private refusalFor(reason: 'paused' | 'late', now: number): AppError {
+    if (reason === 'late') return notSentInTime(this.source);
+    const { said, headers } = this.retryAfter(now);
+    return new AppError('UPSTREAM_QUOTA_EXCEEDED', {
+      details: `${this.source} asked for a pause (HTTP 429); not looked up${said}`,
+      headers,
+    });
+  }
+
+  /** Gives the waiting calls their turns, all those waiting at once in one change, until none waits. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0);
+        const turns = await this.change((state) => {
+          const { next, turns } = takeTurns(
+            state,
+            this.rule,
+            batch.map((entry) => entry.ask),
+          );
+          return { next, result: turns };
+        });
+        batch.forEach((entry, i) => {
+          const turn = turns[i] as Turn;
+          if ('startAt' in turn) {
+            this.given.push(turn.startAt);
+            if (this.given.length > GIVEN_KEPT) this.given.shift();
+          }
+          entry.resolve(turn);
+        });
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** A change of the state in the store, or in the fallback while the store rests; the state it leaves is known here. */
+  private async change<T>(change: PaceChange<T>): Promise<T> {
+    const seen: PaceChange<T> = (state) => {
+      const outcome = change(state);
+      this.known = outcome.next ?? state;
+      return outcome;
+    };
+    if (this.now() >= this.restingUntil) {
+      try {
+        return await this.store.update(this.key, seen);
+      } catch (error) {
+        this.restingUntil = this.now() + this.retryMs;
+        const unavailable =
+          error instanceof PaceStoreUnavailable ? error : new PaceStoreUnavailable(String(error), { cause: error });
+        this.failures.push(unavailable.message);
+        this.onUnavailable?.(unavailable);
+      }
+    }
+    return this.fallback.update(this.key, seen);
+  }
+}

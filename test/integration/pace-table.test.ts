@@ -1,0 +1,92 @@
+/**
+ * The pace's DynamoDB store (lib/pace/dynamo-store.ts) against a DynamoDB-protocol table on loopback
+ * (dynalite, through the real AWS SDK): a state written and read back exactly, changes of several paces at
+ * once serialised by the version condition (none given the room another took), and a table that is down or
+ * slower than its time answered PaceStoreUnavailable, so that a container falls back to its own pace.
+ */
+import * as sdk from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDynamoPaceStore, fromPaceItem, toPaceItem } from '../../lib/pace/dynamo-store.js';
+import { Pace } from '../../lib/pace/pace.js';
+import { PaceStoreUnavailable } from '../../lib/pace/store.js';
+import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
+
+let table: CacheTableServer;
+let client: sdk.DynamoDBClient;
+
+beforeAll(async () => {
+  table = await startCacheTable('search-citation-pace-store');
+  client = new sdk.DynamoDBClient({
+    endpoint: table.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 1,
+  });
+});
+afterAll(async () => {
+  client.destroy();
+  await table.close();
+});
+
+/** A store on the table; `timeoutMs` generous unless a test is about it (a busy machine is not a down table). */
+const storeOf = (timeoutMs = 20_000) =>
+  createDynamoPaceStore({ tableName: table.tableName, client: async () => ({ client, commands: sdk }), timeoutMs });
+
+describe('the pace’s item', () => {
+  it('holds a state exactly: its starts in order, the stated pace, the pause and the Retry-After it came from', () => {
+    const state = {
+      starts: [1_795_000_000_000, 1_795_000_000_000, 1_795_000_000_667, 1_795_000_002_000],
+      pausedUntil: 1_795_000_030_000,
+      retryAfterUntil: 1_795_000_030_000,
+      stated: { limit: 5, ms: 1_000 },
+    };
+    const item = toPaceItem('crossref', state, 7);
+    expect(item.starts).toEqual({ S: '1795000000000,0,667,1333' });
+    expect(fromPaceItem(item)).toEqual({ state, version: 7 });
+    // It expires a day after its last start or pause.
+    expect(Number(item.expires_at?.N)).toBe(1_795_000_030 + 86_400);
+    expect(fromPaceItem(undefined)).toEqual({ state: { starts: [], pausedUntil: 0 }, version: 0 });
+  });
+});
+
+describe('the pace’s DynamoDB store', () => {
+  it('gives paces of several containers sharing the item their turns one after another, never the same room twice', async () => {
+    const paces = Array.from(
+      { length: 4 },
+      () => new Pace({ key: 'contended', source: 'Crossref', perSecond: 2, store: storeOf(), now: () => 0 }),
+    );
+    // Every pace asks for three turns at once: twelve turns for four containers, two a second.
+    const turns = await Promise.all(paces.flatMap((pace) => [0, 1, 2].map(() => pace.slot(Number.POSITIVE_INFINITY, 0))));
+    const starts = turns.map((turn) => ('startAt' in turn ? turn.startAt : Number.NaN)).sort((a, b) => a - b);
+    expect(starts).toEqual([0, 0, 1_000, 1_000, 2_000, 2_000, 3_000, 3_000, 4_000, 4_000, 5_000, 5_000]);
+    expect(paces.flatMap((pace) => pace.storeFailures())).toEqual([]);
+    const stored = await client.send(
+      new sdk.GetItemCommand({ TableName: table.tableName, Key: { pk: { S: 'contended' } }, ConsistentRead: true }),
+    );
+    expect(fromPaceItem(stored.Item).state.starts).toEqual(starts);
+  });
+
+  it('writes nothing for a change that changes nothing', async () => {
+    table.resetLog();
+    await storeOf().update('quiet', (state) => ({ next: undefined, result: state }));
+    expect(table.operations).toEqual(['GetItem']);
+  });
+
+  it('answers PaceStoreUnavailable while the table is down, and while it is slower than its time', async () => {
+    const change = () => ({ next: { starts: [1], pausedUntil: 0 }, result: true });
+    await table.stop();
+    try {
+      await expect(storeOf().update('down', change)).rejects.toBeInstanceOf(PaceStoreUnavailable);
+    } finally {
+      await table.start();
+    }
+    table.setMode({ kind: 'slow', delayMs: 300 });
+    try {
+      // Whichever fires first: the store's own timer, or the SDK's abort at the same time.
+      await expect(storeOf(50).update('slow', change)).rejects.toThrow(/no answer within 50 ms|TimeoutError/);
+      await expect(storeOf(50).update('slow', change)).rejects.toBeInstanceOf(PaceStoreUnavailable);
+    } finally {
+      table.setMode({ kind: 'ok' });
+    }
+  });
+});
