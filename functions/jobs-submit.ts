@@ -20,7 +20,7 @@ const references = z.optional(
       z.minLength(1, { error: 'must hold at least one reference' }),
       z.maxLength(JOB_REFERENCES_MAX, { error: `at most ${JOB_REFERENCES_MAX} references` }),
       z.describe(
-        `1 to ${JOB_REFERENCES_MAX} references: DOIs, arXiv ids or free text, each as POST /v1/cite/resolve takes one; exactly one of references and bibliography`,
+        `1 to ${JOB_REFERENCES_MAX} references: DOIs, arXiv ids or free text (for check, also one BibTeX entry or RIS record each), as the kind's endpoint takes one; exactly one of references and bibliography`,
       ),
     ),
 );
@@ -37,7 +37,10 @@ const bibliography = z.optional(
 );
 
 export const requestSchema = body({
-  kind: requiredOneOf(JOB_KIND_NAMES, 'What to do to each reference: "resolve", as POST /v1/cite/resolve does'),
+  kind: requiredOneOf(
+    JOB_KIND_NAMES,
+    'What to do to each reference: "resolve", as POST /v1/cite/resolve does, or "check", as POST /v1/cite/check does',
+  ),
   references,
   bibliography,
   options: jobOptionsField(),
@@ -50,7 +53,7 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
     throw new AppError('INVALID_REQUEST', { details: 'references: send exactly one of references and bibliography' });
   }
   const kind = JOB_KINDS[request.kind] ?? RESOLVE_KIND;
-  const options = kind.options.parse(request.options);
+  const options = request.options;
   await kind.validate?.(options);
   const key = header(IDEMPOTENCY_HEADER)?.trim();
   if (key !== undefined && (key === '' || key.length > IDEMPOTENCY_KEY_MAX || !/^[!-~]+$/.test(key))) {

@@ -1,15 +1,16 @@
 /** The `data` of a successful POST /v1/jobs/results: one page of a job's results (docs/endpoints.md, "Jobs"). */
 import * as z from 'zod/mini';
+import { checkResultSchema } from './cite-check.js';
 import { resolvedReferenceSchema } from './cite-resolve.js';
 import { JOB_RESULT_FORMATS, jobHeadShape } from './jobs.js';
 
 export const responseSchema = z.strictObject({
   ...jobHeadShape,
   results: z
-    .array(resolvedReferenceSchema)
+    .array(z.union([resolvedReferenceSchema, checkResultSchema]))
     .check(
       z.describe(
-        "Answered references from the cursor on, in input order, each as POST /v1/cite/resolve answers one, `index` its position in the job (from 1); a running job's page stops at the first reference not answered yet. [] when `format` is given",
+        "Answered references from the cursor on, in input order, each as the kind's endpoint answers one (POST /v1/cite/resolve for resolve, POST /v1/cite/check for check), `index` its position in the job (from 1); a running job's page stops at the first reference not answered yet. [] when `format` is given",
       ),
     ),
   next_cursor: z.nullable(

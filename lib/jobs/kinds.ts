@@ -11,11 +11,13 @@
  * again later (`retry`): a job has the time a request has not.
  */
 import * as z from 'zod/mini';
+import { checkList } from '../citations/check/answer.js';
 import { exportFormats } from '../citations/exports/export-fields.js';
 import { checkStyleIds } from '../citations/render/style-engines.js';
 import { styleIds } from '../citations/render/style-fields.js';
 import { citeReferenceRecords } from '../citations/resolve/cite.js';
-import { CITATION_MARKUPS } from '../contract/cite-search.js';
+import { CITATION_MARKUPS, type CitationMarkup, type ExportFormat } from '../contract/cite-search.js';
+import { AppError } from '../errors.js';
 import { oneOf } from '../schema.js';
 import type { EncodedResult } from './model.js';
 
@@ -32,10 +34,13 @@ export interface JobKind {
   name: string;
   /** The synchronous endpoint whose answer each result is. */
   endpoint: string;
-  /** The options a job of this kind takes, with their defaults; the synchronous endpoint's fields. */
-  options: z.ZodMiniType;
-  /** Refuses options the schema cannot judge (400 naming the field), at submit rather than in every result. */
-  validate?(options: unknown): Promise<void>;
+  /** Refuses options the schema cannot judge, or another kind's (400 naming the field), at submit rather than in every result. */
+  validate?(options: JobOptions): Promise<void>;
+  /**
+   * The references of a `bibliography`, each as the text a batch gives `run` (the reference check's reader,
+   * lib/citations/check/read.ts); absent, the job API's own reading (bibliography.ts).
+   */
+  readBibliography?(text: string): Promise<string[]>;
   /** The outcomes `counts` gives for this kind, `failed` aside. */
   outcomes: readonly string[];
   /** Answers a batch; never rejects for one reference (a reference that cannot be answered now is `retry`). */
@@ -46,7 +51,12 @@ export interface JobKind {
   plannedSearches(options: unknown, total: number): number;
 }
 
-const resolveOptions = z
+/**
+ * The options of a submission, of every kind: those of POST /v1/cite/resolve (`styles`, `citation_markup`,
+ * `export`), which POST /v1/cite/check takes too, and the check's `scholar`. Each kind refuses what is not its
+ * own (`validate`).
+ */
+const jobOptions = z
   .strictObject({
     styles: styleIds(),
     citation_markup: z._default(
@@ -54,28 +64,43 @@ const resolveOptions = z
       'text',
     ),
     export: exportFormats(
-      'Records to add to each resolved reference (csl-json, bibtex, ris), keyed within its batch; for one list with keys unique across the job, read the results with `format`',
+      'Records to add to each resolved or found reference (csl-json, bibtex, ris), keyed within its batch; for one list with keys unique across the job, read the results with `format`',
+    ),
+    scholar: z.optional(
+      z
+        .boolean({ error: 'must be true or false' })
+        .check(
+          z.describe(
+            'Kind check only: Google Scholar is not searched by jobs, so only false; check the references no registry has with POST /v1/cite/check and "scholar": true',
+          ),
+        ),
     ),
   })
   .check(
     z.describe(
-      'The options of POST /v1/cite/resolve: styles, citation_markup, export; an unknown id in styles is refused, naming the closest',
+      'The options of the synchronous endpoint: styles, citation_markup, export (both kinds), scholar (check); an unknown id in styles is refused, naming the closest',
     ),
   );
-type ResolveOptions = z.output<typeof resolveOptions>;
-
+export type JobOptions = z.output<typeof jobOptions>;
 /** `resolve`: each reference resolved and cited as POST /v1/cite/resolve answers it. */
 export const RESOLVE_KIND: JobKind = {
   name: 'resolve',
   endpoint: '/v1/cite/resolve',
-  options: resolveOptions,
   outcomes: ['resolved', 'unresolved'],
   async validate(options) {
-    await checkStyleIds((options as ResolveOptions).styles, 'options.styles');
+    if (options.scholar !== undefined) {
+      throw new AppError('INVALID_REQUEST', { details: 'options.scholar: only for kind "check"' });
+    }
+    await checkStyleIds(options.styles, 'options.styles');
   },
   async run(inputs, options, context) {
     const { data, records, transient } = await citeReferenceRecords(
-      { references: inputs.map((input) => input.text), ...(options as ResolveOptions) },
+      {
+        references: inputs.map((input) => input.text),
+        styles: (options as JobOptions).styles,
+        citation_markup: (options as JobOptions).citation_markup as CitationMarkup,
+        export: (options as JobOptions).export as ExportFormat[],
+      },
       { deadline: context.deadline },
     );
     return data.references.map((entry, i): KindOutcome => {
@@ -112,15 +137,77 @@ export const RESOLVE_KIND: JobKind = {
   plannedSearches: () => 0,
 };
 
-/** Every kind, by name. The citation checker's `check` joins here once its pipeline is in lib/citations/check/. */
-export const JOB_KINDS: Readonly<Record<string, JobKind>> = Object.freeze({ resolve: RESOLVE_KIND });
+/** The verdicts a check job counts, as POST /v1/cite/check counts them. */
+const CHECK_OUTCOMES = ['verified', 'mismatch', 'retracted', 'not_found', 'ambiguous', 'unreadable'] as const;
+
+/**
+ * `check`: each reference checked as POST /v1/cite/check checks it (lib/citations/check/), a batch at a time
+ * with the try's deadline: each result is that endpoint's, with `index` the reference's place in the job. A
+ * reference not found while a lookup failed or was never sent (its turn at a source's pace came after the
+ * try's time) is asked again, never answered "not found" for it.
+ */
+export const CHECK_KIND: JobKind = {
+  name: 'check',
+  endpoint: '/v1/cite/check',
+  outcomes: CHECK_OUTCOMES,
+  async validate(options) {
+    if (options.scholar === true) {
+      throw new AppError('INVALID_REQUEST', {
+        details:
+          'options.scholar: Google Scholar is not searched by jobs: check the references no registry has with POST /v1/cite/check and "scholar": true',
+      });
+    }
+    await checkStyleIds(options.styles, 'options.styles');
+  },
+  async readBibliography(text) {
+    const { readBibliography } = await import('../citations/check/read.js');
+    return (await readBibliography(text)).map((one) => one.input);
+  },
+  async run(inputs, options, context) {
+    const { styles, citation_markup, export: formats } = options as JobOptions;
+    const { data, incomplete } = await checkList(
+      {
+        references: inputs.map((input) => input.text),
+        styles,
+        citation_markup: citation_markup as CitationMarkup,
+        export: formats as ExportFormat[],
+      },
+      { deadline: context.deadline },
+    );
+    return data.results.map((result, i): KindOutcome => {
+      const index = (inputs[i] as KindInput).index;
+      if (incomplete[i]) return { index, retry: result.message };
+      const { record } = result;
+      return { index, outcome: result.verdict, result: { entry: { ...result, index }, ...(record ? { record } : {}) } };
+    });
+  },
+  failedResult(input, reason) {
+    return {
+      entry: {
+        index: input.index,
+        input: input.text,
+        format: 'text',
+        verdict: 'not_found',
+        issues: [],
+        doi: null,
+        source: null,
+        updates: [],
+        record: null,
+        styled_citations: {},
+        message: `Not checked: ${reason}`,
+      },
+    };
+  },
+  // Crossref and DataCite are free; Google Scholar is not searched by jobs.
+  plannedSearches: () => 0,
+};
+
+/** Every kind, by name. */
+export const JOB_KINDS: Readonly<Record<string, JobKind>> = Object.freeze({ resolve: RESOLVE_KIND, check: CHECK_KIND });
 
 export const JOB_KIND_NAMES = Object.keys(JOB_KINDS) as [string, ...string[]];
 
-/**
- * The `options` field of a submission: the kind's options, every default applied when none are given. One
- * kind so far; with a second, the fields of both, each kind validating its own (`validate`).
- */
+/** The `options` field of a submission: every kind's options, each default applied when none are given. */
 export function jobOptionsField() {
-  return z.prefault(RESOLVE_KIND.options, {});
+  return z.prefault(jobOptions, {});
 }

@@ -42,10 +42,15 @@ function digestOf(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
-/** The references a submission names, or why they cannot be taken (400 naming the field). */
-function referencesOf(submission: Submission): string[] {
+/**
+ * The references a submission names, or why they cannot be taken (400 naming the field). A bibliography is
+ * read as its kind reads one (the reference check's reader for `check`), else by the job API's own reading.
+ */
+async function referencesOf(context: EngineContext, submission: Submission): Promise<string[]> {
   if (submission.references) return [...submission.references];
-  const references = splitBibliography(submission.bibliography ?? '');
+  const read = context.kinds[submission.kind]?.readBibliography;
+  const text = submission.bibliography ?? '';
+  const references = read ? await read(text) : splitBibliography(text);
   if (references.length === 0) {
     throw new AppError('INVALID_REQUEST', { details: 'bibliography: holds no reference (a BibTeX file, a RIS file or a list)' });
   }
@@ -86,7 +91,7 @@ export async function submitJob(context: EngineContext, submission: Submission):
     const refused = hostRefusal(new URL(submission.webhook.url), settings.allowPrivateWebhooks);
     if (refused) throw new AppError('INVALID_REQUEST', { details: `webhook.url: ${refused}` });
   }
-  const references = referencesOf(submission);
+  const references = await referencesOf(context, submission);
   const now = context.now();
   const batches = batchesOf(references, settings.batchSize);
   const job: JobRecord = {

@@ -3112,16 +3112,16 @@ export interface components {
     };
     JobsSubmitRequest: {
       /**
-       * @description What to do to each reference: "resolve", as POST /v1/cite/resolve does (any letter case)
+       * @description What to do to each reference: "resolve", as POST /v1/cite/resolve does, or "check", as POST /v1/cite/check does (any letter case)
        * @enum {string}
        */
-      kind: 'resolve';
-      /** @description 1 to 10000 references: DOIs, arXiv ids or free text, each as POST /v1/cite/resolve takes one; exactly one of references and bibliography */
+      kind: 'resolve' | 'check';
+      /** @description 1 to 10000 references: DOIs, arXiv ids or free text (for check, also one BibTeX entry or RIS record each), as the kind's endpoint takes one; exactly one of references and bibliography */
       references?: string[];
       /** @description One BibTeX file, one RIS file or a pasted list (one reference a paragraph, or a line) that holds at least one reference and up to 10000; exactly one of references and bibliography */
       bibliography?: string;
       /**
-       * @description The options of POST /v1/cite/resolve: styles, citation_markup, export; an unknown id in styles is refused, naming the closest
+       * @description The options of the synchronous endpoint: styles, citation_markup, export (both kinds), scholar (check); an unknown id in styles is refused, naming the closest
        * @default {}
        */
       options?: {
@@ -3137,10 +3137,12 @@ export interface components {
          */
         citation_markup?: 'text' | 'html';
         /**
-         * @description Records to add to each resolved reference (csl-json, bibtex, ris), keyed within its batch; for one list with keys unique across the job, read the results with `format`
+         * @description Records to add to each resolved or found reference (csl-json, bibtex, ris), keyed within its batch; for one list with keys unique across the job, read the results with `format`
          * @default []
          */
         export?: ('csl-json' | 'bibtex' | 'ris')[];
+        /** @description Kind check only: Google Scholar is not searched by jobs, so only false; check the references no registry has with POST /v1/cite/check and "scholar": true */
+        scholar?: boolean;
       };
       /** @description A URL to POST {job_id, status, counts, …} to when the job ends, signed with the secret; 6 tries with backoff. Its url is never a link-local or metadata address, and where deployed never a loopback or private one (400 naming webhook.url) */
       webhook?: {
@@ -3280,63 +3282,133 @@ export interface components {
       total: number;
       /** @description References answered so far, failed ones included */
       done: number;
-      /** @description Answered references from the cursor on, in input order, each as POST /v1/cite/resolve answers one, `index` its position in the job (from 1); a running job's page stops at the first reference not answered yet. [] when `format` is given */
-      results: {
-        /** @description Position in the request's `references`, from 1 */
-        index: number;
-        /** @description The reference as the request gave it */
-        input: string;
-        doi: string | null;
-        /** @description How the DOI was found, or why none was */
-        match: {
-          /**
-           * @description "exact": the reference is or contains a DOI (or an arXiv identifier), looked up directly; "search": free text, matched against Crossref's (then DataCite's) candidates
-           * @enum {string}
-           */
-          method: 'exact' | 'search';
-          score: number | null;
-          /** @description The rule that decided, e.g. "doi", "doi_in_text", "arxiv_id", "title_author_year", "ambiguous", "title", "numbers", "version", "empty", "too_long" */
-          rule: string;
-        };
-        reason: string | null;
-        citations_source: ('crossref' | 'datacite') | null;
-        title: string | null;
-        /** @description The authors, "Given Family" (an organisation by its name); [] when the record has none */
-        authors: string[];
-        year: number | null;
-        container: string | null;
-        type: string | null;
-        /** @description The paper's formatted references, by format, as text or as HTML (citation_markup): rendered here from its Crossref record or from the index's own record of it, or as the index's cite answer gave them (citations_source says which); {} only when no record could be rendered */
-        citations: {
-          /** @description The reference in MLA style */
-          MLA?: string;
-          /** @description The reference in APA style */
-          APA?: string;
-          /** @description The reference in Chicago style */
-          Chicago?: string;
-          /** @description The reference in Harvard style */
-          Harvard?: string;
-          /** @description The reference in Vancouver style */
-          Vancouver?: string;
-        };
-        /** @description The record in every style the request named in `styles`, keyed by style id (as /v1/cite/styles lists them); a style that renders nothing for the record is left out. {} when no style was asked for */
-        styled_citations: {
-          [key: string]: string;
-        };
-        /** @description The record as reference managers import it; present only when the request asked for an export and a record was found */
-        exports?: {
-          /** @description The record as one CSL-JSON item */
-          csl_json?: {
-            [key: string]: unknown;
-          };
-          /** @description The record as one BibTeX entry; its key differs from every other entry of the answer */
-          bibtex?: string;
-          /** @description The record as one RIS reference */
-          ris?: string;
-          /** @description Why "bibtex" or "ris", though asked for, is missing */
-          render_error?: string;
-        };
-      }[];
+      /** @description Answered references from the cursor on, in input order, each as the kind's endpoint answers one (POST /v1/cite/resolve for resolve, POST /v1/cite/check for check), `index` its position in the job (from 1); a running job's page stops at the first reference not answered yet. [] when `format` is given */
+      results: (
+        | {
+            /** @description Position in the request's `references`, from 1 */
+            index: number;
+            /** @description The reference as the request gave it */
+            input: string;
+            doi: string | null;
+            /** @description How the DOI was found, or why none was */
+            match: {
+              /**
+               * @description "exact": the reference is or contains a DOI (or an arXiv identifier), looked up directly; "search": free text, matched against Crossref's (then DataCite's) candidates
+               * @enum {string}
+               */
+              method: 'exact' | 'search';
+              score: number | null;
+              /** @description The rule that decided, e.g. "doi", "doi_in_text", "arxiv_id", "title_author_year", "ambiguous", "title", "numbers", "version", "empty", "too_long" */
+              rule: string;
+            };
+            reason: string | null;
+            citations_source: ('crossref' | 'datacite') | null;
+            title: string | null;
+            /** @description The authors, "Given Family" (an organisation by its name); [] when the record has none */
+            authors: string[];
+            year: number | null;
+            container: string | null;
+            type: string | null;
+            /** @description The paper's formatted references, by format, as text or as HTML (citation_markup): rendered here from its Crossref record or from the index's own record of it, or as the index's cite answer gave them (citations_source says which); {} only when no record could be rendered */
+            citations: {
+              /** @description The reference in MLA style */
+              MLA?: string;
+              /** @description The reference in APA style */
+              APA?: string;
+              /** @description The reference in Chicago style */
+              Chicago?: string;
+              /** @description The reference in Harvard style */
+              Harvard?: string;
+              /** @description The reference in Vancouver style */
+              Vancouver?: string;
+            };
+            /** @description The record in every style the request named in `styles`, keyed by style id (as /v1/cite/styles lists them); a style that renders nothing for the record is left out. {} when no style was asked for */
+            styled_citations: {
+              [key: string]: string;
+            };
+            /** @description The record as reference managers import it; present only when the request asked for an export and a record was found */
+            exports?: {
+              /** @description The record as one CSL-JSON item */
+              csl_json?: {
+                [key: string]: unknown;
+              };
+              /** @description The record as one BibTeX entry; its key differs from every other entry of the answer */
+              bibtex?: string;
+              /** @description The record as one RIS reference */
+              ris?: string;
+              /** @description Why "bibtex" or "ris", though asked for, is missing */
+              render_error?: string;
+            };
+          }
+        | {
+            /** @description Position in the list, from 1 */
+            index: number;
+            /** @description The reference as given, shortened to 300 characters */
+            input: string;
+            /**
+             * @description How it was read: free text, a BibTeX entry, a RIS record, a CSL-JSON item
+             * @enum {string}
+             */
+            format: 'text' | 'bibtex' | 'ris' | 'csl-json';
+            /**
+             * @description "verified": its record agrees (info issues at most); "mismatch": a record was found and the reference disagrees with it (an error or warning); "retracted": its work is retracted or withdrawn; "not_found": no source asked has it (never "fabricated": many real works have no DOI; `message` says where it looked); "ambiguous": several records fit equally; "unreadable": the entry could not be read (`message` says why)
+             * @enum {string}
+             */
+            verdict: 'verified' | 'mismatch' | 'retracted' | 'not_found' | 'ambiguous' | 'unreadable';
+            /** @description What is wrong or different, field by field; [] when nothing */
+            issues: {
+              /** @description The rule that found it (docs/citations.md lists every rule with its field and severity) */
+              rule: string;
+              /**
+               * @description The field it is about
+               * @enum {string}
+               */
+              field: 'title' | 'authors' | 'year' | 'venue' | 'volume' | 'issue' | 'pages' | 'doi' | 'type';
+              /**
+               * @description "error": wrong; "warning": probably wrong, check it; "info": a difference that is no mistake
+               * @enum {string}
+               */
+              severity: 'error' | 'warning' | 'info';
+              cited: string | null;
+              recorded: string | null;
+              /** @description The issue in a sentence */
+              message: string;
+            }[];
+            doi: string | null;
+            source: ('crossref' | 'datacite' | 'scholar') | null;
+            /** @description Notices about the work (retractions, withdrawals, corrections, expressions of concern…); [] when none */
+            updates: {
+              /** @description Crossref's kind of notice: "retraction", "withdrawal", "correction", "erratum", "expression_of_concern"… */
+              type: string;
+              doi: string | null;
+              date: string | null;
+              /** @description Who says so: "publisher", "retraction-watch" (Retraction Watch's records, through Crossref) or "title" */
+              source: string;
+            }[];
+            record: {
+              [key: string]: unknown;
+            } | null;
+            /** @description The recorded work in every style asked for in `styles`, by style id; {} when none was asked or found */
+            styled_citations: {
+              [key: string]: string;
+            };
+            /** @description The corrected entry as reference managers import it: only when asked for and a record was found */
+            exports?: {
+              /** @description The record as one CSL-JSON item */
+              csl_json?: {
+                [key: string]: unknown;
+              };
+              /** @description The record as one BibTeX entry, its key unique in the answer */
+              bibtex?: string;
+              /** @description The record as one RIS reference */
+              ris?: string;
+              /** @description Why "bibtex" or "ris", though asked for, is missing */
+              render_error?: string;
+            };
+            /** @description The verdict in a sentence: what is wrong, or where the check looked */
+            message: string;
+          }
+      )[];
       next_cursor: string | null;
       format: ('bibtex' | 'ris' | 'csl-json') | null;
       content: string | null;

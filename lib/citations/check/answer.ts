@@ -57,7 +57,7 @@ function verdictMessage(counts: Record<Verdict, number>, total: number): string 
 export async function checkList(
   request: CiteCheckRequest,
   options: { deadline: number; scope?: CacheScope; scholar?: ScholarAccess; now?: () => number },
-): Promise<{ data: CiteCheckData; message: string }> {
+): Promise<{ data: CiteCheckData; message: string; incomplete: boolean[] }> {
   const [styles, read] = await Promise.all([checkStyleIds(request.styles), readRequestList(request)]);
   const readable = read.flatMap((one) => ('reference' in one ? [one.reference] : []));
   let searches = 0;
@@ -136,7 +136,10 @@ export async function checkList(
   for (const result of results) counts[result.verdict]++;
   const message = verdictMessage(counts, results.length);
   const wrong = counts.mismatch + counts.retracted;
+  // Which results a later try may change (a job asks them again): a lookup failed or was not sent.
+  const incomplete = read.map((one) => 'reference' in one && byRead.get(one.reference)?.incomplete === true);
   return {
+    incomplete,
     data: {
       total_references: results.length,
       counts,

@@ -7,7 +7,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
 import { WEBHOOK_TRIES } from '../../../lib/contract/jobs.js';
 import { AppError } from '../../../lib/errors.js';
 import { createJobEngine, type EngineSettings } from '../../../lib/jobs/engine.js';
@@ -24,7 +23,6 @@ const askedOnce = new Set<string>();
 const STUB: JobKind = {
   name: 'stub',
   endpoint: '/stub',
-  options: z.object({}),
   outcomes: ['good', 'bad'],
   async run(inputs) {
     if (inputs.some((input) => input.text === 'throw')) throw new Error('the kind failed');
