@@ -11,7 +11,7 @@
  * again later (`retry`): a job has the time a request has not.
  */
 import * as z from 'zod/mini';
-import { checkList } from '../citations/check/answer.js';
+import { checkList, resultWithoutRecord } from '../citations/check/answer.js';
 import { exportFormats } from '../citations/exports/export-fields.js';
 import { checkStyleIds } from '../citations/render/style-engines.js';
 import { styleIds } from '../citations/render/style-fields.js';
@@ -183,19 +183,13 @@ export const CHECK_KIND: JobKind = {
   },
   failedResult(input, reason) {
     return {
-      entry: {
+      entry: resultWithoutRecord({
         index: input.index,
         input: input.text,
         format: 'text',
         verdict: 'not_found',
-        issues: [],
-        doi: null,
-        source: null,
-        updates: [],
-        record: null,
-        styled_citations: {},
         message: `Not checked: ${reason}`,
-      },
+      }),
     };
   },
   // Crossref and DataCite are free; Google Scholar is not searched by jobs.

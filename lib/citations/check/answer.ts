@@ -95,18 +95,7 @@ export async function checkList(
       const csl = records[i];
       const base = { index: i + 1, input: shortened(one.input) };
       if (!('reference' in one)) {
-        return {
-          ...base,
-          format: one.format,
-          verdict: 'unreadable',
-          issues: [],
-          doi: null,
-          source: null,
-          updates: [],
-          record: null,
-          styled_citations: {},
-          message: one.unreadable,
-        };
+        return resultWithoutRecord({ ...base, format: one.format, verdict: 'unreadable', message: one.unreadable });
       }
       const result = byRead.get(one.reference) as CheckedReference;
       const entry: CheckResult = {
@@ -151,6 +140,14 @@ export async function checkList(
     },
     message,
   };
+}
+
+/** A result that names no record: an entry that cannot be read, or one a job could not check. */
+export function resultWithoutRecord(
+  fields: Pick<CheckResult, 'index' | 'input' | 'format' | 'verdict' | 'message'>,
+): CheckResult {
+  const { message, ...head } = fields;
+  return { ...head, issues: [], doi: null, source: null, updates: [], record: null, styled_citations: {}, message };
 }
 
 /** A CSL item as JSON carries it: without the symbols the renderer reads. */
