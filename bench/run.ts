@@ -15,6 +15,7 @@
  *   check        the reference check of 100 DOI and 100 free-text references at Crossref's public pace (bench/check.ts)
  *
  * `--shared-cache` runs bench/cache.ts instead: two services sharing one cache table (see that file).
+ * `--jobs` runs bench/jobs.ts instead: a job of 10,000 references at Crossref's published pace.
  *
  * Placement: autocannon runs in this process; the service, the bare proxy and the fake upstream each run
  * in a process of their own, not pinned to a core, as they would share a small machine.
@@ -52,6 +53,12 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     /** Runs only the shared-cache benchmark (bench/cache.ts): two services sharing one table. */
     'shared-cache': { type: 'boolean', default: false },
+    /** Runs only the jobs benchmark (bench/jobs.ts): a job of many references at Crossref's published pace. */
+    jobs: { type: 'boolean', default: false },
+    /** References in the jobs benchmark's job. */
+    'jobs-references': { type: 'string', default: '10000' },
+    /** Lookups a second the jobs benchmark's fake Crossref takes (default: Crossref's polite pool, 10). */
+    'jobs-pace': { type: 'string' },
     out: { type: 'string', default: join(PROJECT_ROOT, 'bench', 'results.json') },
   },
 });
@@ -1003,6 +1010,23 @@ function print(output: Record<string, unknown>): void {
 if (args['shared-cache']) {
   const { sharedCacheBench } = await import('./cache.js');
   await sharedCacheBench({ quick: args.quick, latencyMs: FANOUT_LATENCY_MS });
+} else if (args.jobs) {
+  const { jobsBench } = await import('./jobs.js');
+  const references = Number(args['jobs-references']);
+  if (!Number.isInteger(references) || references < 1) throw new Error('--jobs-references: must be a whole number ≥ 1');
+  const pace = args['jobs-pace'] === undefined ? undefined : Number(args['jobs-pace']);
+  if (pace !== undefined && !(pace > 0)) throw new Error('--jobs-pace: must be a number of lookups a second above 0');
+  // The fan-out latency stands for an upstream's answer time here too: Crossref's, 100 ms by default.
+  await jobsBench({
+    references,
+    pace,
+    latencyMs: FANOUT_LATENCY_MS,
+    ...(args.out.endsWith('results.json') &&
+    !args.out.endsWith('jobs-results.json') &&
+    args.out === join(PROJECT_ROOT, 'bench', 'results.json')
+      ? {}
+      : { out: args.out }),
+  });
 } else {
   await main();
 }

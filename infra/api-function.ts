@@ -9,15 +9,16 @@
  */
 
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import { Construct, type Node } from 'constructs';
 import { cacheKeyPrefix, type Route } from '../lib/routes.js';
 import { BUDGET_READ_ACTIONS, BUDGET_TABLE_ACTIONS } from './budget.js';
 import { BUNDLE_ALIASES, ESM_REQUIRE_BANNER, STYLE_PACK_ROUTES, stylePackDir } from './bundling.js';
+import { type JobGrantUse, jobActions } from './job-grants.js';
 import { PACE_TABLE_ACTIONS, paceKeyCondition } from './pace.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -62,6 +63,12 @@ export function cacheKeyCondition(routeName: string) {
 /** Set only with the `sourceMaps` setting: parsing the map at start costs every cold start. */
 export const SOURCE_MAPS_ENVIRONMENT = { NODE_OPTIONS: '--enable-source-maps' } as const;
 
+/** The bucket's logical id as the template (and cdk-nag's finding) writes it. */
+function bucketLogicalId(scope: Construct, bucket: Node): string {
+  const stack = Stack.of(scope);
+  return stack.resolve(stack.getLogicalId(bucket.defaultChild as CfnElement)) as string;
+}
+
 export interface ApiFunctionProps {
   route: Route;
   memorySize: number;
@@ -100,6 +107,20 @@ export interface ApiFunctionProps {
     searchesPerMonth: number;
     failClosed: boolean;
   };
+  /**
+   * The jobs' table, bucket and queue (docs/decisions.md §27), for the routes that use them (`needs.jobs`)
+   * and the worker (`jobUses`); unset, or for another route: none.
+   */
+  jobs?: {
+    table: { tableName: string; tableArn: string };
+    bucket: { bucketName: string; bucketArn: string; node: Node };
+    queue: { queueUrl: string; queueArn: string };
+    ttlDays: number;
+  };
+  /** The jobs' uses of a function no route names (the worker); a route's come from `needs.jobs`. */
+  jobUses?: readonly JobGrantUse[];
+  /** Whether it checks client keys (every endpoint does); the jobs' worker, which no client calls, does not. */
+  readsClientKeys?: boolean;
   /** The function's description; default: the route's summary and path. */
   description?: string;
   /** Variables of its own, beside the service's. */
@@ -124,6 +145,8 @@ export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: logs.LogGroup;
   readonly role: iam.Role;
+  /** Whether its role may read the client keys (every endpoint's; not the jobs' worker's). */
+  readonly readsClientKeys: boolean;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -132,6 +155,10 @@ export class ApiFunction extends Construct {
     const { needs } = route;
     const cacheTable = needs.sharedCache ? props.cacheTable : undefined;
     const budget = needs.budget === 'none' ? undefined : props.budget;
+    const jobUses = [...(needs.jobs ?? []), ...(props.jobUses ?? [])];
+    const jobs = jobUses.length > 0 ? props.jobs : undefined;
+    const readsClientKeys = props.readsClientKeys ?? true;
+    this.readsClientKeys = readsClientKeys;
     const paces = needs.paces ?? [];
     const paceTable = paces.length > 0 ? props.paceTable : undefined;
     const readsStylePack = STYLE_PACK_ROUTES.has(route.name);
@@ -146,10 +173,11 @@ export class ApiFunction extends Construct {
     // Not the default role: AWSLambdaBasicExecutionRole may create and write any log group in the account.
     const uses = [
       'writes its own log group',
-      'reads the client keys',
+      ...(readsClientKeys ? ['reads the client keys'] : []),
       ...(needs.upstreamKey ? ['reads the SerpApi key'] : []),
       ...(cacheTable ? [`uses the cache table under ${cacheKeyPrefix(route.name)}`] : []),
       ...(budget ? [needs.budget === 'reserve' ? 'reserves searches in the budget' : 'reads the budget'] : []),
+      ...(jobs ? [`uses the jobs' store and queue (${jobUses.join(', ')})`] : []),
       ...(paceTable ? [`keeps the pace of ${paces.join(' and ')}`] : []),
     ];
     const role = new iam.Role(this, 'Role', {
@@ -158,13 +186,15 @@ export class ApiFunction extends Construct {
     });
     this.role = role;
     this.logGroup.grantWrite(role);
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        sid: 'ReadClientKeys',
-        actions: ['secretsmanager:GetSecretValue'],
-        resources: [props.clientKeysSecret.arn],
-      }),
-    );
+    if (readsClientKeys) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          sid: 'ReadClientKeys',
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: [props.clientKeysSecret.arn],
+        }),
+      );
+    }
     if (needs.upstreamKey) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({
@@ -194,6 +224,32 @@ export class ApiFunction extends Construct {
       );
     }
 
+    if (jobs) {
+      const actions = jobActions(jobUses);
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ sid: 'UseJobTable', actions: [...actions.table], resources: [jobs.table.tableArn] }),
+      );
+      if (actions.bucket.length > 0) {
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            sid: 'UseJobBucket',
+            actions: [...actions.bucket],
+            resources: [`${jobs.bucket.bucketArn}/jobs/*`],
+          }),
+        );
+        Validations.of(role).acknowledge({
+          id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketLogicalId(this, jobs.bucket.node)}.Arn>/jobs/*]`,
+          reason:
+            "Objects are named by the job they belong to (jobs/<job id>/…), which no grant can know ahead: the prefix holds only jobs' " +
+            'values too large for a table item, in a bucket of their own, and only object reads and writes are granted.',
+        });
+      }
+      if (actions.queue.length > 0) {
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ sid: 'UseJobQueue', actions: [...actions.queue], resources: [jobs.queue.queueArn] }),
+        );
+      }
+    }
     if (paceTable) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({
@@ -231,6 +287,7 @@ export class ApiFunction extends Construct {
       environment: {
         ...SERVICE_ENVIRONMENT,
         ...(props.sourceMaps ? SOURCE_MAPS_ENVIRONMENT : {}),
+        // Named even where it is never read (the jobs' worker checks no key): the configuration requires a key source.
         CLIENT_KEYS_SECRET_ID: props.clientKeysSecret.id,
         // A route without the key is told so: nothing in it loads the key (lib/credentials/upstream-key.ts).
         ...(needs.upstreamKey ? { SERPAPI_SECRET_ID: props.upstreamKeySecret.id } : { NO_UPSTREAM_KEY: 'true' }),
@@ -244,6 +301,14 @@ export class ApiFunction extends Construct {
         // No CITATION_STYLES_AT_INIT: every function builds its citation styles while its first citation
         // request waits on the network, which answered a new container's first request sooner than a build
         // at start-up at realistic latencies (the benchmark's first answers; docs/decisions.md §26).
+        ...(jobs
+          ? {
+              JOBS_TABLE_NAME: jobs.table.tableName,
+              JOBS_BUCKET_NAME: jobs.bucket.bucketName,
+              JOBS_QUEUE_URL: jobs.queue.queueUrl,
+              JOBS_TTL_DAYS: String(jobs.ttlDays),
+            }
+          : {}),
         ...(budget
           ? {
               BUDGET_TABLE_NAME: budget.table.tableName,

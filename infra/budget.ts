@@ -72,5 +72,10 @@ export const PAID_CALLS_PER_REQUEST: Readonly<Record<string, number>> = Object.f
   'alpha-trends': 2,
   'alpha-news': 1,
   'alpha-images': 1,
+  // A job's routes make no paid search: a job's kind makes its searches in the worker, planned at submit.
+  'jobs-submit': 0,
+  'jobs-status': 0,
+  'jobs-results': 0,
+  'jobs-cancel': 0,
   usage: 0,
 });

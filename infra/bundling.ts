@@ -36,6 +36,9 @@ export const STYLE_PACK_ROUTES: ReadonlySet<string> = new Set([
   'cite-check',
   'cite-styles',
   'mcp',
+  // A job's submission checks its style ids against the catalogue; the worker renders them.
+  'jobs-submit',
+  'jobs-worker',
 ]);
 /** The pack in the project, relative to its root. */
 export const STYLE_PACK_SOURCE = 'lib/citations/render/styles/pack';

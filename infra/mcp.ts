@@ -28,6 +28,7 @@ export const MCP_ROUTE: Route = {
     budget: 'reserve',
     sharedCache: true,
     paces: [PACE_KEYS.crossref, PACE_KEYS.datacite],
+    jobs: ['submit', 'read', 'cancel'],
   },
 };
 

@@ -4,6 +4,7 @@
  * fails the synth with a message naming the key, never a half-configured stack.
  */
 import type { Node } from 'constructs';
+import { JOB_TTL_DAYS_DEFAULT } from '../lib/contract/jobs.js';
 import { KEY_NAME } from '../lib/credentials/key-shape.js';
 
 /** One client key's own limits at the gateway; unset: the `keyRatePerSecond` / `keyBurst` defaults. */
@@ -85,6 +86,8 @@ export interface StackSettings {
   crossrefMailto?: string;
   /** `crossrefMailto=none`: the deployer chose Crossref's and DataCite's anonymous pools. */
   crossrefMailtoDeclined: boolean;
+  /** Days a job and its results are kept (JOBS_TTL_DAYS; DynamoDB's TTL and the bucket's lifecycle rule delete them). */
+  jobsTtlDays: number;
   /** Retention of every log group the stack creates. */
   logRetentionDays: number;
   /** Lambda memory in MB (CPU share grows with it). */
@@ -218,6 +221,7 @@ export const DEFAULT_SETTINGS: Readonly<StackSettings> = Object.freeze({
   reservedConcurrency: 20,
   reservedConcurrencyPerCopy: 400,
   accountConcurrency: 1_000,
+  jobsTtlDays: JOB_TTL_DAYS_DEFAULT,
   logRetentionDays: 30,
   // A request mostly waits on SerpApi, then parses its JSON (up to 21 answers for a cite search). 512 MB
   // buys about 0.29 vCPU (a full one comes at 1,769 MB), enough to keep cold starts and parsing short,
@@ -268,6 +272,7 @@ type IntegerKey =
   | 'accountConcurrency'
   | 'citeCacheTtlSeconds'
   | 'answerCacheTtlSeconds'
+  | 'jobsTtlDays'
   | 'logRetentionDays'
   | 'memorySize'
   | 'spendAlarmCallsPerHour'
@@ -367,6 +372,8 @@ export function settingsFromContext(node: Pick<Node, 'tryGetContext'>, deploy: {
     // The ranges lib/config.ts accepts, so that a value the functions would refuse fails the synth instead.
     citeCacheTtlSeconds: integer('citeCacheTtlSeconds', 0, 31_536_000),
     answerCacheTtlSeconds: integer('answerCacheTtlSeconds', 0, 604_800),
+    // The range lib/config.ts accepts for JOBS_TTL_DAYS.
+    jobsTtlDays: integer('jobsTtlDays', 1, 30) ?? DEFAULT_SETTINGS.jobsTtlDays,
     logRetentionDays: integer('logRetentionDays', 1, 3653) ?? DEFAULT_SETTINGS.logRetentionDays,
     memorySize: integer('memorySize', 128, 10_240) ?? DEFAULT_SETTINGS.memorySize,
     tracing: flag('tracing'),

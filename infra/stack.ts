@@ -37,6 +37,7 @@ import { ApiFunction, type ApiFunctionProps } from './api-function.js';
 import { BUDGET_TABLE_KEYS, floodGuard } from './budget.js';
 import { ClientPlans, GatewayAuthorizer } from './gateway-keys.js';
 import { addGatewayResponses, addMethodNotAllowed } from './gateway-responses.js';
+import { Jobs, jobRouteReservation } from './jobs.js';
 import { MCP_ROUTE, McpEndpoint } from './mcp.js';
 import { Observability } from './observability.js';
 import { PACE_TABLE_KEYS } from './pace.js';
@@ -76,6 +77,7 @@ export class SearchCitationApiStack extends Stack {
   readonly alarmTopic: sns.ITopic;
   readonly gatewayAuthorizer: GatewayAuthorizer;
   readonly clientPlans: ClientPlans;
+  readonly jobs: Jobs;
 
   constructor(scope: Construct, id: string, props: SearchCitationApiStackProps) {
     super(scope, id, props);
@@ -124,7 +126,7 @@ export class SearchCitationApiStack extends Stack {
 
     // One copy of the CSL style pack for the functions that read it (infra/style-pack-layer.ts).
     const stylePack = new StylePackLayer(this, 'StylePack');
-    const functionProps: Omit<ApiFunctionProps, 'route'> = {
+    const baseProps: Omit<ApiFunctionProps, 'route'> = {
       stylePackLayer: stylePack.layer,
       memorySize: settings.memorySize,
       logRetention: retention,
@@ -145,6 +147,14 @@ export class SearchCitationApiStack extends Stack {
       crossrefMailto: settings.crossrefMailto,
       paceTable: this.paceTable,
     };
+    // Jobs: their queue, dead-letter queue, worker, table and bucket (infra/jobs.ts); the job routes get them too.
+    this.jobs = new Jobs(this, 'Jobs', {
+      functionProps: baseProps,
+      ttlDays: settings.jobsTtlDays,
+      crossrefMailto: settings.crossrefMailto,
+      reservedConcurrency: settings.reservedConcurrency,
+    });
+    const functionProps: Omit<ApiFunctionProps, 'route'> = { ...baseProps, jobs: this.jobs.resources };
     // Before every method: a key refused here never reaches a usage plan or a function.
     this.gatewayAuthorizer = new GatewayAuthorizer(this, 'GatewayAuthorizer', { functionProps, usageKeyScope: this.stackName });
 
@@ -215,7 +225,12 @@ export class SearchCitationApiStack extends Stack {
         })
       : undefined;
     const endpoints = ROUTES.map((route) => {
-      const fn = new ApiFunction(this, constructId(route.name), { route, ...functionProps });
+      const fn = new ApiFunction(this, constructId(route.name), {
+        route,
+        ...functionProps,
+        // The job routes answer from the table in milliseconds: a smaller share of the stack's reservation.
+        ...(route.needs.jobs ? { reservedConcurrency: jobRouteReservation(settings.reservedConcurrency) } : {}),
+      });
       const resource = this.api.root.resourceForPath(route.path);
       // The console's test-invoke permission is left out: only this stage's POST may invoke the function.
       resource.addMethod('POST', new apigw.LambdaIntegration(fn.function, { allowTestInvoke: false }));
@@ -224,7 +239,7 @@ export class SearchCitationApiStack extends Stack {
     });
     // POST /mcp: every endpoint as an MCP tool, run by a function with the endpoints' own props.
     const mcp = new McpEndpoint(this, 'Mcp', { api: this.api, functionProps });
-    this.functions = [...endpoints.map(({ fn }) => fn), mcp.fn, this.gatewayAuthorizer.fn];
+    this.functions = [...endpoints.map(({ fn }) => fn), mcp.fn, this.gatewayAuthorizer.fn, this.jobs.worker];
     // Each copy of the stack writes its metrics apart (settings.metricsNamespace), so that a staging copy's
     // searches never count into another copy's alarms; the default stack keeps the one namespace it had.
     for (const fn of this.functions) fn.function.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', settings.metricsNamespace);
@@ -233,7 +248,7 @@ export class SearchCitationApiStack extends Stack {
     const roles = (fns: readonly ApiFunction[]) => fns.map((fn) => fn.role.roleArn);
     this.restrictSecrets(
       [
-        { secret: clientKeys, readers: roles(this.functions) },
+        { secret: clientKeys, readers: roles(this.functions.filter((fn) => fn.readsClientKeys)) },
         { secret: upstreamKey, readers: roles(this.functions.filter((fn) => fn.route.needs.upstreamKey)) },
       ],
       settings,
@@ -269,6 +284,7 @@ export class SearchCitationApiStack extends Stack {
       );
     }
     if (settings.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(settings.alarmEmail));
+    this.jobs.notify(this.alarmTopic);
     if (settings.alarmsUnwatched) {
       Annotations.of(this).addWarningV2(
         'search-citation-api:alarms-unwatched',
@@ -297,6 +313,7 @@ export class SearchCitationApiStack extends Stack {
       otherFunctions: [
         { route: MCP_ROUTE, fn: mcp.fn },
         { route: this.gatewayAuthorizer.fn.route, fn: this.gatewayAuthorizer.fn },
+        { route: this.jobs.worker.route, fn: this.jobs.worker },
       ],
       accessLogs,
       alarmTopic: this.alarmTopic,

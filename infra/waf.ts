@@ -5,8 +5,9 @@
  *
  * 0. A body over 16 KiB (the API's own limit, MAX_BODY_BYTES): 413. WAF sees the first 16 KiB of a body
  *    sent to API Gateway; a larger one is "oversize" and matches. A route whose contract takes more (a
- *    reference list's 256 KiB: `maxBodyBytes` in lib/routes.ts) is left out of the rule, by its path's end
- *    (the stage's name may come before it): WAF cannot see past 16 KiB, so its function keeps the limit.
+ *    reference list's 256 KiB, a job's 5 MiB: `maxBodyBytes` in lib/routes.ts) is left out of the rule, by
+ *    its path's end (the stage's name may come before it): WAF cannot see past 16 KiB, so its function keeps
+ *    the limit.
  * 1. Per address, requests without a valid-looking key (lib/auth/bearer.ts): more than
  *    `wafRequestsPer5MinutesPerIp` in any 5 minutes and the address is blocked, 429. Requests that carry a
  *    key of the right shape never count here, so clients behind one NAT are never blocked by it.

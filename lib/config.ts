@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { JOB_BATCH_SIZE_DEFAULT, JOB_TTL_DAYS_DEFAULT } from './contract/jobs.js';
 import { isRealSerpApi } from './credentials/sources.js';
 import { ROUTES } from './routes.js';
 
@@ -20,6 +21,17 @@ function rateVar() {
   return z.pipe(
     z.string().check(z.regex(/^\d+(?:\.\d+)?$/, { error: 'must be a number of requests per second, such as 5 or 1.5' })),
     z.transform(Number).check(z.gt(0, { error: 'must be above 0' }), z.lte(1_000)),
+  );
+}
+
+/** Seconds from an environment string, fractions allowed (the tests wait milliseconds), with a default and bounds. */
+function secondsVar(fallback: number, min: number, max: number) {
+  return z._default(
+    z.pipe(
+      z.string().check(z.regex(/^\d+(?:\.\d+)?$/, { error: 'must be a number of seconds, such as 10 or 0.5' })),
+      z.transform(Number).check(z.gte(min), z.lte(max)),
+    ),
+    fallback,
   );
 }
 
@@ -229,6 +241,41 @@ const configSchema = z
     CROSSREF_CACHE_MAX: intVar(2_000, 0, 100_000),
     CROSSREF_CACHE_TTL_SECONDS: intVar(2_592_000, 0, 31_536_000),
     /**
+     * Jobs (docs/decisions.md §27). Deployed: the DynamoDB table jobs live in and the S3 bucket for values too
+     * large for its items, and the SQS queue of their batches. Unset: this process's memory and its own queue.
+     */
+    JOBS_TABLE_NAME: optionalText,
+    JOBS_BUCKET_NAME: optionalText,
+    JOBS_QUEUE_URL: z.optional(z.url({ protocol: /^https?$/ })),
+    /** Days a job and its results are kept. */
+    JOBS_TTL_DAYS: intVar(JOB_TTL_DAYS_DEFAULT, 1, 30),
+    /** References per batch message: twenty, one Crossref lookup of DOIs. */
+    JOBS_BATCH_SIZE: intVar(JOB_BATCH_SIZE_DEFAULT, 1, 200),
+    /** Messages one invocation of the worker takes (the event source mapping's BatchSize). */
+    JOBS_MESSAGES_PER_INVOCATION: intVar(2, 1, 10),
+    /** Receives of a batch before the dead-letter queue: the last one is its last try. */
+    JOBS_MAX_RECEIVES: intVar(5, 2, 100),
+    /** A batch with references to ask again waits this long before its second try, three times as long each time after. */
+    JOBS_RETRY_SECONDS: secondsVar(10, 0, 900),
+    /** The same for a webhook's tries. */
+    JOBS_WEBHOOK_RETRY_SECONDS: secondsVar(10, 0, 900),
+    /** The worker's time for one invocation; the queue's visibility timeout is six times it. */
+    JOBS_WORKER_TIMEOUT_SECONDS: secondsVar(90, 0.1, 900),
+    /** Worker invocations at once on the embedded queue; unset: sized from Crossref's pace (lib/jobs/sizing.ts). */
+    JOBS_WORKER_CONCURRENCY: z.optional(
+      z.pipe(
+        z.string().check(z.regex(/^\d+$/, { error: 'must be a whole number' })),
+        z.transform(Number).check(z.gte(1), z.lte(1_000)),
+      ),
+    ),
+    /**
+     * "allow": webhooks may go to loopback, private and reserved addresses (`npm start` sets it, to try a
+     * receiver on the same machine). Link-local and metadata addresses are refused whatever it says.
+     */
+    JOBS_WEBHOOK_PRIVATE: z._default(z.enum(['allow', 'refuse']), 'refuse'),
+    /** One webhook try's time for an answer. */
+    JOBS_WEBHOOK_TIMEOUT_MS: intVar(10_000, 50, 60_000),
+    /**
      * The gateway's authorizer: the stack whose usage-plan API keys it names for each client
      * (lib/auth/usage-key.ts). Unset everywhere else.
      */
@@ -272,6 +319,10 @@ const configSchema = z
           continue: true,
         });
       }
+    }),
+    z.refine((c) => !c.JOBS_TABLE_NAME || Boolean(c.JOBS_BUCKET_NAME), {
+      error: 'JOBS_TABLE_NAME needs JOBS_BUCKET_NAME (the bucket for values too large for a table item)',
+      path: ['JOBS_BUCKET_NAME'],
     }),
     z.refine((c) => !(c.API_KEYS && c.CLIENT_KEYS_SECRET_ID), {
       error: 'set only one of API_KEYS (plain keys) and CLIENT_KEYS_SECRET_ID (the secret holding their digests)',

@@ -20,6 +20,8 @@ export interface FailureEnvelope {
 export interface HandlerResult<T = unknown> {
   data: T;
   message: string;
+  /** 202 for a request accepted and worked on later (a job); 200 by default. */
+  status?: 200 | 202;
 }
 
 export function ok<T>(data: T, message: string): SuccessEnvelope<T> {

@@ -70,6 +70,27 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, RequestExample>> = {
     value: { q: 'coffee', location: 'Austin, Texas', language: 'en', page: 0 },
   },
   usage: { summary: 'Nothing to send: the budget as this key sees it (free: no search)', value: {} },
+  'jobs-submit': {
+    summary: 'Three references resolved in the background, cited in Nature style too',
+    value: {
+      kind: 'resolve',
+      references: [
+        '10.1038/nphys1170',
+        'https://doi.org/10.1103/PhysRevB.47.9967',
+        'Boettiger C. (2015). An introduction to Docker for reproducible research. ACM SIGOPS Operating Systems Review 49(1), 71-79.',
+      ],
+      options: { styles: ['nature'] },
+    },
+  },
+  'jobs-status': {
+    summary: 'Where a job stands (put the job_id POST /v1/jobs gave)',
+    value: { job_id: 'job_4w2kq7mb3c5d6e7f2g3h4i5j6k' },
+  },
+  'jobs-results': {
+    summary: "The first 100 results of a job (put its job_id; then each page's next_cursor)",
+    value: { job_id: 'job_4w2kq7mb3c5d6e7f2g3h4i5j6k', limit: 100 },
+  },
+  'jobs-cancel': { summary: 'Stop a job (put its job_id)', value: { job_id: 'job_4w2kq7mb3c5d6e7f2g3h4i5j6k' } },
   'alpha-images': {
     summary: 'Large, wide, blue photos of coffee under a Creative Commons licence',
     value: { q: 'coffee', size: 'large', color: 'blue', type: 'photo', license: 'creative_commons', aspect_ratio: 'wide' },

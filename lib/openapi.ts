@@ -6,6 +6,7 @@
  * uses), so the document cannot say something the service does not do.
  */
 import * as z from 'zod/mini';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS, IDEMPOTENCY_KEY_MAX } from './contract/jobs.js';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { MAX_BODY_BYTES } from './middleware/body.js';
 import { REQUEST_EXAMPLES } from './openapi-examples.js';
@@ -32,6 +33,22 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
   NOT_FOUND: {
     when: 'No endpoint at this path (answered for any path this document does not list).',
     example: 'No endpoint at /v1/nothing; every endpoint is a POST under /v1',
+  },
+  JOB_NOT_FOUND: {
+    when:
+      'No job with this `job_id` for the calling key: it never was, it has expired (after 7 days unless configured), or ' +
+      'another key made it (a job is readable only with the key that made it, and to any other is answered as unknown).',
+    example: 'job_id: no job job_4w2kq7mb3c5d6e7f8g2h3i4j5k for this key (jobs expire after their time)',
+  },
+  JOB_NOT_FINISHED: {
+    when: 'A job’s results were asked for as one list (`format`) before the job ended. Its pages can be read meanwhile.',
+    example: 'format: the job is running (120 of 10000 answered); a list in a format is made once it has ended',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    when:
+      'An `Idempotency-Key` that made a job in the last 24 hours was sent with another body. The same key and body give ' +
+      'the job back (202); a new job needs a new key.',
+    example: 'Idempotency-Key: this key made job job_4w2kq7mb3c5d6e7f8g2h3i4j5k with another body in the last 24 hours',
   },
   METHOD_NOT_ALLOWED: {
     when: 'A method other than POST. Checked before authentication.',
@@ -122,6 +139,17 @@ const ERROR_DOCS: Record<ErrorCode, { when: string; example: string; headers?: r
 
 type ResponseHeader = 'WWW-Authenticate' | 'Allow' | 'Retry-After';
 
+/** The header that makes a job's submission idempotent (docs/decisions.md §27). */
+const IDEMPOTENCY_PARAMETER: JsonObject = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    `Any 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters of the client's choice: the same key with the same body ` +
+    `within ${IDEMPOTENCY_HOURS} hours gives back the job it made (\`replayed: true\`) instead of a second; with another body, 422 \`IDEMPOTENCY_KEY_REUSED\`.`,
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[!-~]+$' },
+};
+
 const HEADERS: Record<ResponseHeader | 'X-Request-Id' | 'X-Api-Version', JsonObject> = {
   'X-Request-Id': {
     description: 'This request’s id, on every response; quote it when reporting a problem.',
@@ -144,10 +172,42 @@ export const ENDPOINT_ERROR_CODES: readonly ErrorCode[] = (Object.keys(ERROR_COD
   (code) => code !== 'NOT_FOUND',
 );
 
+/** Codes only some endpoints answer, with the routes (by name) that do: the job routes' own. */
+export const ROUTE_ONLY_CODES: Readonly<Partial<Record<ErrorCode, readonly string[]>>> = {
+  JOB_NOT_FOUND: ['jobs-status', 'jobs-results', 'jobs-cancel'],
+  JOB_NOT_FINISHED: ['jobs-results'],
+  IDEMPOTENCY_KEY_REUSED: ['jobs-submit'],
+};
+
+/** The codes one endpoint can answer. */
+export function routeErrorCodes(route: Pick<Route, 'name'>): ErrorCode[] {
+  return ENDPOINT_ERROR_CODES.filter((code) => ROUTE_ONLY_CODES[code]?.includes(route.name) ?? true);
+}
+
+/**
+ * The name of the response component for these codes of one status: `Error<status>` when they are every
+ * code of that status, else the codes' names after it (`Error404JobNotFound`).
+ */
+function errorResponseName(status: number, codes: readonly ErrorCode[]): string {
+  const all = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code].status === status);
+  if (all.length === codes.length) return `Error${status}`;
+  return `Error${status}${codes.map((code) => pascalCase(code.toLowerCase().replaceAll('_', '-'))).join('')}`;
+}
+
+/** A route's codes by status, in status order. */
+function codesByStatus(codes: readonly ErrorCode[]): [number, ErrorCode[]][] {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code]);
+  return [...byStatus].sort(([a], [b]) => a - b);
+}
+
 const TAG_DESCRIPTIONS: Record<Route['tag'], string> = {
   'Web search': 'One endpoint per engine: alpha, bravo, charlie, and delta for Chinese-language queries.',
   'Alpha services': 'Scholarly profiles, authors and citations, trends, news and images.',
   'Citation search': 'Papers from a scholarly index, each with up to five formatted citations.',
+  Jobs:
+    'Lists of up to 10,000 references worked on in the background: submitted (202), followed (status), read page by page ' +
+    'or as one BibTeX, RIS or CSL-JSON list (results), stopped (cancel). A job is its key’s alone and expires after 7 days.',
   Usage: 'Where the search budget stands: the deployment’s hour and month, and the calling key’s day. Makes no paid search.',
 };
 
@@ -278,17 +338,23 @@ function failureSchema(codes: readonly ErrorCode[]): JsonObject {
   };
 }
 
-/** Error responses grouped by status, as components.responses entries named Error<status>. */
-function errorResponses(): Record<string, JsonObject> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
-    const { status } = ERROR_CODES[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+/**
+ * Error responses grouped by status, as components.responses entries: Error<status> with every code of the
+ * status, and the part of a status some routes answer (errorResponseName) where one does.
+ */
+function errorResponses(routes: readonly Pick<Route, 'name'>[]): Record<string, JsonObject> {
+  const groups = new Map<string, [number, ErrorCode[]]>();
+  for (const [status, codes] of codesByStatus(Object.keys(ERROR_CODES) as ErrorCode[])) {
+    groups.set(errorResponseName(status, codes), [status, codes]);
+  }
+  for (const route of routes) {
+    for (const [status, codes] of codesByStatus(routeErrorCodes(route)))
+      groups.set(errorResponseName(status, codes), [status, codes]);
   }
   const responses: Record<string, JsonObject> = {};
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+  for (const [name, [, codes]] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
     const headerNames = [...new Set(codes.flatMap((code) => ERROR_DOCS[code].headers ?? []))];
-    responses[`Error${status}`] = {
+    responses[name] = {
       description: codes.map((code) => `\`${code}\`: ${ERROR_DOCS[code].when}`).join('\n\n'),
       headers: Object.fromEntries([
         ['X-Request-Id', ref('headers', 'X-Request-Id')],
@@ -368,11 +434,13 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
     Failure: failureSchema(Object.keys(ERROR_CODES) as ErrorCode[]),
   };
   const paths: Record<string, JsonObject> = {};
-  const errorResponseRefs = Object.fromEntries(
-    [...new Set(ENDPOINT_ERROR_CODES.map((code) => ERROR_CODES[code].status))]
-      .sort((a, b) => a - b)
-      .map((status) => [String(status), ref('responses', `Error${status}`)]),
-  );
+  const errorResponseRefs = (route: Route) =>
+    Object.fromEntries(
+      codesByStatus(routeErrorCodes(route)).map(([status, codes]) => [
+        String(status),
+        ref('responses', errorResponseName(status, codes)),
+      ]),
+    );
 
   for (const { route, requestSchema, responseSchema } of endpoints) {
     const stem = pascalCase(route.name);
@@ -393,20 +461,26 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
         operationId: camelCase(route.name),
         summary: route.summary,
         tags: [route.tag],
-        description: `Error codes this endpoint can answer: ${ENDPOINT_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}.`,
-        'x-error-codes': ENDPOINT_ERROR_CODES,
+        description: `Error codes this endpoint can answer: ${routeErrorCodes(route)
+          .map((c) => `\`${c}\``)
+          .join(', ')}.`,
+        'x-error-codes': routeErrorCodes(route),
+        ...(route.name === 'jobs-submit' ? { parameters: [IDEMPOTENCY_PARAMETER] } : {}),
         requestBody: {
           required: true,
           description: `A JSON object of at most ${bodyLimit(route.path) / 1024} KiB. An empty body counts as {}.`,
           content: { 'application/json': { schema: ref('schemas', `${stem}Request`), ...requestExamples(route) } },
         },
         responses: {
-          '200': {
-            description: 'Success: the envelope with this endpoint’s data.',
+          [String(route.successStatus ?? 200)]: {
+            description:
+              route.successStatus === 202
+                ? 'Accepted: the envelope with the job, which is worked on after this answer.'
+                : 'Success: the envelope with this endpoint’s data.',
             headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), 'X-Api-Version': ref('headers', 'X-Api-Version') },
             content: { 'application/json': { schema: ref('schemas', `${stem}Success`) } },
           },
-          ...errorResponseRefs,
+          ...errorResponseRefs(route),
         },
       },
     };
@@ -441,7 +515,7 @@ export function openApiDocument(endpoints: readonly RouteSchemas[]): JsonObject 
         },
       },
       schemas,
-      responses: errorResponses(),
+      responses: errorResponses(endpoints.map(({ route }) => route)),
       headers: HEADERS,
     },
   };

@@ -6,6 +6,7 @@
  * the synthesized template with it.
  */
 import { CHECK_BODY_MAX_BYTES } from './contract/cite-check.js';
+import { JOB_BODY_MAX_BYTES } from './contract/jobs.js';
 
 export interface Route {
   /** The POST path, as clients call it. */
@@ -18,9 +19,14 @@ export interface Route {
   /** The handler's file in functions/, without extension. */
   name: string;
   summary: string;
-  tag: 'Web search' | 'Alpha services' | 'Citation search' | 'Usage';
+  tag: 'Web search' | 'Alpha services' | 'Citation search' | 'Jobs' | 'Usage';
   needs: RouteNeeds;
+  /** The status of a success: 202 for a request worked on later; 200 by default. */
+  successStatus?: 200 | 202;
 }
+
+/** What a job route does with the jobs' table, bucket and queue (infra/jobs.ts grants each only that). */
+export type JobUse = 'submit' | 'read' | 'cancel';
 
 /** What a route's function uses where deployed; it is granted that and nothing more. */
 export interface RouteNeeds {
@@ -43,6 +49,8 @@ export interface RouteNeeds {
    * the pace table, named by {@link PACE_KEYS}); none when absent.
    */
   paces?: readonly PaceKey[];
+  /** The jobs' store and queue (docs/decisions.md §27); absent: none. */
+  jobs?: readonly JobUse[];
 }
 
 /** The body every route takes unless its contract says more (docs/decisions.md §1). */
@@ -53,7 +61,11 @@ export const PACE_KEYS = { crossref: 'crossref', datacite: 'datacite' } as const
 export type PaceKey = (typeof PACE_KEYS)[keyof typeof PACE_KEYS];
 
 /** The paces of the routes that look records up in Crossref and DataCite. */
-const RECORD_SOURCES: readonly PaceKey[] = [PACE_KEYS.crossref, PACE_KEYS.datacite];
+export const RECORD_SOURCES: readonly PaceKey[] = [PACE_KEYS.crossref, PACE_KEYS.datacite];
+
+/** A job route: no paid call of its own (a job's kind makes them in the worker), the jobs' store and queue. */
+const JOB = (...jobs: JobUse[]): RouteNeeds =>
+  Object.freeze({ paidCalls: false, upstreamKey: false, budget: 'none', sharedCache: false, jobs });
 
 /** A route that searches SerpApi: everything a paid search needs. */
 const PAID: RouteNeeds = Object.freeze({ paidCalls: true, upstreamKey: true, budget: 'reserve', sharedCache: true });
@@ -159,6 +171,36 @@ export const ROUTES: readonly Route[] = [
   },
   { path: '/v1/alpha/news', name: 'alpha-news', summary: 'News search', tag: 'Alpha services', needs: PAID },
   { path: '/v1/alpha/images', name: 'alpha-images', summary: 'Image search', tag: 'Alpha services', needs: PAID },
+  {
+    path: '/v1/jobs',
+    name: 'jobs-submit',
+    summary: 'A list of up to 10,000 references resolved as a job (202; read it with /v1/jobs/status and /v1/jobs/results)',
+    tag: 'Jobs',
+    needs: JOB('submit'),
+    maxBodyBytes: JOB_BODY_MAX_BYTES,
+    successStatus: 202,
+  },
+  {
+    path: '/v1/jobs/status',
+    name: 'jobs-status',
+    summary: "A job's progress: status, counts, failed references, time left",
+    tag: 'Jobs',
+    needs: JOB('read'),
+  },
+  {
+    path: '/v1/jobs/results',
+    name: 'jobs-results',
+    summary: "A job's results in input order, page by page, or as one BibTeX, RIS or CSL-JSON list",
+    tag: 'Jobs',
+    needs: JOB('read'),
+  },
+  {
+    path: '/v1/jobs/cancel',
+    name: 'jobs-cancel',
+    summary: 'Stops a job; what it answered stays readable',
+    tag: 'Jobs',
+    needs: JOB('cancel'),
+  },
   {
     path: '/v1/usage',
     name: 'usage',

@@ -175,16 +175,38 @@ export const ANY_LETTER_CASE = '(any letter case)';
  * the description says "(any letter case)".
  */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, description?: string) {
-  const error = `must be one of: ${values.join(', ')}`;
+  const { schema, anyCase } = listValue(values, () => `must be one of: ${values.join(', ')}`);
+  if (!anyCase) return describe(z.optional(schema), description);
+  return describe(z.optional(schema), description ? `${description} ${ANY_LETTER_CASE}` : `Any letter case`);
+}
+
+/** A required field taking one of a fixed list of values, as `oneOf` takes them. */
+export function requiredOneOf<const T extends readonly [string, ...string[]]>(values: T, description: string) {
+  const { schema, anyCase } = listValue(values, (input) =>
+    input === undefined ? 'is required' : `must be one of: ${values.join(', ')}`,
+  );
+  if (!anyCase) return describe(schema, description);
+  // One entry for the schema in the registry: the listed values and the description together.
+  z.globalRegistry.add(schema, {
+    type: 'string',
+    enum: [...values],
+    description: `${description} ${ANY_LETTER_CASE}`,
+  } as z.core.GlobalMeta);
+  return schema;
+}
+
+/** One value of `values`, in any letter case unless two differ only in case; `error` words a refusal. */
+function listValue<const T extends readonly [string, ...string[]]>(values: T, error: (input: unknown) => string) {
   const canonical = new Map<string, T[number]>(values.map((value) => [value.toLowerCase(), value]));
-  if (canonical.size < values.length) return describe(z.optional(z.enum(values, { error })), description);
-  const anyCase = z.pipe(
-    z.string({ error }).check(z.overwrite((value) => canonical.get(value.toLowerCase()) ?? value)),
-    z.enum(values, { error }),
+  const refused = { error: (issue: { input?: unknown }) => error(issue.input) };
+  if (canonical.size < values.length) return { schema: z.enum(values, refused), anyCase: false };
+  const schema = z.pipe(
+    z.string(refused).check(z.overwrite((value) => canonical.get(value.toLowerCase()) ?? value)),
+    z.enum(values, refused),
   );
   // The input is a string turned into one of the values; the document still lists the values themselves.
-  z.globalRegistry.add(anyCase, { type: 'string', enum: [...values] } as z.core.GlobalMeta);
-  return describe(z.optional(anyCase), description ? `${description} ${ANY_LETTER_CASE}` : `Any letter case`);
+  z.globalRegistry.add(schema, { type: 'string', enum: [...values] } as z.core.GlobalMeta);
+  return { schema, anyCase: true };
 }
 
 /**

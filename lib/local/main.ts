@@ -39,6 +39,8 @@ if (!env.SERPAPI_API_KEY && !env.SERPAPI_SECRET_ID) {
   // Likewise for the records of papers and references: each answer asks the replays again, and says so.
   env.CROSSREF_CACHE_TTL_SECONDS ??= '0';
 }
+// A job's webhook may go to a receiver on this machine (loopback, a private address); deployed it may not.
+env.JOBS_WEBHOOK_PRIVATE ??= 'allow';
 const demoKey = !env.API_KEYS && !env.CLIENT_KEYS_SECRET_ID;
 if (demoKey) env.API_KEYS = 'demo-key';
 // The demo key is shown in full; an operator's own key only masked, as this banner often ends up in logs.

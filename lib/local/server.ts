@@ -10,16 +10,18 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ok } from '../envelope.js';
 import { AppError } from '../errors.js';
 import { errorResponse, jsonResponse } from '../http.js';
+import { consumeEmbeddedJobs } from '../jobs/deployment.js';
+import type { QueueHandler } from '../jobs/queue-embedded.js';
 import type { LambdaHandler } from '../middleware/index.js';
 import { bodyLimit, ROUTES } from '../routes.js';
 import { VERSION_HEADERS } from '../version.js';
 import { lambdaContext, toApiGatewayEvent } from './apigw-event.js';
 import { answerMarked } from './demo-recording.js';
 
-// API Gateway refuses bodies over 10 MB before any function runs; locally the same role is played at
-// 1 MiB, far above the functions' own limits (16 KiB, a reference list's 256 KiB), so that a huge upload is
-// never held in memory.
-const GATEWAY_MAX_BODY_BYTES = 1024 * 1024;
+// API Gateway refuses bodies over 10 MB before any function runs; locally the same limit is kept, above
+// every route's own (16 KiB, a reference list's 256 KiB, a job's 5 MiB), so that a larger upload is never
+// held in memory.
+const GATEWAY_MAX_BODY_BYTES = 10 * 1000 * 1000;
 
 /** Where the MCP endpoint (functions/mcp.ts) is served, locally as in the stack. */
 export const MCP_PATH = '/mcp';
@@ -42,6 +44,9 @@ async function loadHandlers(): Promise<Map<string, { name: string; handler: Lamb
   // The MCP endpoint: not a route of the table (it is no tool of itself), but served the same way.
   const mcp = (await import('../../functions/mcp.ts')) as { handler: LambdaHandler };
   handlers.set(MCP_PATH, { name: 'mcp', handler: mcp.handler });
+  // Jobs' batches, on this process's own queue, go to the worker handler Lambda runs where deployed.
+  const worker = (await import('../../functions/jobs-worker.ts')) as { handler: QueueHandler };
+  consumeEmbeddedJobs(worker.handler);
   return handlers;
 }
 

@@ -44,7 +44,15 @@ export const SMOKE_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
   'alpha-news': { q: 'coffee' },
   'alpha-images': { q: 'coffee' },
   usage: {},
+  // A job of one DOI; the job routes after it read that job (SMOKE_JOB_ID is replaced by its id).
+  'jobs-submit': { kind: 'resolve', references: ['10.1038/nphys1170'] },
+  'jobs-status': { job_id: 'SMOKE_JOB_ID' },
+  'jobs-results': { job_id: 'SMOKE_JOB_ID', limit: 1 },
+  'jobs-cancel': { job_id: 'SMOKE_JOB_ID' },
 };
+
+/** The stand-in for the job the run's submission makes, in the bodies of the routes that read a job. */
+const SMOKE_JOB_ID = 'SMOKE_JOB_ID';
 
 /**
  * The most paid searches this body can cost, from the cost table (infra/budget.ts). The table gives each
@@ -219,9 +227,9 @@ export function renderTable(rows: readonly SmokeRow[]): string {
 type Json = any;
 
 /** The `$ref` of the route's 200 answer, e.g. `#/components/schemas/CiteSearchSuccess`. */
-function responseSchema(document: Json, path: string): Json {
-  const schema = document.paths?.[path]?.post?.responses?.['200']?.content?.['application/json']?.schema;
-  if (!schema) throw new Error(`the OpenAPI document has no 200 application/json answer for POST ${path}`);
+function responseSchema(document: Json, path: string, status: number): Json {
+  const schema = document.paths?.[path]?.post?.responses?.[String(status)]?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`the OpenAPI document has no ${status} application/json answer for POST ${path}`);
   return schema;
 }
 
@@ -469,7 +477,10 @@ async function callEveryRoute(
   const base = url.replace(/\/+$/, '');
   const rows: SmokeRow[] = [];
   const details: string[] = [];
-  for (const { route, body, paid } of planned) {
+  let jobId = SMOKE_JOB_ID;
+  for (const { route, body: given, paid } of planned) {
+    const body = given.job_id === SMOKE_JOB_ID ? { ...given, job_id: jobId } : given;
+    const success = route.successStatus ?? 200;
     const row: SmokeRow = { endpoint: route.name, path: route.path, status: 0, paid, missing: [], new: [], other: [] };
     rows.push(row);
     onRoute(route.name);
@@ -494,8 +505,9 @@ async function callEveryRoute(
       row.other.push(`(body): not JSON: ${text.slice(0, 120)}`);
       continue;
     }
-    if (row.status === 200) {
-      const validate = compile(responseSchema(document, route.path));
+    if (row.status === success) {
+      if (route.name === 'jobs-submit') jobId = String((answer as { data?: { job_id?: unknown } }).data?.job_id ?? jobId);
+      const validate = compile(responseSchema(document, route.path, success));
       if (!validate(answer)) Object.assign(row, classify(validate.errors ?? [], answer));
       const envelope = answer as { success?: unknown; message?: unknown };
       if (envelope?.success !== true && !row.other.some((line) => line.startsWith('success')))
@@ -509,7 +521,10 @@ async function callEveryRoute(
     for (const line of row.other) details.push(`${route.name}: ${line}`);
   }
 
-  const failed = rows.filter((row) => row.status !== 200 || row.missing.length + row.new.length + row.other.length > 0);
+  const successOf = (path: string) => ROUTES.find((route) => route.path === path)?.successStatus ?? 200;
+  const failed = rows.filter(
+    (row) => row.status !== successOf(row.path) || row.missing.length + row.new.length + row.other.length > 0,
+  );
   out(renderTable(rows));
   out(`\n${rows.length} endpoints, ${failed.length} failing; paid searches at most ${total} (limit ${SMOKE_SEARCH_LIMIT})`);
   if (details.length > 0) out(`\n${details.join('\n')}`);

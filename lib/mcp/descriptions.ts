@@ -8,14 +8,14 @@
 
 /**
  * What every tool shares, said once in the server's instructions (`initialize` and `server/discover`)
- * rather than in each of the fourteen descriptions: the budget, the cache, paging, text fields and errors.
+ * rather than in each of the descriptions: the budget, the cache, paging, text fields and errors.
  */
 export const SERVER_INSTRUCTIONS =
   'Web search (Google, DuckDuckGo, Bing, Baidu), news, images, Google Trends and Google Scholar, and papers cited in MLA, APA, Chicago, Harvard, Vancouver or any CSL style. ' +
   "Every tool: a call costs the paid searches its description gives (Cost), counted against the team's hourly, monthly and per-key daily budget, and is refused before any search when the budget cannot cover them all; answers from the cache are free, and `no_cache: true` skips the cache (and pays again). " +
   '`page` starts at 0, and a result says how to ask for the next one. Text fields take no control characters; codes and enum values any letter case. ' +
   'A tool error says what to do; after BUDGET_EXHAUSTED do not retry before the time it gives. The usage tool (free) shows the budget. ' +
-  'Prefer web_search_alpha for general web questions, cite_search for papers with their citations, cite_resolve to cite DOIs or a reference list (free), cite_check to check one.';
+  'Prefer web_search_alpha for general web questions, cite_search for papers with their citations, cite_resolve to cite DOIs or a reference list (free), cite_check to check one; for longer lists (cite_resolve takes 50 references, cite_check 100), jobs_submit, then jobs_status and jobs_results.';
 
 export const TOOL_GUIDES: Record<string, string> = {
   'web-search-alpha':
@@ -45,6 +45,13 @@ export const TOOL_GUIDES: Record<string, string> = {
   'alpha-images': 'Google Images, with size, colour, type, licence and aspect-ratio filters. Cost 1.',
   usage:
     'The search budget: used and left this hour, this month and today for your key, and when each resets. Free; call it before a long series of searches.',
+  'jobs-submit':
+    'Resolve or check a long reference list (up to 10,000 references, or one BibTeX, RIS or pasted bibliography) in the background: kind "resolve" answers each as cite_resolve does, "check" as cite_check does (without Google Scholar); returns a job_id at once. Free. Then jobs_status until done, and jobs_results.',
+  'jobs-status':
+    "A job's progress: queued, running, done, failed or cancelled; references answered, by outcome; failed ones by index; seconds left. Free.",
+  'jobs-results':
+    "A job's results in input order, a page at a time (`next_cursor`); once it has ended, `format` gives them as one BibTeX, RIS or CSL-JSON list. Free.",
+  'jobs-cancel': 'Stop a job; what it answered stays readable. Free.',
 };
 
 export const TOOL_TITLES: Record<string, string> = {
@@ -63,6 +70,10 @@ export const TOOL_TITLES: Record<string, string> = {
   'alpha-news': 'Google News search',
   'alpha-images': 'Google Images search',
   usage: 'Search budget left (free)',
+  'jobs-submit': 'Resolve or check a long reference list as a background job (free)',
+  'jobs-status': 'Progress of a reference job (free)',
+  'jobs-results': "A reference job's results, paged or as BibTeX, RIS, CSL-JSON (free)",
+  'jobs-cancel': 'Cancel a reference job (free)',
 };
 
 export function toolTitle(route: { name: string; summary: string }): string {
@@ -113,6 +124,16 @@ export const FIELD_NOTES: Record<string, Record<string, string>> = {
     location: 'e.g. Austin, Texas',
   },
   'alpha-news': { location: 'e.g. Austin, Texas' },
+  'jobs-submit': {
+    kind: '"resolve" or "check"',
+    references: 'DOIs or free-text references; or give bibliography instead',
+    bibliography: 'One .bib or .ris file, or a pasted list; or give references instead',
+    options: 'styles, citation_markup, export, as cite_resolve and cite_check take them',
+    webhook: '{url, secret}: POSTed, signed, when the job ends',
+  },
+  'jobs-status': { job_id: '' },
+  'jobs-results': { job_id: '', cursor: 'next_cursor of the page before', limit: '', format: 'One list, once the job has ended' },
+  'jobs-cancel': { job_id: '' },
   'cite-styles': { query: "Words of a style's id or title, or a field; blank lists all", field: 'e.g. medicine' },
   'scholar-profiles': {
     query: 'Author name, or a research tag such as label:machine_learning',
@@ -142,10 +163,33 @@ export const FIELD_NOTES: Record<string, Record<string, string>> = {
 };
 
 /** Routes that never make a paid search. */
-export const FREE_ROUTES: ReadonlySet<string> = new Set(['usage', 'cite-resolve', 'cite-styles']);
+export const FREE_ROUTES: ReadonlySet<string> = new Set([
+  'usage',
+  'cite-resolve',
+  'cite-styles',
+  'jobs-submit',
+  'jobs-status',
+  'jobs-results',
+  'jobs-cancel',
+]);
 
-/** Routes that reach nothing outside the service: the budget counter and the style catalogue. */
-export const CLOSED_WORLD_ROUTES: ReadonlySet<string> = new Set(['usage', 'cite-styles']);
+/** Routes that reach nothing outside the service: the budget counter, the style catalogue, a job's store. */
+export const CLOSED_WORLD_ROUTES: ReadonlySet<string> = new Set([
+  'usage',
+  'cite-styles',
+  'jobs-status',
+  'jobs-results',
+  'jobs-cancel',
+]);
+
+/**
+ * Routes whose call changes something, with the hints MCP reads then: a submission starts a job (each call
+ * a new one), a cancel stops one (again, nothing more). Every other tool only reads.
+ */
+export const CHANGING_ROUTES: Readonly<Record<string, { destructiveHint: boolean; idempotentHint: boolean }>> = {
+  'jobs-submit': { destructiveHint: false, idempotentHint: false },
+  'jobs-cancel': { destructiveHint: true, idempotentHint: true },
+};
 
 /** The tool's description: its guide when written, else the route's summary. */
 export function toolDescription(route: { name: string; summary: string }): string {

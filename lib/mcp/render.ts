@@ -415,6 +415,11 @@ const ADVICE: Record<ErrorCode, (retryAfter: number | undefined) => string> = {
   INVALID_REQUEST: () => 'Correct the fields named above (the tool’s input schema gives every rule) and call again.',
   UNAUTHORIZED: () => 'Configure the MCP client with a valid API key (Authorization: Bearer <key>).',
   NOT_FOUND: () => 'This tool has no endpoint behind it; list the tools again.',
+  JOB_NOT_FOUND: () =>
+    'Check the job_id: a job is readable only with the key that made it, and expires after its time. Submit it again if needed.',
+  JOB_NOT_FINISHED: () =>
+    'Wait until the status tool says the job has ended, or read its results page by page without `format` now.',
+  IDEMPOTENCY_KEY_REUSED: () => 'Send this job with a new Idempotency-Key, or the same body as before to get its job back.',
   METHOD_NOT_ALLOWED: () => 'This tool has no endpoint behind it; list the tools again.',
   PAYLOAD_TOO_LARGE: () => 'Send shorter arguments.',
   UNSUPPORTED_MEDIA_TYPE: () => 'Send the arguments as a JSON object.',

@@ -18,7 +18,7 @@ import type * as z from 'zod/mini';
 // The very function that writes the OpenAPI document's schemas, so the tools' schemas cannot drift from it.
 import { toSchema } from '../openapi.js';
 import { ROUTES, type Route } from '../routes.js';
-import { CLOSED_WORLD_ROUTES, FIELD_NOTES, toolDescription, toolName, toolTitle } from './descriptions.js';
+import { CHANGING_ROUTES, CLOSED_WORLD_ROUTES, FIELD_NOTES, toolDescription, toolName, toolTitle } from './descriptions.js';
 
 /** Where the built list is kept: lib/mcp/tool-list.json, committed, read by the server. */
 export const TOOL_LIST_FILE = new URL('./tool-list.json', import.meta.url);
@@ -125,10 +125,14 @@ export async function toolDefinition(route: Route): Promise<Tool> {
     title: toolTitle(route),
     description: toolDescription(route),
     inputSchema: input.schema as Tool['inputSchema'],
-    // Only the hints that mean something for a tool that changes nothing (the others are read only when
-    // readOnlyHint is false): every search reaches the open web through the upstream, and citation
-    // resolving through Crossref; the budget and the style catalogue are the service's own.
-    annotations: { readOnlyHint: true, openWorldHint: !CLOSED_WORLD_ROUTES.has(route.name) },
+    // Every search reaches the open web through the upstream, and citation resolving through Crossref; the
+    // budget, the style catalogue and a job's store are the service's own. The destructive and idempotent
+    // hints are read only when readOnlyHint is false: given only for the tools that change something.
+    annotations: {
+      readOnlyHint: CHANGING_ROUTES[route.name] === undefined,
+      ...CHANGING_ROUTES[route.name],
+      openWorldHint: !CLOSED_WORLD_ROUTES.has(route.name),
+    },
   };
 }
 

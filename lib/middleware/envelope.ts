@@ -15,7 +15,7 @@ export function envelope(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
   return {
     after: (request) => {
       const result = request.response as unknown as HandlerResult;
-      request.response = jsonResponse(200, ok(result.data, result.message), {
+      request.response = jsonResponse(result.status ?? 200, ok(result.data, result.message), {
         'X-Cache': xCacheHeader(request.context.api?.cache),
       });
     },

@@ -16,6 +16,7 @@ import { sharedCacheTable } from '../cache/dynamo-table.js';
 import { type CacheScope, cacheScope, settleCacheWrites } from '../cache/shared.js';
 import { holdsUpstreamKey } from '../credentials/upstream-key.js';
 import type { HandlerResult } from '../envelope.js';
+import { header } from '../http.js';
 import type { ApiContext } from '../request-state.js';
 import { type Upstream, upstreamFor } from '../upstream/serpapi.js';
 import { accessLog } from './access-log.js';
@@ -37,6 +38,8 @@ export interface HandlerInput<Body> {
   cache: CacheScope;
   /** The authenticated caller: its key's name and limits (the budget, /v1/usage). */
   client: { name: string } & KeyLimits;
+  /** A request header by name, whatever its case (a job's Idempotency-Key). */
+  header(name: string): string | undefined;
 }
 
 /**
@@ -54,13 +57,20 @@ export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => P
 export function api<Schema extends z.ZodMiniType>(options: { body: Schema }) {
   return {
     handler<Data>(main: (input: HandlerInput<z.output<Schema>>) => Promise<HandlerResult<Data>>): LambdaHandler {
-      const core = async (_event: APIGatewayProxyEvent, context: Context) => {
+      const core = async (event: APIGatewayProxyEvent, context: Context) => {
         const { api: state } = context as ApiContext;
         const cache = cacheScope(state);
         const upstream = withAnswerCache(upstreamFor(state), state.path, cache);
         const client = { name: state.client ?? 'unknown', ...state.clientLimits };
         try {
-          return await main({ body: state.body as z.output<Schema>, upstream, requestId: state.requestId, cache, client });
+          return await main({
+            body: state.body as z.output<Schema>,
+            upstream,
+            requestId: state.requestId,
+            cache,
+            client,
+            header: (name) => header(event, name),
+          });
         } finally {
           // The plan's numbers, read in the background when stale; never awaited by a request.
           if (readsPlanNumbers) refreshPlanNumbers();

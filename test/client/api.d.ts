@@ -284,6 +284,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A list of up to 10,000 references resolved as a job (202; read it with /v1/jobs/status and /v1/jobs/results)
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `IDEMPOTENCY_KEY_REUSED`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
+     */
+    post: operations['jobsSubmit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A job's progress: status, counts, failed references, time left
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `JOB_NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
+     */
+    post: operations['jobsStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/results': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A job's results in input order, page by page, or as one BibTeX, RIS or CSL-JSON list
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `JOB_NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `JOB_NOT_FINISHED`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
+     */
+    post: operations['jobsResults'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/jobs/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stops a job; what it answered stays readable
+     * @description Error codes this endpoint can answer: `MALFORMED_JSON`, `INVALID_REQUEST`, `UNAUTHORIZED`, `JOB_NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `RATE_LIMITED`, `BUDGET_EXHAUSTED`, `BUDGET_UNAVAILABLE`, `UPSTREAM_QUOTA_EXCEEDED`, `UPSTREAM_ERROR`, `UPSTREAM_ENGINE_RETIRED`, `UPSTREAM_TIMEOUT`, `SERVICE_MISCONFIGURED`, `SERVICE_UNAVAILABLE`, `INTERNAL_ERROR`.
+     */
+    post: operations['jobsCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/usage': {
     parameters: {
       query?: never;
@@ -317,9 +397,12 @@ export interface components {
       | 'INVALID_REQUEST'
       | 'UNAUTHORIZED'
       | 'NOT_FOUND'
+      | 'JOB_NOT_FOUND'
       | 'METHOD_NOT_ALLOWED'
       | 'PAYLOAD_TOO_LARGE'
       | 'UNSUPPORTED_MEDIA_TYPE'
+      | 'JOB_NOT_FINISHED'
+      | 'IDEMPOTENCY_KEY_REUSED'
       | 'RATE_LIMITED'
       | 'BUDGET_EXHAUSTED'
       | 'BUDGET_UNAVAILABLE'
@@ -474,9 +557,12 @@ export interface components {
               | 'INVALID_REQUEST'
               | 'UNAUTHORIZED'
               | 'NOT_FOUND'
+              | 'JOB_NOT_FOUND'
               | 'METHOD_NOT_ALLOWED'
               | 'PAYLOAD_TOO_LARGE'
               | 'UNSUPPORTED_MEDIA_TYPE'
+              | 'JOB_NOT_FINISHED'
+              | 'IDEMPOTENCY_KEY_REUSED'
               | 'RATE_LIMITED'
               | 'BUDGET_EXHAUSTED'
               | 'BUDGET_UNAVAILABLE'
@@ -595,9 +681,12 @@ export interface components {
             | 'INVALID_REQUEST'
             | 'UNAUTHORIZED'
             | 'NOT_FOUND'
+            | 'JOB_NOT_FOUND'
             | 'METHOD_NOT_ALLOWED'
             | 'PAYLOAD_TOO_LARGE'
             | 'UNSUPPORTED_MEDIA_TYPE'
+            | 'JOB_NOT_FINISHED'
+            | 'IDEMPOTENCY_KEY_REUSED'
             | 'RATE_LIMITED'
             | 'BUDGET_EXHAUSTED'
             | 'BUDGET_UNAVAILABLE'
@@ -1415,9 +1504,12 @@ export interface components {
             | 'INVALID_REQUEST'
             | 'UNAUTHORIZED'
             | 'NOT_FOUND'
+            | 'JOB_NOT_FOUND'
             | 'METHOD_NOT_ALLOWED'
             | 'PAYLOAD_TOO_LARGE'
             | 'UNSUPPORTED_MEDIA_TYPE'
+            | 'JOB_NOT_FINISHED'
+            | 'IDEMPOTENCY_KEY_REUSED'
             | 'RATE_LIMITED'
             | 'BUDGET_EXHAUSTED'
             | 'BUDGET_UNAVAILABLE'
@@ -1622,9 +1714,12 @@ export interface components {
           | 'INVALID_REQUEST'
           | 'UNAUTHORIZED'
           | 'NOT_FOUND'
+          | 'JOB_NOT_FOUND'
           | 'METHOD_NOT_ALLOWED'
           | 'PAYLOAD_TOO_LARGE'
           | 'UNSUPPORTED_MEDIA_TYPE'
+          | 'JOB_NOT_FINISHED'
+          | 'IDEMPOTENCY_KEY_REUSED'
           | 'RATE_LIMITED'
           | 'BUDGET_EXHAUSTED'
           | 'BUDGET_UNAVAILABLE'
@@ -2849,9 +2944,12 @@ export interface components {
           | 'INVALID_REQUEST'
           | 'UNAUTHORIZED'
           | 'NOT_FOUND'
+          | 'JOB_NOT_FOUND'
           | 'METHOD_NOT_ALLOWED'
           | 'PAYLOAD_TOO_LARGE'
           | 'UNSUPPORTED_MEDIA_TYPE'
+          | 'JOB_NOT_FINISHED'
+          | 'IDEMPOTENCY_KEY_REUSED'
           | 'RATE_LIMITED'
           | 'BUDGET_EXHAUSTED'
           | 'BUDGET_UNAVAILABLE'
@@ -3012,6 +3110,356 @@ export interface components {
       message: string;
       data: components['schemas']['AlphaImagesData'];
     };
+    JobsSubmitRequest: {
+      /**
+       * @description What to do to each reference: "resolve", as POST /v1/cite/resolve does, or "check", as POST /v1/cite/check does (any letter case)
+       * @enum {string}
+       */
+      kind: 'resolve' | 'check';
+      /** @description 1 to 10000 references: DOIs, arXiv ids or free text (for check, also one BibTeX entry or RIS record each), as the kind's endpoint takes one; exactly one of references and bibliography */
+      references?: string[];
+      /** @description One BibTeX file, one RIS file or a pasted list (one reference a paragraph, or a line) that holds at least one reference and up to 10000; exactly one of references and bibliography */
+      bibliography?: string;
+      /**
+       * @description The options of the synchronous endpoint: styles, citation_markup, export (both kinds), scholar (check); an unknown id in styles is refused, naming the closest
+       * @default {}
+       */
+      options?: {
+        /**
+         * @description Up to 5 CSL style ids (any of the ~10,800 of the CSL styles repository; POST /v1/cite/styles finds them), rendered into each record's styled_citations; an unknown id is refused, naming the closest. Default none
+         * @default []
+         */
+        styles?: string[];
+        /**
+         * @description How citations and styled_citations are written: "text" (default), or "html" (inline markup only) (any letter case)
+         * @default text
+         * @enum {string}
+         */
+        citation_markup?: 'text' | 'html';
+        /**
+         * @description Records to add to each resolved or found reference (csl-json, bibtex, ris), keyed within its batch; for one list with keys unique across the job, read the results with `format`
+         * @default []
+         */
+        export?: ('csl-json' | 'bibtex' | 'ris')[];
+        /** @description Kind check only: Google Scholar is not searched by jobs, so only false; check the references no registry has with POST /v1/cite/check and "scholar": true */
+        scholar?: boolean;
+      };
+      /** @description A URL to POST {job_id, status, counts, …} to when the job ends, signed with the secret; 6 tries with backoff. Its url is never a link-local or metadata address, and where deployed never a loopback or private one (400 naming webhook.url) */
+      webhook?: {
+        /** @description Where the job's end is POSTed. Never a link-local or instance metadata address (169.254.0.0/16, metadata.google.internal: 400); where deployed, never one inside a network (loopback, private), checked again before each try */
+        url: string;
+        /** @description Keys the signature: each POST carries X-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>; never shown again */
+        secret: string;
+      };
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    };
+    JobsSubmitData: {
+      /** @description The job's id, as POST /v1/jobs answered it ("job_" and 26 letters and digits) */
+      job_id: string;
+      /** @description What the job does to each reference: "resolve" (POST /v1/cite/resolve) */
+      kind: string;
+      /**
+       * @description "queued": not started; "running"; "done": every reference answered; "failed": ended with references no attempt could answer (`failed` names them, the rest are answered); "cancelled": stopped on request, what was answered stays readable
+       * @enum {string}
+       */
+      status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+      /** @description References in the job */
+      total: number;
+      /** @description References answered so far, failed ones included */
+      done: number;
+      /** @description When the job was made (ISO 8601, UTC) */
+      created_at: string;
+      /** @description When the job and its results are deleted (ISO 8601, UTC): 7 days after it was made unless configured */
+      expires_at: string;
+      started_at: string | null;
+      /** @description true when an earlier request with the same Idempotency-Key and body made this job: nothing new was queued */
+      replayed: boolean;
+    };
+    JobsSubmitSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['JobsSubmitData'];
+    };
+    JobsStatusRequest: {
+      /** @description The job, as POST /v1/jobs answered it; another key's job is answered as unknown (404) */
+      job_id: string;
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    };
+    JobsStatusData: {
+      /** @description The job's id, as POST /v1/jobs answered it ("job_" and 26 letters and digits) */
+      job_id: string;
+      /** @description What the job does to each reference: "resolve" (POST /v1/cite/resolve) */
+      kind: string;
+      /**
+       * @description "queued": not started; "running"; "done": every reference answered; "failed": ended with references no attempt could answer (`failed` names them, the rest are answered); "cancelled": stopped on request, what was answered stays readable
+       * @enum {string}
+       */
+      status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+      /** @description References in the job */
+      total: number;
+      /** @description References answered so far, failed ones included */
+      done: number;
+      /** @description Answered references by outcome: for "resolve", `resolved` (a record was found) and `unresolved` (none was, with the reason in its result); `failed`: references no attempt could answer */
+      counts: {
+        [key: string]: number;
+      };
+      /** @description When the job was made (ISO 8601, UTC) */
+      created_at: string;
+      started_at: string | null;
+      finished_at: string | null;
+      /** @description When the job and its results are deleted (ISO 8601, UTC) */
+      expires_at: string;
+      eta_seconds: number | null;
+      /** @description References no attempt could answer, in order of index (the first 100; counts.failed counts them all); their results say so too */
+      failed: {
+        /** @description The reference's position in the job, from 1 */
+        index: number;
+        /** @description Why no attempt could answer it */
+        reason: string;
+      }[];
+      webhook: {
+        /** @description The webhook URL's host (the URL itself and its secret are never shown) */
+        host: string;
+        /**
+         * @description "pending": the job has not ended, or a try is due; "delivered": the receiver answered 2xx; "failed": every try failed; "refused": the address is one the service never posts to (loopback, private, link-local, metadata)
+         * @enum {string}
+         */
+        state: 'pending' | 'delivered' | 'failed' | 'refused';
+        /** @description Tries made so far */
+        tries: number;
+        last_error: string | null;
+      } | null;
+    };
+    JobsStatusSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['JobsStatusData'];
+    };
+    JobsResultsRequest: {
+      /** @description The job, as POST /v1/jobs answered it; another key's job is answered as unknown (404) */
+      job_id: string;
+      /** @description Where the page starts: the next_cursor of the page before (absent: the first reference); a cursor no page of this job gave is refused */
+      cursor?: string;
+      /**
+       * @description Results a page, at most 500 (a page also ends before 4 MiB); not used with format
+       * @default 100
+       */
+      limit?: number;
+      /**
+       * @description The resolved references as one list in this format (BibTeX, RIS or CSL-JSON) in `content`, keys unique across the job; only once the job has ended (409 before) (any letter case)
+       * @enum {string}
+       */
+      format?: 'bibtex' | 'ris' | 'csl-json';
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    };
+    JobsResultsData: {
+      /** @description The job's id, as POST /v1/jobs answered it ("job_" and 26 letters and digits) */
+      job_id: string;
+      /** @description What the job does to each reference: "resolve" (POST /v1/cite/resolve) */
+      kind: string;
+      /**
+       * @description "queued": not started; "running"; "done": every reference answered; "failed": ended with references no attempt could answer (`failed` names them, the rest are answered); "cancelled": stopped on request, what was answered stays readable
+       * @enum {string}
+       */
+      status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+      /** @description References in the job */
+      total: number;
+      /** @description References answered so far, failed ones included */
+      done: number;
+      /** @description Answered references from the cursor on, in input order, each as the kind's endpoint answers one (POST /v1/cite/resolve for resolve, POST /v1/cite/check for check), `index` its position in the job (from 1); a running job's page stops at the first reference not answered yet. [] when `format` is given */
+      results: (
+        | {
+            /** @description Position in the request's `references`, from 1 */
+            index: number;
+            /** @description The reference as the request gave it */
+            input: string;
+            doi: string | null;
+            /** @description How the DOI was found, or why none was */
+            match: {
+              /**
+               * @description "exact": the reference is or contains a DOI (or an arXiv identifier), looked up directly; "search": free text, matched against Crossref's (then DataCite's) candidates
+               * @enum {string}
+               */
+              method: 'exact' | 'search';
+              score: number | null;
+              /** @description The rule that decided, e.g. "doi", "doi_in_text", "arxiv_id", "title_author_year", "ambiguous", "title", "numbers", "version", "empty", "too_long" */
+              rule: string;
+            };
+            reason: string | null;
+            citations_source: ('crossref' | 'datacite') | null;
+            title: string | null;
+            /** @description The authors, "Given Family" (an organisation by its name); [] when the record has none */
+            authors: string[];
+            year: number | null;
+            container: string | null;
+            type: string | null;
+            /** @description The paper's formatted references, by format, as text or as HTML (citation_markup): rendered here from its Crossref record or from the index's own record of it, or as the index's cite answer gave them (citations_source says which); {} only when no record could be rendered */
+            citations: {
+              /** @description The reference in MLA style */
+              MLA?: string;
+              /** @description The reference in APA style */
+              APA?: string;
+              /** @description The reference in Chicago style */
+              Chicago?: string;
+              /** @description The reference in Harvard style */
+              Harvard?: string;
+              /** @description The reference in Vancouver style */
+              Vancouver?: string;
+            };
+            /** @description The record in every style the request named in `styles`, keyed by style id (as /v1/cite/styles lists them); a style that renders nothing for the record is left out. {} when no style was asked for */
+            styled_citations: {
+              [key: string]: string;
+            };
+            /** @description The record as reference managers import it; present only when the request asked for an export and a record was found */
+            exports?: {
+              /** @description The record as one CSL-JSON item */
+              csl_json?: {
+                [key: string]: unknown;
+              };
+              /** @description The record as one BibTeX entry; its key differs from every other entry of the answer */
+              bibtex?: string;
+              /** @description The record as one RIS reference */
+              ris?: string;
+              /** @description Why "bibtex" or "ris", though asked for, is missing */
+              render_error?: string;
+            };
+          }
+        | {
+            /** @description Position in the list, from 1 */
+            index: number;
+            /** @description The reference as given, shortened to 300 characters */
+            input: string;
+            /**
+             * @description How it was read: free text, a BibTeX entry, a RIS record, a CSL-JSON item
+             * @enum {string}
+             */
+            format: 'text' | 'bibtex' | 'ris' | 'csl-json';
+            /**
+             * @description "verified": its record agrees (info issues at most); "mismatch": a record was found and the reference disagrees with it (an error or warning); "retracted": its work is retracted or withdrawn; "not_found": no source asked has it (never "fabricated": many real works have no DOI; `message` says where it looked); "ambiguous": several records fit equally; "unreadable": the entry could not be read (`message` says why)
+             * @enum {string}
+             */
+            verdict: 'verified' | 'mismatch' | 'retracted' | 'not_found' | 'ambiguous' | 'unreadable';
+            /** @description What is wrong or different, field by field; [] when nothing */
+            issues: {
+              /** @description The rule that found it (docs/citations.md lists every rule with its field and severity) */
+              rule: string;
+              /**
+               * @description The field it is about
+               * @enum {string}
+               */
+              field: 'title' | 'authors' | 'year' | 'venue' | 'volume' | 'issue' | 'pages' | 'doi' | 'type';
+              /**
+               * @description "error": wrong; "warning": probably wrong, check it; "info": a difference that is no mistake
+               * @enum {string}
+               */
+              severity: 'error' | 'warning' | 'info';
+              cited: string | null;
+              recorded: string | null;
+              /** @description The issue in a sentence */
+              message: string;
+            }[];
+            doi: string | null;
+            source: ('crossref' | 'datacite' | 'scholar') | null;
+            /** @description Notices about the work (retractions, withdrawals, corrections, expressions of concern…); [] when none */
+            updates: {
+              /** @description Crossref's kind of notice: "retraction", "withdrawal", "correction", "erratum", "expression_of_concern"… */
+              type: string;
+              doi: string | null;
+              date: string | null;
+              /** @description Who says so: "publisher", "retraction-watch" (Retraction Watch's records, through Crossref) or "title" */
+              source: string;
+            }[];
+            record: {
+              [key: string]: unknown;
+            } | null;
+            /** @description The recorded work in every style asked for in `styles`, by style id; {} when none was asked or found */
+            styled_citations: {
+              [key: string]: string;
+            };
+            /** @description The corrected entry as reference managers import it: only when asked for and a record was found */
+            exports?: {
+              /** @description The record as one CSL-JSON item */
+              csl_json?: {
+                [key: string]: unknown;
+              };
+              /** @description The record as one BibTeX entry, its key unique in the answer */
+              bibtex?: string;
+              /** @description The record as one RIS reference */
+              ris?: string;
+              /** @description Why "bibtex" or "ris", though asked for, is missing */
+              render_error?: string;
+            };
+            /** @description The verdict in a sentence: what is wrong, or where the check looked */
+            message: string;
+          }
+      )[];
+      next_cursor: string | null;
+      format: ('bibtex' | 'ris' | 'csl-json') | null;
+      content: string | null;
+      /** @description Records in `content` (references without a record have none); 0 without `format` */
+      records: number;
+    };
+    JobsResultsSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['JobsResultsData'];
+    };
+    JobsCancelRequest: {
+      /** @description The job, as POST /v1/jobs answered it; another key's job is answered as unknown (404) */
+      job_id: string;
+      /**
+       * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
+       * @default false
+       */
+      no_cache?: boolean;
+    };
+    JobsCancelData: {
+      /** @description The job's id, as POST /v1/jobs answered it ("job_" and 26 letters and digits) */
+      job_id: string;
+      /** @description What the job does to each reference: "resolve" (POST /v1/cite/resolve) */
+      kind: string;
+      /**
+       * @description "queued": not started; "running"; "done": every reference answered; "failed": ended with references no attempt could answer (`failed` names them, the rest are answered); "cancelled": stopped on request, what was answered stays readable
+       * @enum {string}
+       */
+      status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+      /** @description References in the job */
+      total: number;
+      /** @description References answered so far, failed ones included */
+      done: number;
+      /** @description Answered references by outcome: for "resolve", `resolved` (a record was found) and `unresolved` (none was, with the reason in its result); `failed`: references no attempt could answer */
+      counts: {
+        [key: string]: number;
+      };
+      finished_at: string | null;
+      /** @description true when this request (or an earlier cancel) stopped the job; false when it had already ended done or failed, which a cancel leaves as it is */
+      cancelled: boolean;
+    };
+    JobsCancelSuccess: {
+      /** @constant */
+      success: true;
+      /** @description A short summary such as "10 results" or "No results". */
+      message: string;
+      data: components['schemas']['JobsCancelData'];
+    };
     UsageRequest: {
       /**
        * @description Skip the caches: ask the upstream again, and cache the fresh answers for the next request
@@ -3150,7 +3598,11 @@ export interface components {
         };
       };
     };
-    /** @description `NOT_FOUND`: No endpoint at this path (answered for any path this document does not list). */
+    /**
+     * @description `NOT_FOUND`: No endpoint at this path (answered for any path this document does not list).
+     *
+     *     `JOB_NOT_FOUND`: No job with this `job_id` for the calling key: it never was, it has expired (after 7 days unless configured), or another key made it (a job is readable only with the key that made it, and to any other is answered as unknown).
+     */
     Error404: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3166,7 +3618,30 @@ export interface components {
           data: null;
           error: {
             /** @enum {string} */
-            code: 'NOT_FOUND';
+            code: 'NOT_FOUND' | 'JOB_NOT_FOUND';
+            /** @description The reason, written for a person; names every offending field. Never a secret. */
+            details: string;
+          };
+        };
+      };
+    };
+    /** @description `JOB_NOT_FOUND`: No job with this `job_id` for the calling key: it never was, it has expired (after 7 days unless configured), or another key made it (a job is readable only with the key that made it, and to any other is answered as unknown). */
+    Error404JobNotFound: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': {
+          /** @constant */
+          success: false;
+          /** @description A summary for people; branch on `error.code`, never on this. */
+          message: string;
+          data: null;
+          error: {
+            /** @enum {string} */
+            code: 'JOB_NOT_FOUND';
             /** @description The reason, written for a person; names every offending field. Never a secret. */
             details: string;
           };
@@ -3191,6 +3666,29 @@ export interface components {
           error: {
             /** @enum {string} */
             code: 'METHOD_NOT_ALLOWED';
+            /** @description The reason, written for a person; names every offending field. Never a secret. */
+            details: string;
+          };
+        };
+      };
+    };
+    /** @description `JOB_NOT_FINISHED`: A job’s results were asked for as one list (`format`) before the job ended. Its pages can be read meanwhile. */
+    Error409: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': {
+          /** @constant */
+          success: false;
+          /** @description A summary for people; branch on `error.code`, never on this. */
+          message: string;
+          data: null;
+          error: {
+            /** @enum {string} */
+            code: 'JOB_NOT_FINISHED';
             /** @description The reason, written for a person; names every offending field. Never a secret. */
             details: string;
           };
@@ -3237,6 +3735,29 @@ export interface components {
           error: {
             /** @enum {string} */
             code: 'UNSUPPORTED_MEDIA_TYPE';
+            /** @description The reason, written for a person; names every offending field. Never a secret. */
+            details: string;
+          };
+        };
+      };
+    };
+    /** @description `IDEMPOTENCY_KEY_REUSED`: An `Idempotency-Key` that made a job in the last 24 hours was sent with another body. The same key and body give the job back (202); a new job needs a new key. */
+    Error422: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-Api-Version': components['headers']['X-Api-Version'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': {
+          /** @constant */
+          success: false;
+          /** @description A summary for people; branch on `error.code`, never on this. */
+          message: string;
+          data: null;
+          error: {
+            /** @enum {string} */
+            code: 'IDEMPOTENCY_KEY_REUSED';
             /** @description The reason, written for a person; names every offending field. Never a secret. */
             details: string;
           };
@@ -3905,6 +4426,162 @@ export interface operations {
       };
       400: components['responses']['Error400'];
       401: components['responses']['Error401'];
+      405: components['responses']['Error405'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  jobsSubmit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters of the client's choice: the same key with the same body within 24 hours gives back the job it made (`replayed: true`) instead of a second; with another body, 422 `IDEMPOTENCY_KEY_REUSED`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 5120 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['JobsSubmitRequest'];
+      };
+    };
+    responses: {
+      /** @description Accepted: the envelope with the job, which is worked on after this answer. */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobsSubmitSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      405: components['responses']['Error405'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      422: components['responses']['Error422'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  jobsStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 16 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['JobsStatusRequest'];
+      };
+    };
+    responses: {
+      /** @description Success: the envelope with this endpoint’s data. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobsStatusSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      404: components['responses']['Error404JobNotFound'];
+      405: components['responses']['Error405'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  jobsResults: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 16 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['JobsResultsRequest'];
+      };
+    };
+    responses: {
+      /** @description Success: the envelope with this endpoint’s data. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobsResultsSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      404: components['responses']['Error404JobNotFound'];
+      405: components['responses']['Error405'];
+      409: components['responses']['Error409'];
+      413: components['responses']['Error413'];
+      415: components['responses']['Error415'];
+      429: components['responses']['Error429'];
+      500: components['responses']['Error500'];
+      502: components['responses']['Error502'];
+      503: components['responses']['Error503'];
+      504: components['responses']['Error504'];
+    };
+  };
+  jobsCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A JSON object of at most 16 KiB. An empty body counts as {}. */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['JobsCancelRequest'];
+      };
+    };
+    responses: {
+      /** @description Success: the envelope with this endpoint’s data. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Api-Version': components['headers']['X-Api-Version'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobsCancelSuccess'];
+        };
+      };
+      400: components['responses']['Error400'];
+      401: components['responses']['Error401'];
+      404: components['responses']['Error404JobNotFound'];
       405: components['responses']['Error405'];
       413: components['responses']['Error413'];
       415: components['responses']['Error415'];

@@ -301,10 +301,19 @@ export function everyRoute(): CoveredRoute[] {
  * Routes with no search input and no upstream call, which these suites (search text, integers, upstream
  * faults) have nothing to try on: /v1/usage reads the budget's counter only (test/integration/budget*.test.ts);
  * /v1/cite/resolve asks only Crossref (its faults, limits and refusals: test/integration/cite-resolve.test.ts)
- * and /v1/cite/styles reads data shipped with the code. Generated hostile bodies reach both through the
- * document fuzz (test/integration/document-fuzz.test.ts).
+ * and /v1/cite/styles reads data shipped with the code; the job routes keep and read jobs, whose work asks
+ * Crossref only (their faults: test/integration/jobs*.test.ts). Generated hostile bodies reach them all
+ * through the document fuzz (test/integration/document-fuzz.test.ts).
  */
-const NO_SEARCH_ROUTES = new Set(['/v1/usage', '/v1/cite/resolve', '/v1/cite/styles']);
+const NO_SEARCH_ROUTES = new Set([
+  '/v1/usage',
+  '/v1/cite/resolve',
+  '/v1/cite/styles',
+  '/v1/jobs',
+  '/v1/jobs/status',
+  '/v1/jobs/results',
+  '/v1/jobs/cancel',
+]);
 
 /** Paths of ROUTES that this table does not describe. */
 export function routesWithoutFacts(): string[] {

@@ -17,6 +17,7 @@ import { LARGE_BODY_PATHS, WAF_MAX_BODY_BYTES } from '../../infra/waf.js';
 import { VALID_LOOKING_AUTHORIZATION } from '../../lib/auth/bearer.js';
 import { usageKeyValue } from '../../lib/auth/usage-key.js';
 import { MAX_BODY_BYTES } from '../../lib/middleware/body.js';
+import { ROUTES } from '../../lib/routes.js';
 
 const CDK_CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<
   string,
@@ -77,8 +78,8 @@ describe('strangers refused at the gateway', () => {
   it('attaches it to every method, POST and the 405 mocks alike, with the key’s usage plan required', () => {
     const [authorizerId] = only('AWS::ApiGateway::Authorizer');
     const methods = ofType('AWS::ApiGateway::Method');
-    // 15 endpoints and /mcp, a POST and an ANY each.
-    expect(methods).toHaveLength(32);
+    // 19 endpoints and /mcp, a POST and an ANY each.
+    expect(methods).toHaveLength(40);
     for (const [id, method] of methods) {
       expect(method.Properties, id).toMatchObject({
         AuthorizationType: 'CUSTOM',
@@ -184,12 +185,16 @@ describe('WAF at the edge', () => {
     },
   };
 
-  it('refuses a body over the API’s own 16 KiB first, 413 in the envelope, a larger one unseen counting as over', () => {
+  it('refuses a body over the API’s own 16 KiB first, 413 in the envelope, a larger one unseen counting as over; a reference list and a job’s submission, whose contracts state their own limits, go to their functions', () => {
     expect(WAF_MAX_BODY_BYTES).toBe(MAX_BODY_BYTES);
     const body = rule('-body-size');
     expect(body.Priority).toBe(0);
-    // Every route but those whose contract takes more (a reference list), which WAF cannot see past 16 KiB of.
-    expect(LARGE_BODY_PATHS).toEqual(['/v1/cite/check']);
+    // Every route but those whose contract takes more (a reference list, a job's list), which WAF cannot see
+    // past 16 KiB of.
+    expect(LARGE_BODY_PATHS).toEqual(
+      ROUTES.filter((route) => (route.maxBodyBytes ?? 0) > MAX_BODY_BYTES).map((route) => route.path),
+    );
+    expect(LARGE_BODY_PATHS).toEqual(['/v1/cite/check', '/v1/jobs']);
     expect(body.Statement).toEqual({
       AndStatement: {
         Statements: [
@@ -204,11 +209,15 @@ describe('WAF at the edge', () => {
           {
             NotStatement: {
               Statement: {
-                ByteMatchStatement: {
-                  FieldToMatch: { UriPath: {} },
-                  PositionalConstraint: 'ENDS_WITH',
-                  SearchString: '/v1/cite/check',
-                  TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                OrStatement: {
+                  Statements: ['/v1/cite/check', '/v1/jobs'].map((path) => ({
+                    ByteMatchStatement: {
+                      FieldToMatch: { UriPath: {} },
+                      PositionalConstraint: 'ENDS_WITH',
+                      SearchString: path,
+                      TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+                    },
+                  })),
                 },
               },
             },
@@ -275,7 +284,8 @@ describe('WAF at the edge', () => {
     // Without such a client: 3,000, twice what a key sends at the default rate.
     const settings = (values: Record<string, unknown>) =>
       settingsFromContext({
-        tryGetContext: (k: string) => ({ alarmEmail: 'ops@example.com', secretAdminArns: ADMIN, ...values })[k],
+        tryGetContext: (k: string) =>
+          ({ alarmEmail: 'ops@example.com', crossrefMailto: 'none', secretAdminArns: ADMIN, ...values })[k],
       });
     expect(DEFAULT_SETTINGS.wafRequestsPer5MinutesPerKey).toBe(3_000);
     expect(settings({ clients: 'team-a' }).wafRequestsPer5MinutesPerKey).toBe(3_000);
@@ -403,7 +413,11 @@ describe('the secrets', () => {
         Condition: { ArnEquals: { 'aws:SourceArn': thisRule } },
       }),
     ]);
-    const [queueId, queue] = only('AWS::SQS::Queue');
+    // The stack's one queue outside the jobs' (their queue and dead-letter queue: infra/jobs.ts).
+    const [queueId, queue] = only(
+      'AWS::SQS::Queue',
+      Object.fromEntries(Object.entries(resources).filter(([id]) => !id.startsWith('Jobs'))),
+    );
     expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
     const [target] = rule.Properties.Targets;
     expect(target.DeadLetterConfig).toEqual({ Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } });

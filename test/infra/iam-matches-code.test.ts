@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_TABLE_ACTIONS, cacheKeyCondition } from '../../infra/api-function.js';
 import { BUDGET_READ_ACTIONS, BUDGET_TABLE_ACTIONS } from '../../infra/budget.js';
+import { JOBS_WORKER_ROUTE } from '../../infra/jobs.js';
 import { PACE_TABLE_ACTIONS, paceKeyCondition } from '../../infra/pace.js';
 import { cacheKeyPrefix, ROUTES } from '../../lib/routes.js';
 import { type CacheTableServer, startCacheTable, stringLike } from '../support/cache-table.js';
@@ -186,11 +187,11 @@ describe('the pace grant: its actions, on the items of the route’s paces', () 
 
   /** The route's grant: its actions and the keys its condition names. */
   const grantOf = (name: string) => {
-    const paces = ROUTES.find((route) => route.name === name)?.needs.paces ?? [];
+    const paces = [...ROUTES, JOBS_WORKER_ROUTE].find((route) => route.name === name)?.needs.paces ?? [];
     return { keys: paceKeyCondition(paces)['ForAllValues:StringEquals']['dynamodb:LeadingKeys'], paces };
   };
 
-  it('is all citation search, resolve and the reference check use: every call an allowed action, every key one of the route’s paces', async () => {
+  it('is all citation search, resolve, the reference check and a job’s worker use: every call an allowed action, every key one of the route’s paces', async () => {
     // A page with a journal article (Crossref) and an arXiv preprint (DataCite), then an arXiv DOI resolved.
     upstream.respond((q) =>
       q.get('engine') === 'google_scholar'
@@ -210,6 +211,23 @@ describe('the pace grant: its actions, on the items of the route’s paces', () 
       ['cite-search', () => service.post('/v1/cite/search', { query: 'iam pace' })],
       ['cite-resolve', () => service.post('/v1/cite/resolve', { references: ['10.48550/arXiv.2201.06719'] })],
       ['cite-check', () => service.post('/v1/cite/check', { references: ['10.48550/arXiv.2201.06719'] })],
+      // A job's worker (the container's embedded queue here): its lookups keep the same paces.
+      [
+        'jobs-worker',
+        async () => {
+          const submitted = await service.post('/v1/jobs', {
+            kind: 'resolve',
+            references: ['10.48550/arXiv.2201.06719', 'A title no source has recorded, by nobody, 2019'],
+          });
+          expect(submitted.status).toBe(202);
+          const jobId = submitted.json.data.job_id as string;
+          for (;;) {
+            const status = await service.post('/v1/jobs/status', { job_id: jobId });
+            if (['done', 'failed'].includes(status.json.data.status)) return status;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        },
+      ],
     ] as const) {
       table.resetLog();
       expect((await call()).status, route).toBe(200);

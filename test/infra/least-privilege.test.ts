@@ -13,6 +13,8 @@ import { CACHE_TABLE_ACTIONS } from '../../infra/api-function.js';
 import { createApp } from '../../infra/app.js';
 import { BUDGET_READ_ACTIONS, BUDGET_TABLE_ACTIONS, PAID_CALLS_PER_REQUEST } from '../../infra/budget.js';
 import { AUTHORIZER_ROUTE } from '../../infra/gateway-keys.js';
+import { type JobGrantUse, jobActions } from '../../infra/job-grants.js';
+import { JOBS_WORKER_DESCRIPTION, JOBS_WORKER_ROUTE } from '../../infra/jobs.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import { PACE_TABLE_ACTIONS } from '../../infra/pace.js';
 import { cacheKeyPrefix, PACE_KEYS, ROUTES, type Route } from '../../lib/routes.js';
@@ -51,13 +53,17 @@ const logicalId = (prefix: string) => {
   return found[0] as string;
 };
 
-/** Every function with the route it serves: the endpoints' and the MCP server's by path, the authorizer's by name. */
+/** What a function uses of the jobs' resources: its route's (`needs.jobs`), or the worker's own. */
+const jobUsesOf = (route: Route): JobGrantUse[] => (route === JOBS_WORKER_ROUTE ? ['work'] : [...(route.needs.jobs ?? [])]);
+
+/** Every function with the route it serves: the endpoints' and the MCP server's by path, the authorizer's and the jobs' worker's by name. */
 function functionsWithRoutes(): Array<{ route: Route; id: string; fn: Resource }> {
   return ofType('AWS::Lambda::Function').map(([id, fn]) => {
     const description = String(fn.Properties.Description);
     const route =
       [...ROUTES, MCP_ROUTE].find((r) => description.endsWith(`(POST ${r.path})`)) ??
-      (description.startsWith('Checks the client key') ? AUTHORIZER_ROUTE : undefined);
+      (description.startsWith('Checks the client key') ? AUTHORIZER_ROUTE : undefined) ??
+      (description === JOBS_WORKER_DESCRIPTION ? JOBS_WORKER_ROUTE : undefined);
     if (!route) throw new Error(`no route for ${id}: ${description}`);
     return { route, id, fn };
   });
@@ -78,8 +84,18 @@ function expectedStatements(route: Route) {
   const clientKeys = { Ref: logicalId('ClientKeys') };
   const upstreamKey = { Ref: logicalId('UpstreamKey') };
   const table = (prefix: string) => ({ 'Fn::GetAtt': [logicalId(prefix), 'Arn'] });
+  const jobs = jobActions(jobUsesOf(route));
+  const jobResource = (prefix: string) => ({ 'Fn::GetAtt': [logicalId(prefix), 'Arn'] });
   return [
-    { Sid: 'ReadClientKeys', Action: ['secretsmanager:GetSecretValue'], Resource: clientKeys },
+    // Every endpoint checks the caller's key; the jobs' worker, which no client calls, does not.
+    ...(route === JOBS_WORKER_ROUTE
+      ? []
+      : [{ Sid: 'ReadClientKeys', Action: ['secretsmanager:GetSecretValue'], Resource: clientKeys }]),
+    ...(jobs.table.length > 0 ? [{ Sid: 'UseJobTable', Action: jobs.table, Resource: jobResource('JobsTable') }] : []),
+    ...(jobs.bucket.length > 0
+      ? [{ Sid: 'UseJobBucket', Action: jobs.bucket, Resource: { 'Fn::Join': ['', [jobResource('JobsBucket'), '/jobs/*']] } }]
+      : []),
+    ...(jobs.queue.length > 0 ? [{ Sid: 'UseJobQueue', Action: jobs.queue, Resource: jobResource('JobsQueue') }] : []),
     ...(needs.upstreamKey ? [{ Sid: 'ReadUpstreamKey', Action: ['secretsmanager:GetSecretValue'], Resource: upstreamKey }] : []),
     ...(needs.sharedCache
       ? [
@@ -144,7 +160,7 @@ describe('every function role of the template, against the routes table', () => 
   it('holds exactly what its route needs, besides writing its own log group', () => {
     const functions = functionsWithRoutes();
     expect(functions.map(({ route }) => route.name).sort()).toEqual(
-      [...ROUTES.map((r) => r.name), MCP_ROUTE.name, AUTHORIZER_ROUTE.name].sort(),
+      [...ROUTES.map((r) => r.name), MCP_ROUTE.name, AUTHORIZER_ROUTE.name, JOBS_WORKER_ROUTE.name].sort(),
     );
     for (const { route, fn } of functions) {
       const roleId = fn.Properties.Role['Fn::GetAtt'][0];
@@ -159,9 +175,23 @@ describe('every function role of the template, against the routes table', () => 
         }))
         .sort((a, b) => String(a.Sid).localeCompare(String(b.Sid)));
       expect(granted, route.name).toEqual(expectedStatements(route));
-      // The rest: its own log group, written to, nothing else.
+      // The rest: its own log group, written to, nothing else; the worker's event source mapping also
+      // receives and deletes messages of the jobs' queue (the grant CDK gives the mapping's function).
       const logGroup = fn.Properties.LoggingConfig.LogGroup.Ref;
       for (const rest of statements.filter((s) => s.Sid === undefined)) {
+        if (
+          route === JOBS_WORKER_ROUTE &&
+          JSON.stringify(rest.Resource) === JSON.stringify({ 'Fn::GetAtt': [logicalId('JobsQueue'), 'Arn'] })
+        ) {
+          expect(sorted(rest.Action)).toEqual([
+            'sqs:ChangeMessageVisibility',
+            'sqs:DeleteMessage',
+            'sqs:GetQueueAttributes',
+            'sqs:GetQueueUrl',
+            'sqs:ReceiveMessage',
+          ]);
+          continue;
+        }
         expect(sorted(rest.Action), route.name).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
         expect(JSON.stringify(rest.Resource), route.name).toContain(logGroup);
       }
@@ -178,6 +208,8 @@ describe('every function role of the template, against the routes table', () => 
       expect(variables.CACHE_TABLE_NAME !== undefined, route.name).toBe(needs.sharedCache);
       expect(variables.CACHE_KEY_PREFIX, route.name).toBe(needs.sharedCache ? cacheKeyPrefix(route.name) : undefined);
       expect(variables.BUDGET_TABLE_NAME !== undefined, route.name).toBe(needs.budget !== 'none');
+      expect(variables.JOBS_TABLE_NAME !== undefined, route.name).toBe(jobUsesOf(route).length > 0);
+      expect(variables.JOBS_QUEUE_URL !== undefined, route.name).toBe(jobUsesOf(route).length > 0);
       expect(variables.PACE_TABLE_NAME !== undefined, route.name).toBe((needs.paces ?? []).length > 0);
       expect(variables.CLIENT_KEYS_SECRET_ID, route.name).toEqual({ Ref: logicalId('ClientKeys') });
     }
@@ -195,5 +227,16 @@ describe('every function role of the template, against the routes table', () => 
     }
     const free = functionsWithRoutes().filter(({ route }) => ['cite-styles', 'cite-resolve'].includes(route.name));
     expect(free).toHaveLength(2);
+  });
+
+  it("leaves the jobs' worker out of the client key secret's readers: no client calls it", () => {
+    const [, policy] = ofType('AWS::SecretsManager::ResourcePolicy').find(
+      ([, p]) => p.Properties.SecretId.Ref === logicalId('ClientKeys'),
+    ) as [string, Resource];
+    const read = policy.Properties.ResourcePolicy.Statement.find((s: Json) => s.Sid === 'OnlyServiceAndAdminsRead');
+    const readers = JSON.stringify(read.Condition.StringNotEquals['aws:PrincipalArn']);
+    for (const { route, fn } of functionsWithRoutes()) {
+      expect(readers.includes(`"${fn.Properties.Role['Fn::GetAtt'][0]}"`), route.name).toBe(route !== JOBS_WORKER_ROUTE);
+    }
   });
 });

@@ -13,6 +13,7 @@ import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../infra/app.js';
 import { LAYER_ROOT, STYLE_PACK_IN_LAYER, STYLE_PACK_ROUTES, STYLE_PACK_SOURCE } from '../../infra/bundling.js';
+import { JOBS_WORKER_DESCRIPTION, JOBS_WORKER_ROUTE } from '../../infra/jobs.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import type { SearchCitationApiStack } from '../../infra/stack.js';
 import { ROUTES } from '../../lib/routes.js';
@@ -96,24 +97,32 @@ describe('the MCP endpoint in the stack', () => {
     }
     // The same, but for the cache keys: its own prefix, so no tool call can write an endpoint's answers.
     expect(mcp.Properties.Environment.Variables.CACHE_KEY_PREFIX).toBe('mcp/');
-    // And the style pack's folder: its citation tools read the pack from the layer (tested below).
-    const { STYLE_PACK_DIR, PACE_TABLE_NAME, ...variables } = mcp.Properties.Environment.Variables;
+    // And the style pack's folder: its citation tools read the pack from the layer (tested below). And the
+    // jobs' table, bucket and queue: its job tools run the job routes (their grants: least-privilege.test.ts).
+    const { STYLE_PACK_DIR, PACE_TABLE_NAME, JOBS_TABLE_NAME, JOBS_BUCKET_NAME, JOBS_QUEUE_URL, JOBS_TTL_DAYS, ...variables } =
+      mcp.Properties.Environment.Variables;
     expect(STYLE_PACK_DIR).toBe('/opt/csl-style-pack');
+    expect([JOBS_TABLE_NAME, JOBS_BUCKET_NAME, JOBS_QUEUE_URL, JOBS_TTL_DAYS].every((v) => v !== undefined)).toBe(true);
     // And the pace table: its citation tools keep Crossref's and DataCite's pace with the deployment.
     expect(PACE_TABLE_NAME).toEqual(citing.Properties.Environment.Variables.PACE_TABLE_NAME);
     expect({ ...variables, CACHE_KEY_PREFIX: 'web-search-alpha/' }).toEqual(endpoint.Properties.Environment.Variables);
     expect(mcp.Properties.Handler).toBe('index.handler');
-    // The grants of the endpoint that makes paid calls and keeps the record sources' pace: both secrets, its
-    // own cache keys, the budget counter, the pace table; nothing more.
+    // The grants of the endpoint that makes paid calls and keeps the record sources' pace (both secrets, its
+    // own cache keys, the budget counter, the pace table) and the job routes' uses; nothing more.
     const mcpStatements = roleStatements(mcp.Properties.Role['Fn::GetAtt'][0]);
     expect(mcpStatements.map((s) => s.Sid)).toEqual([
       'KeepPaces',
       'ReadClientKeys',
       'ReadUpstreamKey',
       'ReserveSearches',
+      'UseJobBucket',
+      'UseJobQueue',
+      'UseJobTable',
       'UseOwnCacheKeys',
     ]);
-    expect(mcpStatements).toEqual(roleStatements(citing.Properties.Role['Fn::GetAtt'][0]));
+    expect(mcpStatements.filter((s) => !String(s.Sid).startsWith('UseJob'))).toEqual(
+      roleStatements(citing.Properties.Role['Fn::GetAtt'][0]),
+    );
   });
 
   it('lets the function read the client keys the secret policy guards', () => {
@@ -164,8 +173,8 @@ describe("every function's bundle", () => {
       ]);
       return code;
     });
-    // Each endpoint's, the MCP server's and the authorizer's.
-    expect(new Set(bundles).size).toBe(ROUTES.length + 2);
+    // Each endpoint's, the MCP server's, the authorizer's and the jobs' worker's.
+    expect(new Set(bundles).size).toBe(ROUTES.length + 3);
   });
 });
 
@@ -196,8 +205,10 @@ describe('the style pack’s layer', () => {
     }
     // Lambda extracts the layer into /opt: each reader's STYLE_PACK_DIR is the pack's folder there.
     const readers = ofType('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Layers !== undefined);
-    expect(readers.map(([, fn]) => /\(POST (\S+)\)$/.exec(fn.Properties.Description)?.[1]).sort()).toEqual(
-      [...ROUTES, MCP_ROUTE]
+    const pathOf = (description: string) =>
+      description === JOBS_WORKER_DESCRIPTION ? JOBS_WORKER_ROUTE.path : /\(POST (\S+)\)$/.exec(description)?.[1];
+    expect(readers.map(([, fn]) => pathOf(fn.Properties.Description)).sort()).toEqual(
+      [...ROUTES, MCP_ROUTE, JOBS_WORKER_ROUTE]
         .filter((route) => STYLE_PACK_ROUTES.has(route.name))
         .map((route) => route.path)
         .sort(),

@@ -21,6 +21,13 @@ import {
 } from '../../infra/budget.js';
 import { STYLE_PACK_ROUTES } from '../../infra/bundling.js';
 import { reservedConcurrencyOf, reservedConcurrencyProblem, UNRESERVED_CONCURRENCY } from '../../infra/concurrency.js';
+import {
+  JOB_ROUTE_RESERVED_CONCURRENCY,
+  JOBS_WORKER_DESCRIPTION,
+  JOBS_WORKER_ROUTE,
+  JOBS_WORKER_TIMEOUT_SECONDS,
+  WORKER_LOOKUPS_IN_FLIGHT,
+} from '../../infra/jobs.js';
 import { MCP_ROUTE } from '../../infra/mcp.js';
 import {
   API_5XX_THRESHOLD,
@@ -38,7 +45,9 @@ import {
   SECRET_READ_ACTIONS,
   type SearchCitationApiStack,
 } from '../../infra/stack.js';
+import { publishedPace } from '../../lib/citations/sources/published-pace.js';
 import { ERROR_CODES, type ErrorCode } from '../../lib/errors.js';
+import { workerConcurrency } from '../../lib/jobs/sizing.js';
 import { ROUTES } from '../../lib/routes.js';
 import { API_VERSION } from '../../lib/version.js';
 
@@ -68,8 +77,13 @@ const contextOf = (values: Record<string, unknown>) => ({
 
 // One function per route, and the MCP endpoint's (infra/mcp.ts; test/infra/mcp-stack.test.ts checks it).
 const FUNCTION_PATHS = [...ROUTES.map((route) => route.path), MCP_ROUTE.path];
-// Behind every method, one more: the gateway's authorizer (infra/gateway-keys.ts; test/infra/gateway.test.ts).
-const FUNCTION_COUNT = FUNCTION_PATHS.length + 1;
+// Behind every method, one more: the gateway's authorizer (infra/gateway-keys.ts; test/infra/gateway.test.ts);
+// and the jobs' worker, fed by their queue (infra/jobs.ts; test/infra/jobs-stack.test.ts).
+const FUNCTION_COUNT = FUNCTION_PATHS.length + 2;
+/** The jobs' workers at once, with a contact address (Crossref's polite pace): what the worker reserves. */
+const jobWorkers = () => workerConcurrency(publishedPace('crossref', true), WORKER_LOOKUPS_IN_FLIGHT);
+/** What the stack reserves at the defaults: 20 a function, but 5 a job route and the worker its maximum. */
+const EXPECTED_RESERVED = (FUNCTION_COUNT - 5) * 20 + 4 * JOB_ROUTE_RESERVED_CONCURRENCY + jobWorkers();
 
 // biome-ignore lint/suspicious/noExplicitAny: a synthesized template is arbitrary JSON, read by path
 type Json = any;
@@ -141,12 +155,13 @@ function expectEnvelope(body: unknown, code: ErrorCode): void {
 }
 
 describe('functions', () => {
-  it('covers all eleven endpoints of the spec, citation resolving, the reference check, the style catalogue and /v1/usage: one function and one POST method each', () => {
-    expect(ROUTES).toHaveLength(15);
+  it('covers all eleven endpoints of the spec, citation resolving, the reference check, the style catalogue, /v1/usage and the four job routes: one function and one POST method each', () => {
+    expect(ROUTES).toHaveLength(19);
     expect(ROUTES.map((r) => r.path)).toContain('/v1/usage');
-    // The endpoints', the MCP server's and the authorizer's.
-    expect(ofType('AWS::Lambda::Function')).toHaveLength(15 + 2);
-    expect(methods('POST')).toHaveLength(15 + 1);
+    expect(ROUTES.filter((r) => r.tag === 'Jobs')).toHaveLength(4);
+    // The endpoints', the MCP server's, the authorizer's and the jobs' worker's.
+    expect(ofType('AWS::Lambda::Function')).toHaveLength(19 + 3);
+    expect(methods('POST')).toHaveLength(19 + 1);
   });
 
   it('has one function per route, nodejs22.x on arm64, with the chosen memory and a timeout below the gateway 29 s', () => {
@@ -164,6 +179,11 @@ describe('functions', () => {
         expect(fn.Properties.Timeout).toBe(10);
         continue;
       }
+      // The jobs' worker answers no request: its time is a batch's (infra/jobs.ts).
+      if (fn.Properties.Description === JOBS_WORKER_DESCRIPTION) {
+        expect(fn.Properties.Timeout).toBe(JOBS_WORKER_TIMEOUT_SECONDS);
+        continue;
+      }
       expect(fn.Properties.Timeout).toBeGreaterThan(25);
       expect(fn.Properties.Timeout).toBeLessThan(29);
     }
@@ -176,11 +196,17 @@ describe('functions', () => {
     expect(paid).toHaveLength(ROUTES.filter((r) => r.needs.paidCalls).length + 1);
     for (const [, fn] of paid) {
       // cite-search and cite-resolve also build their citation styles at start-up, the functions that read
-      // the style pack are told where its layer lies, and those that keep a pace name its table (all tested below).
+      // the style pack are told where its layer lies, those that keep a pace name its table (all tested
+      // below), and the MCP server, which runs the job routes too, where the jobs are
+      // (test/infra/least-privilege.test.ts).
       const {
         CITATION_STYLES_AT_INIT: _atInit,
         STYLE_PACK_DIR: _pack,
         PACE_TABLE_NAME: _pace,
+        JOBS_TABLE_NAME: _jobs,
+        JOBS_BUCKET_NAME: _bucket,
+        JOBS_QUEUE_URL: _queue,
+        JOBS_TTL_DAYS: _ttl,
         ...variables
       } = fn.Properties.Environment.Variables;
       expect(variables).toEqual({
@@ -203,7 +229,8 @@ describe('functions', () => {
     const functions = reservedConcurrencyOf(stack);
     expect(functions).toHaveLength(FUNCTION_COUNT);
     const total = functions.reduce((sum, fn) => sum + fn.reserved, 0);
-    expect(total).toBe(FUNCTION_COUNT * (DEFAULT_SETTINGS.reservedConcurrency ?? 0));
+    // 20 each, but the four job routes 5 each and the jobs' worker its maximum concurrency (docs/decisions.md §27).
+    expect(total).toBe(EXPECTED_RESERVED);
     expect(DEFAULT_SETTINGS.reservedConcurrencyPerCopy).toBe(400);
     expect(total).toBeLessThanOrEqual(DEFAULT_SETTINGS.reservedConcurrencyPerCopy);
     // Two copies at the defaults fit in what a default account may reserve: 1,000 less the 100 Lambda keeps.
@@ -224,10 +251,10 @@ describe('functions', () => {
   it('refuses at synth a copy reserving more than its share, or than the stated account quota leaves reservable', () => {
     expect(() => createApp({ context: { ...BASE_CONTEXT, reservedConcurrency: '30' } })).toThrow(
       new RegExp(
-        `^Invalid CDK context: reservedConcurrency: the stack's ${FUNCTION_COUNT} functions would reserve ${FUNCTION_COUNT * 30} instances together, over this copy's share, reservedConcurrencyPerCopy 400`,
+        `^Invalid CDK context: reservedConcurrency: the stack's ${FUNCTION_COUNT} functions would reserve ${(FUNCTION_COUNT - 5) * 30 + 4 * JOB_ROUTE_RESERVED_CONCURRENCY + jobWorkers()} instances together, over this copy's share, reservedConcurrencyPerCopy 400`,
       ),
     );
-    const total = FUNCTION_COUNT * (DEFAULT_SETTINGS.reservedConcurrency ?? 0);
+    const total = EXPECTED_RESERVED;
     expect(reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: total, accountConcurrency: 1_000 })).toBeUndefined();
     expect(reservedConcurrencyProblem(stack, { reservedConcurrencyPerCopy: total - 1, accountConcurrency: 1_000 })).toMatch(
       /reservedConcurrencyPerCopy/,
@@ -247,9 +274,15 @@ describe('functions', () => {
     expect(() => settings({ accountConcurrency: '5' })).toThrow(/accountConcurrency: must be a whole number from 10/);
   });
 
-  it('caps every function with a reserved concurrency by default (20), none with reservedConcurrency=none', () => {
+  it("caps every function with a reserved concurrency by default (20), the job routes with 5, the jobs' worker with its maximum, none with reservedConcurrency=none", () => {
     expect(DEFAULT_SETTINGS.reservedConcurrency).toBe(20);
-    for (const [, fn] of ofType('AWS::Lambda::Function')) expect(fn.Properties.ReservedConcurrentExecutions).toBe(20);
+    for (const [, fn] of ofType('AWS::Lambda::Function')) {
+      const worker = fn.Properties.Description === JOBS_WORKER_DESCRIPTION;
+      const jobRoute = / \(POST \/v1\/jobs(\/\w+)?\)$/.test(fn.Properties.Description);
+      expect(fn.Properties.ReservedConcurrentExecutions, fn.Properties.Description).toBe(
+        worker ? jobWorkers() : jobRoute ? JOB_ROUTE_RESERVED_CONCURRENCY : 20,
+      );
+    }
     const unreserved = Template.fromStack(createApp({ context: { ...BASE_CONTEXT, reservedConcurrency: 'none' } }).stack);
     for (const fn of Object.values(unreserved.findResources('AWS::Lambda::Function')) as Resource[]) {
       expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
@@ -440,8 +473,12 @@ describe('spending budget and flood guard', () => {
     }
     expect(grants.filter((grant) => grant.Sid === 'ReadBudget')).toHaveLength(1);
     // Nothing can scan, query or manage it.
-    const anyOther = JSON.stringify(ofType('AWS::IAM::Policy'));
-    expect(anyOther).not.toMatch(/dynamodb:(Scan|Query|CreateTable|DeleteTable|UpdateTable|DescribeTable|\*)/);
+    const onTable = ofType('AWS::IAM::Policy').flatMap(([, p]) =>
+      (p.Properties.PolicyDocument.Statement as Array<Record<string, Json>>).filter((st) =>
+        JSON.stringify(st.Resource).includes(tableId),
+      ),
+    );
+    expect(JSON.stringify(onTable)).not.toMatch(/dynamodb:(Scan|Query|CreateTable|DeleteTable|UpdateTable|DescribeTable|\*)/);
   });
 
   it('alarms as soon as the counter fails (the fail-open rule)', () => {
@@ -555,13 +592,16 @@ describe('secrets and IAM', () => {
     ]);
     const roles = ofType('AWS::IAM::Role')
       .filter(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'))
-      .map(([id, r]) => ({
-        id,
-        reads: !String(r.Properties.Description).match(/^Runs (\/v1\/cite\/(styles|resolve)|\(gateway authorizer\)):/),
-      }));
+      .map(([id, r]) => {
+        const path = /^Runs (\S+):/.exec(String(r.Properties.Description))?.[1];
+        const route = [...ROUTES, MCP_ROUTE, JOBS_WORKER_ROUTE].find((known) => known.path === path);
+        // The authorizer's role says "Runs (gateway authorizer)": it reads the client keys only.
+        return { id, reads: route?.needs.upstreamKey ?? false, readsClientKeys: route !== JOBS_WORKER_ROUTE };
+      });
     expect(roles).toHaveLength(FUNCTION_COUNT);
-    // The two free routes and the authorizer never read the SerpApi key (test/infra/least-privilege.test.ts).
-    expect(roles.filter((r) => !r.reads)).toHaveLength(3);
+    // The free routes (the two citation ones and the four job routes), the authorizer and the jobs' worker
+    // never read the SerpApi key (test/infra/least-privilege.test.ts).
+    expect(roles.filter((r) => !r.reads)).toHaveLength(8);
     for (const [, policy] of policies) {
       const [read, change, ...more] = policy.Properties.ResourcePolicy.Statement;
       expect(more).toEqual([]);
@@ -572,7 +612,7 @@ describe('secrets and IAM', () => {
       const upstream = policy.Properties.SecretId.Ref.startsWith('UpstreamKey');
       for (const role of roles) {
         const exempt = readers.includes(`"Fn::GetAtt":["${role.id}","Arn"]`);
-        expect(exempt, role.id).toBe(upstream ? role.reads : true);
+        expect(exempt, role.id).toBe(upstream ? role.reads : role.readsClientKeys);
       }
       expect(readers).toContain(':root');
       expect(readers).toContain(ADMIN);
@@ -609,8 +649,9 @@ describe('secrets and IAM', () => {
 
   it('lets each function read the secrets with secretsmanager:GetSecretValue alone, one statement per secret', () => {
     const secretStatements = statements().filter((s) => JSON.stringify(s).match(/secretsmanager|ClientKeys|UpstreamKey/));
-    // Every function reads the client keys; the routes that need the SerpApi key and the MCP server read it too.
-    expect(secretStatements).toHaveLength(FUNCTION_COUNT + ROUTES.filter((r) => r.needs.upstreamKey).length + 1);
+    // Every function but the jobs' worker (no client calls it) reads the client keys; the routes that need
+    // the SerpApi key and the MCP server read it too.
+    expect(secretStatements).toHaveLength(FUNCTION_COUNT - 1 + ROUTES.filter((r) => r.needs.upstreamKey).length + 1);
     for (const statement of secretStatements) {
       expect(statement.Effect).toBe('Allow');
       expect(statement.Action).toBe('secretsmanager:GetSecretValue');
@@ -690,7 +731,7 @@ describe('pace table', () => {
     expect((table as Resource & { DeletionPolicy?: string }).DeletionPolicy).toBe('Delete');
   });
 
-  it('lets only the functions that keep a pace use it, with GetItem and PutItem on their paces’ items alone', () => {
+  it('lets only the functions that keep a pace use it (the jobs’ worker among them), with GetItem and PutItem on their paces’ items alone', () => {
     expect([...PACE_TABLE_ACTIONS]).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
     const [[tableId]] = ofType('AWS::DynamoDB::Table').filter(([id]) => id.startsWith('PaceTable')) as [[string, Resource]];
     const grants = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
@@ -698,7 +739,9 @@ describe('pace table', () => {
         JSON.stringify(s.Resource).includes(tableId),
       ),
     );
-    const keeping = [...ROUTES, MCP_ROUTE].filter((route) => (route.needs.paces ?? []).length > 0);
+    const keeping = [...ROUTES, MCP_ROUTE, JOBS_WORKER_ROUTE].filter((route) => (route.needs.paces ?? []).length > 0);
+    // A job's lookups take their turns with every endpoint's (docs/decisions.md §27).
+    expect(keeping).toContain(JOBS_WORKER_ROUTE);
     expect(grants).toHaveLength(keeping.length);
     for (const grant of grants) {
       expect(grant).toEqual({
@@ -787,8 +830,9 @@ describe('logs, alarms, dashboard', () => {
     );
     expect(throttleAlarms).toHaveLength(FUNCTION_COUNT);
     // 5XX, spend, budget counter, 429 share, refused flood, WAF blocks (three rate rules), metrics stopped, the
-    // cache table's errors, undelivered secret-change alerts, and errors and throttles per function.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(11 + 2 * FUNCTION_COUNT);
+    // cache table's errors, undelivered secret-change alerts, the jobs' dead-letter queue, and errors and
+    // throttles per function.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(12 + 2 * FUNCTION_COUNT);
   });
 
   it('alarms when the cache table fails for ten minutes: CacheTableErrors of every endpoint together, 5 or more in each of two periods', () => {
@@ -1018,7 +1062,7 @@ describe('context settings', () => {
       TopicArn: topicArn,
     });
     const alarms = Object.values(custom.findResources('AWS::CloudWatch::Alarm')) as Resource[];
-    expect(alarms).toHaveLength(11 + 2 * FUNCTION_COUNT);
+    expect(alarms).toHaveLength(12 + 2 * FUNCTION_COUNT);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
       expect(alarm.Properties.OKActions).toEqual([topicArn]);
@@ -1106,11 +1150,15 @@ describe('context settings', () => {
       'cite-resolve',
       'cite-search',
       'cite-styles',
+      'jobs-submit',
       'mcp',
     ]);
-    const pathOf = (description: string) => /\(POST (\S+)\)$/.exec(description)?.[1];
-    expect(withLayer.map(pathOf).sort()).toEqual(readers.map((route) => route.path).sort());
-    expect(withLayer).toHaveLength(5);
+    // The jobs' worker renders the styles a job asks for: it has the layer too.
+    expect(STYLE_PACK_ROUTES.has(JOBS_WORKER_ROUTE.name)).toBe(true);
+    const pathOf = (description: string) =>
+      description === JOBS_WORKER_DESCRIPTION ? JOBS_WORKER_ROUTE.path : /\(POST (\S+)\)$/.exec(description)?.[1];
+    expect(withLayer.map(pathOf).sort()).toEqual([...readers.map((route) => route.path), JOBS_WORKER_ROUTE.path].sort());
+    expect(withLayer).toHaveLength(7);
     // The folder the layer's contents have under /opt (test/infra/mcp-stack.test.ts finds the pack there).
     const told = ofType('AWS::Lambda::Function')
       .filter(([, fn]) => fn.Properties.Environment.Variables.STYLE_PACK_DIR !== undefined)
@@ -1119,8 +1167,13 @@ describe('context settings', () => {
     for (const [, dir] of told) expect(dir).toBe('/opt/csl-style-pack');
   });
 
-  it('caps every function with the reserved concurrency given', () => {
-    synthWith({ reservedConcurrency: '5' }).allResourcesProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 5 });
+  it("caps every function with the reserved concurrency given, the jobs' worker with its maximum", () => {
+    for (const fn of Object.values(
+      synthWith({ reservedConcurrency: '5' }).findResources('AWS::Lambda::Function'),
+    ) as Resource[]) {
+      const worker = fn.Properties.Description === JOBS_WORKER_DESCRIPTION;
+      expect(fn.Properties.ReservedConcurrentExecutions).toBe(worker ? jobWorkers() : 5);
+    }
     expect(() => settingsFromContext(contextOf({ reservedConcurrency: '0' }))).toThrow(
       /reservedConcurrency: must be a whole number/,
     );

@@ -10,10 +10,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalogue } from '../../lib/citations/render/style-catalogue.js';
 import { CITATION_FORMATS } from '../../lib/contract/cite-search.js';
+import { splitBibliography } from '../../lib/jobs/bibliography.js';
+import { hostRefusal } from '../../lib/jobs/webhook/deliver.js';
 import { MAX_BODY_BYTES } from '../../lib/middleware/body.js';
 import { buildOpenApiDocument } from '../../lib/openapi.js';
 import { ROUTES } from '../../lib/routes.js';
 import { startFakeCrossref } from '../support/fake-crossref.js';
+import { waitForJob } from '../support/jobs.js';
 import {
   assertSupported,
   candidates,
@@ -125,6 +128,101 @@ function proseRules(path: string, schema: JsonSchema): ProseRule[] {
           : body,
     });
   }
+  if (path === '/v1/jobs') {
+    const given = (body: Body, field: string) => body[field] !== undefined;
+    rules.push({
+      field: 'references',
+      stated: /exactly one of references and bibliography/,
+      holds: (body) => given(body, 'references') !== given(body, 'bibliography'),
+      broken: (body) => ({ ...body, references: ['10.1000/182'], bibliography: '10.1000/182' }),
+      repair: (body) => {
+        if (given(body, 'references') && given(body, 'bibliography')) {
+          const { bibliography: _dropped, ...rest } = body;
+          return rest;
+        }
+        return given(body, 'references') || given(body, 'bibliography') ? body : { ...body, references: ['10.1000/182'] };
+      },
+    });
+    rules.push({
+      field: 'bibliography',
+      stated: /holds at least one reference and up to 10000/,
+      holds: (body) => {
+        if (typeof body.bibliography !== 'string') return true;
+        const found = splitBibliography(body.bibliography).length;
+        return found >= 1 && found <= 10_000;
+      },
+      broken: (body) => {
+        const { references: _dropped, ...rest } = body;
+        return { ...rest, bibliography: '@comment{no reference here}' };
+      },
+    });
+    const ids = ['nature', 'ieee', 'apa', 'cell', 'the-lancet'];
+    const stylesOf = (body: Body) => (body.options as { styles?: unknown } | undefined)?.styles;
+    rules.push({
+      field: 'options',
+      stated: /an unknown id in styles is refused/,
+      holds: (body) => {
+        const styles = stylesOf(body);
+        return (
+          !Array.isArray(styles) ||
+          styles.length > 5 ||
+          styles.some((id) => typeof id !== 'string' || !STYLE_ID.test(id)) ||
+          styles.every(known)
+        );
+      },
+      broken: (body) => ({ ...body, options: { styles: ['no-such-style-here'] } }),
+      repair: (body) => {
+        const styles = stylesOf(body);
+        return Array.isArray(styles)
+          ? {
+              ...body,
+              options: { ...(body.options as object), styles: styles.map((id, i) => (known(id) ? id : ids[i % ids.length])) },
+            }
+          : body;
+      },
+    });
+    rules.push({
+      field: 'webhook',
+      stated: /never a link-local or metadata address, and where deployed never a loopback or private one/,
+      // The service here is as deployed (JOBS_WEBHOOK_PRIVATE unset): a literal address inside is refused too.
+      holds: (body) => {
+        const url = (body.webhook as { url?: unknown } | undefined)?.url;
+        if (typeof url !== 'string' || !URL.canParse(url.trim())) return true;
+        return hostRefusal(new URL(url.trim()), false) === undefined;
+      },
+      broken: (body) => ({
+        ...body,
+        webhook: { url: 'http://169.254.169.254/latest/meta-data/', secret: 'a-webhook-secret-16' },
+      }),
+    });
+  }
+  if (path === '/v1/jobs/results') {
+    rules.push({
+      field: 'cursor',
+      stated: /a cursor no page of this job gave is refused/,
+      holds: (body) => {
+        if (typeof body.cursor !== 'string' || body.cursor.trim() === '') return true;
+        const index = /^r(\d{1,7})$/.exec(Buffer.from(body.cursor.trim(), 'base64url').toString('utf8'))?.[1];
+        return index !== undefined && Number(index) >= 1 && Number(index) <= FUZZ_JOB_REFERENCES.length + 1;
+      },
+      broken: (body) => ({ ...body, cursor: Buffer.from('r99999').toString('base64url') }),
+      repair: (body) => {
+        const { cursor: _dropped, ...rest } = body;
+        return rest;
+      },
+    });
+  }
+  if (['/v1/jobs/status', '/v1/jobs/results', '/v1/jobs/cancel'].includes(path)) {
+    // Any valid id but this key's job's is answered 404 JOB_NOT_FOUND (test/integration/jobs.test.ts): the
+    // valid bodies name the job made for this test.
+    rules.push({
+      field: 'job_id',
+      stated: /POST \/v1\/jobs answered it/,
+      holds: (body) => typeof body.job_id !== 'string' || body.job_id.trim() === fuzzJob,
+      broken: (body) => body,
+      repair: (body) => ({ ...body, job_id: fuzzJob }),
+    });
+  }
   if (path === '/v1/web-search/delta') {
     rules.push({
       field: 'date_to',
@@ -164,6 +262,12 @@ const UNBREAKABLE_ALONE: string[] = [
   // The generated lists of 51 references are longer than the whole body may be (the 413 comes first);
   // test/integration/cite-resolve.test.ts breaks it with 51 short DOIs.
   '/v1/cite/resolve references maxItems',
+  // A list of 10,001 references is longer than a body here may be; test/integration/jobs.test.ts sends one.
+  '/v1/jobs references maxItems',
+  // An id of no job of the caller's is answered 404 JOB_NOT_FOUND, not 400 (test/integration/jobs.test.ts).
+  '/v1/jobs/status job_id description',
+  '/v1/jobs/results job_id description',
+  '/v1/jobs/cancel job_id description',
   // Given, it must equal citation_id's prefix, which always matches the pattern: breaking the pattern
   // breaks the prose rule too.
   '/v1/alpha/scholar/author-citation author_id pattern',
@@ -188,7 +292,17 @@ interface Disagreement {
 
 const schemas = new Map<string, JsonSchema>();
 
+/** The job the valid bodies of the routes that read a job name: made, and ended, before any case is sent. */
+const FUZZ_JOB_REFERENCES = ['10.1111/ele.14024', '10.1038/nphys1170'];
+let fuzzJob = '';
+
 beforeAll(async () => {
+  const made = await harness.service.post('/v1/jobs', { kind: 'resolve', references: FUZZ_JOB_REFERENCES });
+  fuzzJob = made.json.data.job_id;
+  await waitForJob(harness.service, fuzzJob);
+  // The jobs the cases submit are judged on their acceptance alone: none is worked on (no lookup, and no
+  // webhook's name resolved, which would leave loopback).
+  (await import('../../lib/jobs/deployment.js')).embeddedJobQueue()?.stop();
   catalogue = await (await import('../../lib/citations/render/style-catalogue.js')).loadCatalogue();
   STYLE_ID = (await import('../../lib/citations/render/style-fields.js')).STYLE_ID;
   // biome-ignore lint/suspicious/noExplicitAny: the test walks the document's JSON freely
@@ -307,7 +421,8 @@ async function judge(kase: Case): Promise<Disagreement | undefined> {
   const answer = `${reply.status} ${code ?? 'success'}${details ? `: ${details}` : ''}`;
   const body = JSON.stringify(kase.body).slice(0, 300);
   if (!kase.broken) {
-    return reply.status === 200 && reply.json?.success === true
+    const success = ROUTES.find((route) => route.path === kase.path)?.successStatus ?? 200;
+    return reply.status === success && reply.json?.success === true
       ? undefined
       : { path: kase.path, expected: '200', status: reply.status, answer, body };
   }

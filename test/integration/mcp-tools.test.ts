@@ -112,10 +112,16 @@ describe('MCP tool definitions', () => {
     for (const tool of tools) {
       expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean');
       expect(typeof tool.annotations?.openWorldHint, tool.name).toBe('boolean');
-      // The spec reads destructiveHint and idempotentHint only when readOnlyHint is false: not worth their tokens.
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
-      expect(tool.annotations?.destructiveHint, tool.name).toBeUndefined();
+      // The spec reads destructiveHint and idempotentHint only when readOnlyHint is false: given only by the
+      // tools that change something (a job started, a job stopped).
+      const changing = ['jobs_submit', 'jobs_cancel'].includes(tool.name);
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!changing);
+      if (changing) expect(typeof tool.annotations?.destructiveHint, tool.name).toBe('boolean');
+      else expect(tool.annotations?.destructiveHint, tool.name).toBeUndefined();
     }
+    const hints = (name: string) => tools.find((tool) => tool.name === name)?.annotations;
+    expect(hints('jobs_submit')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(hints('jobs_cancel')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     const titles = Object.fromEntries(tools.map((tool) => [tool.name, tool.title ?? '']));
     expect(titles.web_search_alpha).toMatch(/Google/);
     expect(titles.web_search_bravo).toMatch(/DuckDuckGo/);

@@ -14,6 +14,7 @@ import { loadRouteSchemas, toSchema } from '../../lib/openapi.js';
 import { REQUEST_EXAMPLES } from '../../lib/openapi-examples.js';
 import { ROUTES } from '../../lib/routes.js';
 import { startFakeCrossref } from '../support/fake-crossref.js';
+import { withJob } from '../support/jobs.js';
 import { TEST_CLIENT_KEY, useService } from '../support/service.js';
 
 const crossref = await startFakeCrossref();
@@ -65,12 +66,16 @@ describe('MCP endpoint', () => {
 
   it('calls every tool with its route’s example: the endpoint’s data as structuredContent, and text', async () => {
     const client = await connect();
+    // The job tools read the job the submission tool made (the routes table lists it first).
+    let jobId: string | undefined;
     for (const route of ROUTES) {
       const example = REQUEST_EXAMPLES[route.name];
       expect(example, `${route.name} has an example`).toBeDefined();
+      const args = withJob(example?.value ?? {}, jobId);
       const before = harness.upstream.calls();
       // The SDK client validates structuredContent against the tool's outputSchema itself.
-      const result = await client.callTool({ name: toolName(route.name), arguments: example?.value });
+      const result = await client.callTool({ name: toolName(route.name), arguments: args });
+      if (route.name === 'jobs-submit') jobId = (result.structuredContent as { job_id?: string }).job_id;
       expect(result.isError, `${route.path}: ${textOf(result)}`).toBeFalsy();
       expect(result.structuredContent, route.path).toBeTypeOf('object');
       expect(textOf(result).length, route.path).toBeGreaterThan(0);
@@ -83,7 +88,15 @@ describe('MCP endpoint', () => {
       if (FREE_ROUTES.has(route.name)) {
         // Free tools make no paid call; the same request to the API answers the same data.
         expect(harness.upstream.calls() - before, route.path).toBe(0);
-        if (route.name !== 'usage') {
+        if (route.tag === 'Jobs') {
+          // A job moves on between two calls, and a submission makes a new one: the same job's answer, of the same shape.
+          const direct = await harness.service.post(route.path, route.name === 'jobs-submit' ? args : { job_id: jobId });
+          expect(direct.status, route.path).toBe(route.successStatus ?? 200);
+          expect(Object.keys(result.structuredContent as object).sort(), route.path).toEqual(
+            Object.keys(direct.json.data).sort(),
+          );
+          if (route.name !== 'jobs-submit') expect((result.structuredContent as { job_id: string }).job_id).toBe(jobId);
+        } else if (route.name !== 'usage') {
           const direct = await harness.service.post(route.path, example?.value);
           expect(result.structuredContent, route.path).toEqual(direct.json.data);
         }

@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { PAID_CALLS_PER_REQUEST } from '../../infra/budget.js';
 import { ROUTES } from '../../lib/routes.js';
-import { COSTLIEST_REQUESTS, SAMPLE_REQUESTS } from '../fixtures/sample-requests.js';
+import { COSTLIEST_REQUESTS } from '../fixtures/sample-requests.js';
 import { realPageSizes } from '../support/fake-serpapi.js';
+import { sampleBody } from '../support/jobs.js';
 import { useService } from '../support/service.js';
 
 // Crossref's pace raised: the reference check's costliest list (100 references, each searched in Google
@@ -30,9 +31,12 @@ describe('cite-search by default', () => {
 describe.each(ROUTES.map((route) => [route.name, route] as const))('%s', (name, route) => {
   it('makes exactly the paid upstream calls the cost table gives it, at most', async () => {
     harness.upstream.respond(realPageSizes);
-    const body = { ...((COSTLIEST_REQUESTS[name] ?? SAMPLE_REQUESTS[name]) as Record<string, unknown>), no_cache: true };
+    const body = {
+      ...((COSTLIEST_REQUESTS[name] ?? (await sampleBody(harness.service, name))) as Record<string, unknown>),
+      no_cache: true,
+    };
     const reply = await harness.service.post(route.path, body);
-    expect(reply.status, reply.text).toBe(200);
+    expect(reply.status, reply.text).toBe(route.successStatus ?? 200);
     expect(harness.upstream.calls()).toBe(PAID_CALLS_PER_REQUEST[name]);
   });
 });

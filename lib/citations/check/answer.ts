@@ -57,7 +57,7 @@ function verdictMessage(counts: Record<Verdict, number>, total: number): string 
 export async function checkList(
   request: CiteCheckRequest,
   options: { deadline: number; scope?: CacheScope; scholar?: ScholarAccess; now?: () => number },
-): Promise<{ data: CiteCheckData; message: string }> {
+): Promise<{ data: CiteCheckData; message: string; incomplete: boolean[] }> {
   const [styles, read] = await Promise.all([checkStyleIds(request.styles), readRequestList(request)]);
   const readable = read.flatMap((one) => ('reference' in one ? [one.reference] : []));
   let searches = 0;
@@ -95,18 +95,7 @@ export async function checkList(
       const csl = records[i];
       const base = { index: i + 1, input: shortened(one.input) };
       if (!('reference' in one)) {
-        return {
-          ...base,
-          format: one.format,
-          verdict: 'unreadable',
-          issues: [],
-          doi: null,
-          source: null,
-          updates: [],
-          record: null,
-          styled_citations: {},
-          message: one.unreadable,
-        };
+        return resultWithoutRecord({ ...base, format: one.format, verdict: 'unreadable', message: one.unreadable });
       }
       const result = byRead.get(one.reference) as CheckedReference;
       const entry: CheckResult = {
@@ -136,7 +125,10 @@ export async function checkList(
   for (const result of results) counts[result.verdict]++;
   const message = verdictMessage(counts, results.length);
   const wrong = counts.mismatch + counts.retracted;
+  // Which results a later try may change (a job asks them again): a lookup failed or was not sent.
+  const incomplete = read.map((one) => 'reference' in one && byRead.get(one.reference)?.incomplete === true);
   return {
+    incomplete,
     data: {
       total_references: results.length,
       counts,
@@ -148,6 +140,14 @@ export async function checkList(
     },
     message,
   };
+}
+
+/** A result that names no record: an entry that cannot be read, or one a job could not check. */
+export function resultWithoutRecord(
+  fields: Pick<CheckResult, 'index' | 'input' | 'format' | 'verdict' | 'message'>,
+): CheckResult {
+  const { message, ...head } = fields;
+  return { ...head, issues: [], doi: null, source: null, updates: [], record: null, styled_citations: {}, message };
 }
 
 /** A CSL item as JSON carries it: without the symbols the renderer reads. */

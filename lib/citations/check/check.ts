@@ -77,6 +77,11 @@ export interface CheckedReference {
   doi: string | null;
   updates: RecordUpdate[];
   message: string;
+  /**
+   * Not found with a lookup that failed or was never sent (its time ran out before its turn at a source's
+   * pace): asked again later, it may be found. A job asks such a reference again (lib/jobs/kinds.ts).
+   */
+  incomplete?: true;
 }
 
 /** Time kept, after the last registry lookup starts, for it to answer, and for the answer to be written. */
@@ -107,6 +112,8 @@ interface State {
   looked: Set<string>;
   unasked: string[];
   failures: string[];
+  /** A lookup it needed was never sent: its turn at a source's pace came after the deadline. */
+  unsent?: true;
 }
 
 function failureOf(reason: unknown): string {
@@ -257,6 +264,7 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
     state.unasked.push(
       `DataCite was not asked: this request's time did not reach its turn at DataCite's pace (${dataCitePace.rate} a second)`,
     );
+    state.unsent = true;
   }
   const askedDataCite = forDataCite.slice(0, fitting);
   const fromDataCite = await mapSettled(askedDataCite, config.CROSSREF_CONCURRENCY, (state) =>
@@ -290,6 +298,7 @@ function crossrefQueries(states: readonly State[], deadline: number, now: number
     state.unasked.push(
       `Crossref's search was not asked: this request's time did not reach its turn at Crossref's pace (${crossrefPace.rate} a second)`,
     );
+    state.unsent = true;
   }
   return [...planned, ...fallbacks.slice(0, fitting)];
 }
@@ -385,7 +394,10 @@ async function askScholar(
   const unconfirmed = states.filter((state) => !state.found && hasText(state.ref));
   if (unconfirmed.length === 0) return;
   if (deadline - now() < SCHOLAR_MIN_MS) {
-    for (const state of unconfirmed) state.unasked.push('Google Scholar was not asked: the registries took this request’s time');
+    for (const state of unconfirmed) {
+      state.unasked.push('Google Scholar was not asked: the registries took this request’s time');
+      state.unsent = true;
+    }
     return;
   }
   scholar.plan(unconfirmed.length, {
@@ -484,5 +496,6 @@ function conclude(state: State, scholarAsked: boolean): CheckedReference {
     doi: null,
     updates: [],
     message: other ? `${other.message} ${notFoundMessage(state, scholarAsked)}` : notFoundMessage(state, scholarAsked),
+    ...(state.failures.length > 0 || state.unsent ? { incomplete: true as const } : {}),
   };
 }

@@ -32,6 +32,17 @@ export async function citeReferences(
   request: CiteResolveRequest,
   options: { deadline: number; scope?: CacheScope },
 ): Promise<CiteResolveData> {
+  return (await citeReferenceRecords(request, options)).data;
+}
+
+/**
+ * The answer, with each reference's record (for exports made later, over a whole job's list) and whether a
+ * lookup of it failed (a job asks again later: lib/jobs/kinds.ts).
+ */
+export async function citeReferenceRecords(
+  request: CiteResolveRequest,
+  options: { deadline: number; scope?: CacheScope },
+): Promise<{ data: CiteResolveData; records: (CslItem | undefined)[]; transient: boolean[] }> {
   const renderer = citationRenderer();
   renderer.catch(() => undefined);
   const [styles, resolutions] = await Promise.all([
@@ -69,7 +80,7 @@ export async function citeReferences(
     }),
   );
   const resolved = references.filter((reference) => reference.doi !== null).length;
-  return {
+  const data: CiteResolveData = {
     total_references: references.length,
     resolved,
     styles,
@@ -80,4 +91,5 @@ export async function citeReferences(
         ? `Every reference resolved to a Crossref or DataCite record (${resolved}).`
         : `${resolved} of ${references.length} references resolved; each unresolved one says why in its reason.`,
   };
+  return { data, records, transient: resolutions.map((resolution) => resolution.transient === true) };
 }

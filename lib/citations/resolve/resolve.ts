@@ -43,6 +43,11 @@ export interface Resolution {
   work?: CrossrefWork;
   /** The agency whose record the work is; null when none was found. */
   source: RecordAgency | null;
+  /**
+   * A lookup failed (a timeout, an error, a refusal for rate): asked again later, the reference may resolve.
+   * Jobs retry such references; a synchronous answer says why in `reason`.
+   */
+  transient?: true;
 }
 
 /** The longest reference read: longer text is answered as such, not looked up. */
@@ -87,8 +92,8 @@ function failure(reason: unknown): string {
   return 'Unexpected error while looking the reference up';
 }
 
-/** What a DOI's lookups found: its work, or why there is none. */
-type DoiResult = { work: CrossrefWork } | { reason: string };
+/** What a DOI's lookups found: its work, or why there is none (`transient` when a lookup failed). */
+type DoiResult = { work: CrossrefWork } | { reason: string; transient?: true };
 
 /**
  * Every DOI's work, by lower-case DOI (sources/doi-lookup.ts: Crossref twenty to a request, then DataCite
@@ -99,7 +104,11 @@ async function lookUpDois(dois: readonly string[], deadline: number): Promise<Ma
   return new Map(
     [...outcomes].map(([doi, outcome]): [string, DoiResult] => [
       doi,
-      'work' in outcome ? outcome : { reason: 'failed' in outcome ? failure(outcome.failed) : unknownDoi(doi) },
+      'work' in outcome
+        ? outcome
+        : 'failed' in outcome
+          ? { reason: failure(outcome.failed), transient: true }
+          : { reason: unknownDoi(doi) },
     ]),
   );
 }
@@ -160,10 +169,12 @@ async function searchText(text: string, deadline: number): Promise<Resolution> {
       match: { method: 'search', score: nearest.score ?? null, rule: nearest.rule },
       reason: demo() ? demoUnmatched(nearest) : nearest.reason,
       source: null,
+      // Crossref, which holds most works, was not asked successfully: another try may find it there.
+      ...('error' in fromCrossref ? { transient: true as const } : {}),
     };
   }
   const error = 'error' in fromCrossref ? fromCrossref.error : (fromDataCite as { error: unknown }).error;
-  return { doi: null, match: { method: 'search', score: null, rule: 'lookup_failed' }, reason: failure(error), source: null };
+  return lookupFailed(error);
 }
 
 /** A reference's text that is not looked up: empty, or longer than REFERENCE_MAX_CHARS. */
@@ -220,6 +231,7 @@ async function resolveMissing(inputs: readonly ReferenceInput[], deadline: numbe
         match: { method: 'exact', score: null, rule: 'doi' },
         reason: outcome?.reason ?? unknownDoi(doi),
         source: null,
+        ...(outcome && 'transient' in outcome ? { transient: true as const } : {}),
       };
     }
     // A reference whose DOI no source knows is still searched for by its text.
@@ -245,7 +257,13 @@ async function resolveMissing(inputs: readonly ReferenceInput[], deadline: numbe
 
 /** A reference whose lookup failed: no DOI, and why. */
 function lookupFailed(reason: unknown): Resolution {
-  return { doi: null, match: { method: 'search', score: null, rule: 'lookup_failed' }, reason: failure(reason), source: null };
+  return {
+    doi: null,
+    match: { method: 'search', score: null, rule: 'lookup_failed' },
+    reason: failure(reason),
+    source: null,
+    transient: true,
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { PACE_KEYS } from '../../routes.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import type { CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
+import { publishedPace } from './published-pace.js';
 
 /** The fields a match, a check and an export need; the full record (references included) is often 50 times larger. */
 const SELECT = [
@@ -66,7 +67,7 @@ export const crossrefPace = deploymentPace(PACE_KEYS.crossref, 'Crossref', cross
 
 /** The configured rate: CROSSREF_REQUESTS_PER_SECOND, else Crossref's limit for the pool the calls go to. */
 export function crossrefRate(): number {
-  return config.CROSSREF_REQUESTS_PER_SECOND ?? (config.CROSSREF_MAILTO ? 10 : 5);
+  return config.CROSSREF_REQUESTS_PER_SECOND ?? publishedPace('crossref', Boolean(config.CROSSREF_MAILTO));
 }
 
 /**

@@ -16,6 +16,7 @@ import type { ScholarRecord } from '../model/scholar.js';
 import { normalizeText } from '../model/text.js';
 import type { CrossrefPerson, CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
+import { publishedPace } from './published-pace.js';
 
 /**
  * DataCite's pace for the deployment (lib/pace/), like Crossref's: DATACITE_REQUESTS_PER_SECOND, else 1.5 a
@@ -25,7 +26,7 @@ import { fetchJson } from './fetch-json.js';
 export const dataCitePace = deploymentPace(PACE_KEYS.datacite, 'DataCite', dataCiteRate());
 
 export function dataCiteRate(): number {
-  return config.DATACITE_REQUESTS_PER_SECOND ?? (config.CROSSREF_MAILTO ? 3 : 1.5);
+  return config.DATACITE_REQUESTS_PER_SECOND ?? publishedPace('datacite', Boolean(config.CROSSREF_MAILTO));
 }
 
 /**

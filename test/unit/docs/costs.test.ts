@@ -101,6 +101,7 @@ describe('the budget guide’s table "What a request costs"', () => {
     'cite check': ['cite-check'],
     'cite styles': ['cite-styles'],
     '`/v1/usage`': ['usage'],
+    'jobs (submit, status, results, cancel)': ['jobs-submit', 'jobs-status', 'jobs-results', 'jobs-cancel'],
     // A variant of a route, priced by a request field: checked on its own below.
     'web search alpha with `"fetch_ai_overview": true`': [],
   };

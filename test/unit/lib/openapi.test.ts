@@ -7,7 +7,9 @@ import {
   ENDPOINT_ERROR_CODES,
   type JsonObject,
   OPENAPI_FILE,
+  ROUTE_ONLY_CODES,
   renderOpenApi,
+  routeErrorCodes,
 } from '../../../lib/openapi.js';
 import { ROUTES } from '../../../lib/routes.js';
 
@@ -75,7 +77,9 @@ describe('the generated document', () => {
 
   it('documents each success as the envelope around the data schema of lib/contract', () => {
     for (const route of ROUTES) {
-      const success = resolve(document.paths[route.path].post.responses['200'].content['application/json'].schema);
+      const success = resolve(
+        document.paths[route.path].post.responses[String(route.successStatus ?? 200)].content['application/json'].schema,
+      );
       expect(success).toMatchObject({
         required: ['success', 'message', 'data'],
         properties: { success: { const: true }, message: { type: 'string' } },
@@ -87,27 +91,35 @@ describe('the generated document', () => {
     expect(charlie.required).toEqual(['charlie_data', 'related_searches', 'pagination']);
   });
 
-  it('answers every error code but NOT_FOUND on every endpoint, under the status of lib/errors.ts', () => {
+  it('answers every error code but NOT_FOUND on every endpoint, and the job codes on the job routes alone, under the status of lib/errors.ts', () => {
     for (const route of ROUTES) {
       const operation = document.paths[route.path].post;
-      expect(operation['x-error-codes']).toEqual(ENDPOINT_ERROR_CODES);
+      const codes = routeErrorCodes(route);
+      expect(operation['x-error-codes']).toEqual(codes);
       const documented: ErrorCode[] = [];
       for (const [status, response] of Object.entries<JsonObject>(operation.responses)) {
-        if (status === '200') continue;
+        if (status === String(route.successStatus ?? 200)) continue;
         const component = document.components.responses[String(response.$ref).replace('#/components/responses/', '')];
-        const codes: ErrorCode[] = component.content['application/json'].schema.properties.error.properties.code.enum;
-        for (const code of codes) {
+        const listed: ErrorCode[] = component.content['application/json'].schema.properties.error.properties.code.enum;
+        for (const code of listed) {
           expect(ERROR_CODES[code].status, code).toBe(Number(status));
           expect(component.content['application/json'].examples[code].value.error.code).toBe(code);
         }
-        documented.push(...codes);
+        documented.push(...listed);
       }
-      expect(documented.sort()).toEqual([...ENDPOINT_ERROR_CODES].sort());
+      expect(documented.sort(), route.name).toEqual([...codes].sort());
     }
     expect(Object.keys(ERROR_CODES).filter((code) => !ENDPOINT_ERROR_CODES.includes(code as ErrorCode))).toEqual(['NOT_FOUND']);
+    // The job codes: each answered by the job routes that name it, and by no other route.
+    for (const [code, names] of Object.entries(ROUTE_ONLY_CODES)) {
+      const answering = ROUTES.filter((route) => routeErrorCodes(route).includes(code as ErrorCode)).map((route) => route.name);
+      expect(answering, code).toEqual(names);
+    }
+    expect(routeErrorCodes({ name: 'web-search-alpha' })).not.toContain('JOB_NOT_FOUND');
+    // Every code of a status: the component the description's error table matches (404: a path or a job unknown).
     expect(
       document.components.responses.Error404.content['application/json'].schema.properties.error.properties.code.enum,
-    ).toEqual(['NOT_FOUND']);
+    ).toEqual(['NOT_FOUND', 'JOB_NOT_FOUND']);
   });
 
   it('lists every error code with its status in the description and in the ErrorCode schema', () => {
