@@ -117,11 +117,14 @@ export interface EncodedResult {
 
 /**
  * Bytes as zlib gives them, copied to a buffer of their own size: zlib's answer is a view of its 16 KiB
- * output chunk, so each kept result would hold 16 KiB of memory (the jobs benchmark's memory grew by
- * about that per reference before this copy).
+ * output chunk, and a copy by `Buffer.from` under 4 KiB lands in Node's shared 8 KiB pool, whose slab a
+ * kept result then holds whole while short-lived buffers fill the rest of it. Either way a kept result
+ * held 8 to 16 KiB of memory (the jobs benchmark's memory grew by about that per reference).
  */
 function compact(bytes: Buffer): Buffer {
-  return Buffer.from(bytes);
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
 }
 
 /** Results are kept compressed: a resolved reference's JSON shrinks about four times, which is most of a job's bytes. */

@@ -111,9 +111,10 @@ export class Pace {
     for (;;) {
       const turn = await this.slot(deadline);
       if ('refused' in turn) throw turn.refused;
-      const wait = turn.startAt - this.now();
-      if (wait <= 0) return turn.startAt;
-      await this.sleep(wait);
+      if (turn.startAt <= this.now()) return turn.startAt;
+      // A timer may fire a little early (timers keep a monotonic clock, the pace the wall clock): a call
+      // sent before its start would put one more in the window the upstream counts.
+      while (this.now() < turn.startAt) await this.sleep(turn.startAt - this.now());
       // What the store holds now: a pause another container heard while this call waited holds it too.
       await this.change(() => ({ next: undefined, result: undefined }));
       if (this.known.pausedUntil <= this.now()) return turn.startAt;

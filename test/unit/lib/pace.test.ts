@@ -298,4 +298,18 @@ describe('a pace', () => {
     expect(slept).toEqual([1_000, 4_500]);
     await expect(pace.acquire(6_000)).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
   });
+
+  it('never answers an acquired start before it comes, even when a timer fires early', async () => {
+    let clock = 0;
+    const pace = paceOf(1, {
+      now: () => clock,
+      // A timer that fires a millisecond early, as Node's may against the wall clock.
+      sleep: async (ms) => {
+        clock += Math.max(1, ms - 1);
+      },
+    });
+    expect(await pace.acquire()).toBe(0);
+    expect(await pace.acquire()).toBe(1_000);
+    expect(clock).toBe(1_000);
+  });
 });
