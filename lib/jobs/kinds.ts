@@ -17,7 +17,6 @@ import { checkStyleIds } from '../citations/render/style-engines.js';
 import { styleIds } from '../citations/render/style-fields.js';
 import { citeReferenceRecords } from '../citations/resolve/cite.js';
 import { CITATION_MARKUPS, type CitationMarkup, type ExportFormat } from '../contract/cite-search.js';
-import { AppError } from '../errors.js';
 import { oneOf } from '../schema.js';
 import type { EncodedResult } from './model.js';
 
@@ -66,19 +65,23 @@ const jobOptions = z
     export: exportFormats(
       'Records to add to each resolved or found reference (csl-json, bibtex, ris), keyed within its batch; for one list with keys unique across the job, read the results with `format`',
     ),
+    // Only false, in either kind: stated in the schema, so that the document says what is refused.
     scholar: z.optional(
       z
-        .boolean({ error: 'must be true or false' })
+        .literal(false, {
+          error:
+            'Google Scholar is not searched by jobs: check the references no registry has with POST /v1/cite/check and "scholar": true',
+        })
         .check(
           z.describe(
-            'Kind check only: Google Scholar is not searched by jobs, so only false; check the references no registry has with POST /v1/cite/check and "scholar": true',
+            'Only false: Google Scholar is not searched by jobs; check the references no registry has with POST /v1/cite/check and "scholar": true',
           ),
         ),
     ),
   })
   .check(
     z.describe(
-      'The options of the synchronous endpoint: styles, citation_markup, export (both kinds), scholar (check); an unknown id in styles is refused, naming the closest',
+      'The options of the synchronous endpoint: styles, citation_markup, export, scholar (only false); an unknown id in styles is refused, naming the closest',
     ),
   );
 export type JobOptions = z.output<typeof jobOptions>;
@@ -88,9 +91,6 @@ export const RESOLVE_KIND: JobKind = {
   endpoint: '/v1/cite/resolve',
   outcomes: ['resolved', 'unresolved'],
   async validate(options) {
-    if (options.scholar !== undefined) {
-      throw new AppError('INVALID_REQUEST', { details: 'options.scholar: only for kind "check"' });
-    }
     await checkStyleIds(options.styles, 'options.styles');
   },
   async run(inputs, options, context) {
@@ -151,12 +151,6 @@ export const CHECK_KIND: JobKind = {
   endpoint: '/v1/cite/check',
   outcomes: CHECK_OUTCOMES,
   async validate(options) {
-    if (options.scholar === true) {
-      throw new AppError('INVALID_REQUEST', {
-        details:
-          'options.scholar: Google Scholar is not searched by jobs: check the references no registry has with POST /v1/cite/check and "scholar": true',
-      });
-    }
     await checkStyleIds(options.styles, 'options.styles');
   },
   async readBibliography(text) {

@@ -3121,7 +3121,7 @@ export interface components {
       /** @description One BibTeX file, one RIS file or a pasted list (one reference a paragraph, or a line) that holds at least one reference and up to 10000; exactly one of references and bibliography */
       bibliography?: string;
       /**
-       * @description The options of the synchronous endpoint: styles, citation_markup, export (both kinds), scholar (check); an unknown id in styles is refused, naming the closest
+       * @description The options of the synchronous endpoint: styles, citation_markup, export, scholar (only false); an unknown id in styles is refused, naming the closest
        * @default {}
        */
       options?: {
@@ -3141,8 +3141,11 @@ export interface components {
          * @default []
          */
         export?: ('csl-json' | 'bibtex' | 'ris')[];
-        /** @description Kind check only: Google Scholar is not searched by jobs, so only false; check the references no registry has with POST /v1/cite/check and "scholar": true */
-        scholar?: boolean;
+        /**
+         * @description Only false: Google Scholar is not searched by jobs; check the references no registry has with POST /v1/cite/check and "scholar": true
+         * @constant
+         */
+        scholar?: false;
       };
       /** @description A URL to POST {job_id, status, counts, …} to when the job ends, signed with the secret; 6 tries with backoff. Its url is never a link-local or metadata address, and where deployed never a loopback or private one (400 naming webhook.url) */
       webhook?: {

@@ -41,7 +41,10 @@ beforeEach(() => {
   crossref.reset();
 });
 
-const PAID = ROUTES.filter((route) => (PAID_CALLS_PER_REQUEST[route.name] ?? 0) > 0);
+// The reference check plans its Scholar searches against the request's time, which this file's short
+// deadline (for the hang below) leaves too little of: its paid calls' refusals are tested in
+// cite-check-limits.test.ts.
+const PAID = ROUTES.filter((route) => (PAID_CALLS_PER_REQUEST[route.name] ?? 0) > 0 && route.name !== 'cite-check');
 
 describe('an upstream 429 with Retry-After', () => {
   it.each(PAID.map((route) => [toolName(route.name), route.name] as const))(

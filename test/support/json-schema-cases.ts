@@ -17,6 +17,7 @@ export interface Violation {
 
 // Keywords that constrain a value, and annotations that do not (format is an annotation in 2020-12).
 const ASSERTIONS = new Set([
+  'propertyNames',
   'type',
   'properties',
   'required',
@@ -52,8 +53,14 @@ export function assertSupported(schema: JsonSchema, where: string): void {
       for (const [i, inner] of (value as JsonSchema[]).entries()) assertSupported(inner, `${where}|${i}`);
     }
     if (keyword === 'not') assertSupported(value as JsonSchema, `${where}!`);
-    if (keyword === 'additionalProperties' && value !== false) {
-      throw new Error(`${where}: additionalProperties other than false is not understood by the case generator`);
+    // An open record (a CSL-JSON item): any other property with any value, `{}` the schema every value meets.
+    const anyValue = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+    if (keyword === 'additionalProperties' && value !== false && !anyValue) {
+      throw new Error(`${where}: additionalProperties other than false or {} is not understood by the case generator`);
+    }
+    // Every key of a JSON object is a string: `{"type": "string"}` holds of any object, so it generates no case.
+    if (keyword === 'propertyNames' && JSON.stringify(value) !== '{"type":"string"}') {
+      throw new Error(`${where}: propertyNames other than {"type": "string"} is not understood by the case generator`);
     }
   }
 }
