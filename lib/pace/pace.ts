@@ -15,7 +15,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../errors.js';
-import { type Ask, EMPTY_STATE, noted, type PaceState, type Rule, rateRule, type Turn, takeTurns } from './rules.js';
+import {
+  type Ask,
+  EMPTY_STATE,
+  noted,
+  type PaceState,
+  type Rule,
+  rateRule,
+  type Turn,
+  takeTurns,
+  WINDOW_MARGIN,
+} from './rules.js';
 import { createMemoryPaceStore, type PaceChange, type PaceStore, PaceStoreUnavailable } from './store.js';
 
 export interface PaceOptions {
@@ -48,6 +58,9 @@ export function notSentInTime(source: string): AppError {
     details: `${source} was not asked: the request's time ran out before its turn at ${source}'s pace`,
   });
 }
+
+/** How many times a call whose timer fired past its window's margin asks for a new turn before it goes anyway. */
+const OVERSLEPT_ASKS = 3;
 
 /** Starts a pace remembers for starts(). */
 const GIVEN_KEPT = 200;
@@ -108,13 +121,26 @@ export class Pace {
    * the upstream asked for while the call waited sends it back for a start past the pause.
    */
   async acquire(deadline = Number.POSITIVE_INFINITY): Promise<number> {
-    for (;;) {
+    let overslept: number | undefined;
+    for (let asks = 0; ; asks += 1) {
       const turn = await this.slot(deadline);
-      if ('refused' in turn) throw turn.refused;
+      if ('refused' in turn) {
+        // A call that overslept its turn and has no other before its deadline goes on that turn, unless paused.
+        if (overslept !== undefined && this.known.pausedUntil <= this.now()) return overslept;
+        throw turn.refused;
+      }
       if (turn.startAt <= this.now()) return turn.startAt;
       // A timer may fire a little early (timers keep a monotonic clock, the pace the wall clock): a call
       // sent before its start would put one more in the window the upstream counts.
       while (this.now() < turn.startAt) await this.sleep(turn.startAt - this.now());
+      // Or late, past the window's margin, when the event loop was busy: sent now, it would arrive with the
+      // next window's calls, on time. It asks for a new turn (its start stays taken, unused), a few times at
+      // most, so that a loop busy for good still sends (a 429 then pauses the pace), and a request's call
+      // still goes when no new turn comes before its deadline.
+      if (this.now() - turn.startAt > this.rule.ms * WINDOW_MARGIN && asks < OVERSLEPT_ASKS) {
+        overslept = turn.startAt;
+        continue;
+      }
       // What the store holds now: a pause another container heard while this call waited holds it too.
       await this.change(() => ({ next: undefined, result: undefined }));
       if (this.known.pausedUntil <= this.now()) return turn.startAt;

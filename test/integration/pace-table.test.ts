@@ -58,7 +58,7 @@ describe('the pace’s DynamoDB store', () => {
     // Every pace asks for three turns at once: twelve turns for four containers, two a second.
     const turns = await Promise.all(paces.flatMap((pace) => [0, 1, 2].map(() => pace.slot(Number.POSITIVE_INFINITY, 0))));
     const starts = turns.map((turn) => ('startAt' in turn ? turn.startAt : Number.NaN)).sort((a, b) => a - b);
-    expect(starts).toEqual([0, 0, 1_000, 1_000, 2_000, 2_000, 3_000, 3_000, 4_000, 4_000, 5_000, 5_000]);
+    expect(starts).toEqual([0, 0, 1_030, 1_030, 2_060, 2_060, 3_090, 3_090, 4_120, 4_120, 5_150, 5_150]);
     expect(paces.flatMap((pace) => pace.storeFailures())).toEqual([]);
     const stored = await client.send(
       new sdk.GetItemCommand({ TableName: table.tableName, Key: { pk: { S: 'contended' } }, ConsistentRead: true }),

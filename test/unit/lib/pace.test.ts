@@ -16,6 +16,7 @@ import {
   retryAfterMs,
   STARTS_KEPT,
   takeTurns,
+  WINDOW_MARGIN,
 } from '../../../lib/pace/rules.js';
 import { createMemoryPaceStore, type PaceChange, type PaceStore, PaceStoreUnavailable } from '../../../lib/pace/store.js';
 
@@ -48,15 +49,18 @@ describe('the pace’s rules', () => {
     expect(keptRule({ limit: STARTS_KEPT * 2, ms: 10_000 })).toEqual({ limit: STARTS_KEPT, ms: 5_000 });
   });
 
-  it('gives a start no earlier than the last one given, the pause’s end, or the limit-th last start plus the window', () => {
+  it('gives a start no earlier than the last one given, the pause’s end, or the limit-th last start plus the window and its margin', () => {
     const rule = { limit: 2, ms: 1_000 };
+    expect(WINDOW_MARGIN).toBe(0.03);
     expect(earliestStart(EMPTY_STATE, [rule], 300)).toBe(300);
     // First come, first served: a call asking now comes after one already waiting for 700.
     expect(earliestStart({ starts: [700], pausedUntil: 0 }, [rule], 300)).toBe(700);
-    expect(earliestStart({ starts: [0, 100], pausedUntil: 0 }, [rule], 300)).toBe(1_000);
+    // The window kept 3 % wider than the rule's: 30 ms a second for the jitter between a start and its arrival.
+    expect(earliestStart({ starts: [0, 100], pausedUntil: 0 }, [rule], 300)).toBe(1_030);
+    expect(earliestStart({ starts: [0, 100], pausedUntil: 0 }, [rule], 1_200)).toBe(1_200);
     expect(earliestStart({ starts: [], pausedUntil: 5_000 }, [rule], 300)).toBe(5_000);
-    // Whole milliseconds, rounded up: 1.5 a second is one start per 666.67 ms.
-    expect(earliestStart({ starts: [0], pausedUntil: 0 }, [rateRule(1.5)], 0)).toBe(667);
+    // Whole milliseconds, rounded up: 1.5 a second is one start per 666.67 ms, kept as 686.67.
+    expect(earliestStart({ starts: [0], pausedUntil: 0 }, [rateRule(1.5)], 0)).toBe(687);
   });
 
   it('never gives more than `limit` starts in any window, whatever the order and the times asked', () => {
@@ -70,33 +74,34 @@ describe('the pace’s rules', () => {
       given.push((turns[0] as { startAt: number }).startAt);
     }
     expect(given).toEqual([...given].sort((a, b) => a - b));
-    for (const start of given) expect(given.filter((s) => s >= start && s < start + 1_000).length).toBeLessThanOrEqual(3);
+    // Nor in any window 3 % wider: a call arriving up to 30 ms after its start still arrives within the rule.
+    for (const start of given) expect(given.filter((s) => s >= start && s < start + 1_030).length).toBeLessThanOrEqual(3);
   });
 });
 
 describe('a pace', () => {
   it('starts at most the configured number of calls in any window, whoever asks', async () => {
-    expect(await starts(paceOf(5), 12)).toEqual([0, 0, 0, 0, 0, 1_000, 1_000, 1_000, 1_000, 1_000, 2_000, 2_000]);
+    expect(await starts(paceOf(5), 12)).toEqual([0, 0, 0, 0, 0, 1_030, 1_030, 1_030, 1_030, 1_030, 2_060, 2_060]);
     // A call asked later than its window's start keeps the spacing from the starts before it.
     const later = paceOf(2);
     expect(await starts(later, 2, 0)).toEqual([0, 0]);
-    expect(await starts(later, 1, 300)).toEqual([1_000]);
+    expect(await starts(later, 1, 300)).toEqual([1_030]);
     expect(await starts(later, 1, 2_500)).toEqual([2_500]);
   });
 
   it('keeps the stricter of the configured rate and the pace an answer states', async () => {
     const pace = paceOf(10);
     await pace.note(200, { 'x-rate-limit-limit': '2', 'x-rate-limit-interval': '1s' }, 0);
-    expect(await starts(pace, 4)).toEqual([0, 0, 1_000, 1_000]);
+    expect(await starts(pace, 4)).toEqual([0, 0, 1_030, 1_030]);
     const generous = paceOf(2);
     await generous.note(200, { 'x-rate-limit-limit': '50', 'x-rate-limit-interval': '1s' }, 0);
-    expect(await starts(generous, 3)).toEqual([0, 0, 1_000]);
+    expect(await starts(generous, 3)).toEqual([0, 0, 1_030]);
     // A header it cannot read changes nothing.
     const unread = paceOf(1);
     await unread.note(200, { 'x-rate-limit-limit': 'many', 'x-rate-limit-interval': '1s' }, 0);
     await unread.note(200, { 'x-rate-limit-limit': '0', 'x-rate-limit-interval': '1s' }, 0);
     await unread.note(200, { 'x-rate-limit-limit': '5', 'x-rate-limit-interval': 'soon' }, 0);
-    expect(await starts(unread, 2)).toEqual([0, 1_000]);
+    expect(await starts(unread, 2)).toEqual([0, 1_030]);
   });
 
   it('pauses every call for Retry-After after a 429: one that cannot start before its deadline is refused, a later one waits', async () => {
@@ -119,7 +124,7 @@ describe('a pace', () => {
     );
     expect(pace.refusal(31_000)).toBeUndefined();
     // A call whose deadline lies past the pause starts when it ends, then at the configured rate.
-    expect(await starts(pace, 6, 2_000)).toEqual([31_000, 31_000, 31_000, 31_000, 31_000, 32_000]);
+    expect(await starts(pace, 6, 2_000)).toEqual([31_000, 31_000, 31_000, 31_000, 31_000, 32_030]);
     expect(pace.retryAfter(31_000)).toEqual({ said: '' });
   });
 
@@ -168,9 +173,9 @@ describe('a pace', () => {
   it('sends no call that could only start at or past its deadline, and takes no start for it', async () => {
     const pace = paceOf(1);
     expect(await starts(pace, 1, 0, 500)).toEqual([0]);
-    expect(await starts(pace, 1, 0, 1_000)).toEqual(['UPSTREAM_TIMEOUT']);
-    expect(await starts(pace, 1, 0, 1_001)).toEqual([1_000]);
-    expect(pace.starts()).toEqual([0, 1_000]);
+    expect(await starts(pace, 1, 0, 1_030)).toEqual(['UPSTREAM_TIMEOUT']);
+    expect(await starts(pace, 1, 0, 1_031)).toEqual([1_030]);
+    expect(pace.starts()).toEqual([0, 1_030]);
   });
 
   it('says of a call its deadline left unsent that it was not asked, never that the upstream did not answer', async () => {
@@ -199,16 +204,16 @@ describe('a pace', () => {
     await pace.reset(2);
     expect(pace.rate).toBe(2);
     expect(pace.pausedUntil).toBe(0);
-    expect(await starts(pace, 3)).toEqual([0, 0, 1_000]);
+    expect(await starts(pace, 3)).toEqual([0, 0, 1_030]);
     // Another pace on the same store sees the reset too.
-    expect(await starts(paceOf(2, { store }), 1)).toEqual([1_000]);
+    expect(await starts(paceOf(2, { store }), 1)).toEqual([1_030]);
   });
 
   it('shares its state with every pace of the same store and key: two containers together keep one rate', async () => {
     const store = createMemoryPaceStore();
     const [a, b] = [paceOf(2, { store }), paceOf(2, { store })];
     const given = [...(await starts(a, 2)), ...(await starts(b, 2)), ...(await starts(a, 1))];
-    expect(given).toEqual([0, 0, 1_000, 1_000, 2_000]);
+    expect(given).toEqual([0, 0, 1_030, 1_030, 2_060]);
     // A pause one container heard holds the other's calls too.
     await b.note(429, { 'retry-after': '10' }, 0);
     expect(await a.slot(5_000, 0)).toMatchObject({ refused: { code: 'UPSTREAM_QUOTA_EXCEEDED' } });
@@ -227,7 +232,7 @@ describe('a pace', () => {
     };
     const pace = paceOf(3, { store: counted });
     const turns = await Promise.all(Array.from({ length: 5 }, () => pace.slot(Number.POSITIVE_INFINITY, 0)));
-    expect(turns.map((turn) => ('startAt' in turn ? turn.startAt : turn.refused.code))).toEqual([0, 0, 0, 1_000, 1_000]);
+    expect(turns.map((turn) => ('startAt' in turn ? turn.startAt : turn.refused.code))).toEqual([0, 0, 0, 1_030, 1_030]);
     // The first ask's change, then one for the four that waited meanwhile.
     expect(changes).toHaveLength(2);
   });
@@ -266,7 +271,7 @@ describe('a pace', () => {
       now: () => clock,
       onUnavailable: (error) => said.push(error.message),
     });
-    expect(await starts(pace, 3)).toEqual([0, 0, 1_000]);
+    expect(await starts(pace, 3)).toEqual([0, 0, 1_030]);
     expect(said).toEqual(['no answer within 500 ms']);
     down = false;
     clock = 9_999;
@@ -274,7 +279,7 @@ describe('a pace', () => {
     expect(await starts(pace, 1, 9_999)).toEqual([9_999]);
     clock = 10_000;
     expect(await starts(pace, 2, 10_000)).toEqual([10_000, 10_000]);
-    expect(await starts(pace, 1, 10_000)).toEqual([11_000]);
+    expect(await starts(pace, 1, 10_000)).toEqual([11_030]);
   });
 
   it('waits for its start when acquired, and asks again past a pause heard while it waited', async () => {
@@ -294,8 +299,8 @@ describe('a pace', () => {
     });
     expect(await pace.acquire()).toBe(0);
     expect(await pace.acquire()).toBe(5_500);
-    // 1 s for its turn, then past the pause it heard of when it woke.
-    expect(slept).toEqual([1_000, 4_500]);
+    // 1 s (and the margin) for its turn, then past the pause it heard of when it woke.
+    expect(slept).toEqual([1_030, 4_470]);
     await expect(pace.acquire(6_000)).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
   });
 
@@ -309,7 +314,51 @@ describe('a pace', () => {
       },
     });
     expect(await pace.acquire()).toBe(0);
-    expect(await pace.acquire()).toBe(1_000);
-    expect(clock).toBe(1_000);
+    expect(await pace.acquire()).toBe(1_030);
+    expect(clock).toBe(1_030);
+  });
+
+  it('asks for a new turn when its timer fired past the window’s margin, a few times at most, and goes late rather than not at all', async () => {
+    let clock = 0;
+    let late = 0;
+    const pace = paceOf(2, {
+      now: () => clock,
+      // An event loop busy for `late` ms past each timer.
+      sleep: async (ms) => {
+        clock += ms + late;
+      },
+    });
+    expect([await pace.acquire(), await pace.acquire()]).toEqual([0, 0]);
+    // 30 ms late is within the margin: it goes on its turn.
+    late = 30;
+    expect(await pace.acquire()).toBe(1_030);
+    expect(clock).toBe(1_060);
+    // 31 ms late is not: sent then, it would arrive with the next window's calls. It asks again, and gets
+    // the room left at once (the rule counts the start it left unused).
+    expect(await pace.acquire()).toBe(1_060);
+    late = 31;
+    expect(await pace.acquire()).toBe(2_091);
+    expect(clock).toBe(2_091);
+    expect(pace.starts()).toEqual([0, 0, 1_030, 1_060, 2_060, 2_091]);
+    // A loop busy for good: after three new turns it goes on the last one, late.
+    late = 500;
+    const busyLoop = {
+      now: () => clock,
+      sleep: async (ms: number) => {
+        clock += ms + late;
+      },
+    };
+    const busy = paceOf(1, busyLoop);
+    clock = 0;
+    expect(await busy.acquire()).toBe(0);
+    expect(await busy.acquire()).toBe(4_120);
+    expect(clock).toBe(4_620);
+    expect(busy.starts()).toEqual([0, 1_030, 2_060, 3_090, 4_120]);
+    // With a deadline no new turn comes before, it goes on the turn it overslept.
+    const due = paceOf(1, busyLoop);
+    clock = 0;
+    expect(await due.acquire(1_100)).toBe(0);
+    expect(await due.acquire(1_100)).toBe(1_030);
+    expect(clock).toBe(1_530);
   });
 });
