@@ -20,6 +20,7 @@ const { harness, crossref, dataCite, servePapers } = await useCrossrefService();
 
 const ARXIV = '10.48550/arxiv.2201.06719';
 const DRYAD = '10.5061/dryad.8515';
+const ZENODO = '10.5281/zenodo.18951275';
 const recorded = (file: string) => JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8')) as { data: { id: string } };
 const DRYAD_ALT = recorded('../fixtures/datacite/prereview-dryad-alt.json');
 
@@ -117,6 +118,22 @@ describe('POST /v1/cite/resolve with DataCite', () => {
     expect(data.references[0]).toMatchObject({ doi: '10.15146/zf0j-5m50', citations_source: 'datacite', type: 'dataset' });
     expect(data.references[1]).toMatchObject({ doi: null, citations_source: null, match: { method: 'exact', rule: 'doi' } });
     expect(data.references[1].reason).toMatch(/^Neither Crossref nor DataCite has a record of this DOI/);
+  });
+
+  it("asks DataCite for its repositories' DOIs at once, beside Crossref's batch, and for Crossref's misses after it", async () => {
+    crossref.respond((query) => (query.get('filter')?.startsWith('doi:') ? 'status500' : undefined));
+    const data = expectSuccess(
+      await harness.service.post('/v1/cite/resolve', { references: ['10.5555/crossref-failed-here', ZENODO] }),
+      resolveSchema,
+    );
+    expect(crossref.requests.map((q) => q.get('filter'))).toEqual(['doi:10.5555/crossref-failed-here']);
+    // Zenodo's DOI did not wait for Crossref's answer to be asked: it went alone, first; the DOI Crossref could
+    // not answer for went after.
+    expect(dataCite.requests.map((r) => r.query.get('ids'))).toEqual([ZENODO, '10.5555/crossref-failed-here']);
+    expect(data.references[1]).toMatchObject({ doi: ZENODO, citations_source: 'datacite', type: 'dataset' });
+    // Crossref's failure is kept over DataCite's "no record": the DOI may well be Crossref's.
+    expect(data.references[0]).toMatchObject({ doi: null });
+    expect(data.references[0].reason).not.toMatch(/^Neither Crossref nor DataCite/);
   });
 
   it('reads an arXiv identifier in a reference as its DOI', async () => {

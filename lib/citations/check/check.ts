@@ -3,8 +3,9 @@
  * record does not (match/reference-check.ts), with no guess and no false alarm a careful reader would not
  * raise. The sources, in order, each asked only for what the ones before did not settle:
  * 1. DOIs the references give (or arXiv identifiers, which are DOIs of arXiv's), looked up directly: Crossref
- *    twenty to a request, then DataCite twenty to a request (sources/doi-lookup.ts). A DOI is a claim: its
- *    record must carry the reference's title or authors, else the DOI is another work's (`doi_other_work`).
+ *    twenty to a request and DataCite's repositories' DOIs at once, then DataCite for the rest
+ *    (sources/doi-lookup.ts). A DOI is a claim: its record must carry the reference's title or authors, else
+ *    the DOI is another work's (`doi_other_work`).
  * 2. Crossref's bibliographic query, for every reference without a DOI or whose DOI did not settle it.
  * 3. DataCite's search, for what Crossref did not find that names a repository, a preprint, data or software,
  *    or no venue at all, in the time the request has left at DataCite's pace.
@@ -43,7 +44,7 @@ import { parseScholarSummary, type ScholarRecord } from '../model/scholar.js';
 import { agencyOf, type CrossrefWork, workYear } from '../model/work.js';
 import { crossrefPace, searchReference } from '../sources/crossref.js';
 import { arxivDoi, dataCitePace, referenceQuery, searchDataCite } from '../sources/datacite.js';
-import { type DoiOutcome, doiLookupRequests, lookUpDois } from '../sources/doi-lookup.js';
+import { crossrefDoiRequests, type DoiOutcome, lookUpDois } from '../sources/doi-lookup.js';
 import { startsTakeMs, startsWithin } from './plan.js';
 
 /** Google Scholar, as the check may ask it: through the paid path, its budget and its answer cache. */
@@ -175,7 +176,7 @@ function named(work: CrossrefWork): string {
  */
 function planCrossref(states: readonly State[], options: CheckOptions, now: number): void {
   const dois = states.flatMap((state) => (state.claimed ? [state.claimed] : []));
-  const requests = doiLookupRequests(dois).crossref + states.filter((state) => state.searchCrossref).length;
+  const requests = crossrefDoiRequests(dois) + states.filter((state) => state.searchCrossref).length;
   const available = options.deadline - now - config.CROSSREF_TIMEOUT_MS - ANSWER_MS - (options.scholar ? SCHOLAR_MS : 0);
   const paused = Math.max(0, crossrefPace.pausedUntil - now);
   const needs = paused + startsTakeMs(requests, crossrefPace.rate);
@@ -214,7 +215,11 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
   const claimed = [...new Set(states.flatMap((state) => (state.claimed ? [state.claimed] : [])))];
   const byDoi: Map<string, DoiOutcome> =
     claimed.length > 0
-      ? await lookUpDois(claimed, { deadline: registryDeadline, concurrency: config.CROSSREF_CONCURRENCY })
+      ? await lookUpDois(claimed, {
+          deadline: registryDeadline,
+          concurrency: config.CROSSREF_CONCURRENCY,
+          crossrefMissesToDataCite: true,
+        })
       : new Map();
   for (const state of states) {
     if (!state.claimed) continue;

@@ -96,11 +96,16 @@ function failure(reason: unknown): string {
 type DoiResult = { work: CrossrefWork } | { reason: string; transient?: true };
 
 /**
- * Every DOI's work, by lower-case DOI (sources/doi-lookup.ts: Crossref twenty to a request, then DataCite
- * twenty to a request for every DOI Crossref did not give). A DOI no source gives maps to why.
+ * Every DOI's work, by lower-case DOI (sources/doi-lookup.ts: Crossref twenty to a request and DataCite's
+ * repositories' DOIs at once, then DataCite for every DOI Crossref did not give). A DOI no source gives maps
+ * to why.
  */
 async function lookUpDois(dois: readonly string[], deadline: number): Promise<Map<string, DoiResult>> {
-  const outcomes = await lookUpDoisInSources(dois, { deadline, concurrency: config.CROSSREF_CONCURRENCY });
+  const outcomes = await lookUpDoisInSources(dois, {
+    deadline,
+    concurrency: config.CROSSREF_CONCURRENCY,
+    crossrefMissesToDataCite: true,
+  });
   return new Map(
     [...outcomes].map(([doi, outcome]): [string, DoiResult] => [
       doi,

@@ -2,7 +2,7 @@
  * Step 2 of citation search: each paper's free record (bounded concurrency, each lookup with its own
  * timeout, all within the request's deadline and CROSSREF_BUDGET_MS), and for a matched record its five
  * citations rendered locally (render.ts). First the DOIs the papers' links carry (and arXiv identifiers,
- * DataCite's DOIs) are looked up directly, twenty to a request (sources/dois.ts): a page of journal
+ * DataCite's DOIs) are looked up directly, twenty to a request (sources/doi-lookup.ts): a page of journal
  * articles whose links carry their DOIs costs one Crossref request, not one per paper. Each work found is
  * still taken only if the matcher accepts it for the paper, and never a notice (an erratum, a correction)
  * a link pointed at. The papers left are searched for: Crossref's bibliographic query, then DataCite for a
@@ -26,7 +26,7 @@ import { agencyName, agencyOf, type CrossrefWork } from '../model/work.js';
 import type { CitationRenderer } from '../render/render.js';
 import { searchWorks } from '../sources/crossref.js';
 import { dataCiteWork, isDataCiteDoi, paperQuery, searchDataCite } from '../sources/datacite.js';
-import { type DoiFound, worksOfDois } from '../sources/dois.js';
+import { type DoiOutcome, lookUpDois } from '../sources/doi-lookup.js';
 import { type CitedRecord, renderedCitations, type SearchPaper } from './paper.js';
 
 export { type CitedRecord, renderedCitations } from './paper.js';
@@ -122,12 +122,13 @@ async function lookUpMissing(papers: readonly SearchPaper[], deadline: number): 
       (reason: unknown): PromiseSettledResult<CitedRecord> => ({ status: 'rejected', reason }),
     );
   const withDoi = papers.filter((paper) => paper.doiCandidate && lookable(paper));
-  const byDoi: Promise<Map<string, DoiFound>> =
+  // One slot of the request's limit: one request to each source at a time, both sources at once.
+  const byDoi: Promise<Map<string, DoiOutcome>> =
     withDoi.length > 0
       ? limit(() =>
-          worksOfDois(
+          lookUpDois(
             withDoi.map((paper) => paper.doiCandidate as string),
-            { deadline },
+            { deadline, concurrency: 1, crossrefMissesToDataCite: false },
           ),
         )
       : Promise.resolve(new Map());
@@ -137,7 +138,7 @@ async function lookUpMissing(papers: readonly SearchPaper[], deadline: number): 
     const work = found && 'work' in found ? acceptedForPaper(paper.scholar, found.work) : undefined;
     if (work) return { status: 'fulfilled', value: matched(work) } satisfies PromiseSettledResult<CitedRecord>;
     // Not found, not accepted, or its batch failed: searched for like a paper without a DOI.
-    return settle(paper, found !== undefined && 'work' in found);
+    return settle(paper, found !== undefined && !('failed' in found));
   });
   return Promise.all(outcomes);
 }
