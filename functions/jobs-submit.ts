@@ -31,7 +31,7 @@ const bibliography = z.optional(
     // Line breaks and tabs are a pasted file's own; a lone surrogate is no text (lib/schema.ts).
     z.refine<string>((text) => text.isWellFormed(), { error: 'must be valid Unicode text (no lone surrogates)' }),
     z.describe(
-      `One BibTeX file, one RIS file or a pasted list (one reference a paragraph, or a line) that holds at least one reference and up to ${JOB_REFERENCES_MAX}; exactly one of references and bibliography`,
+      `A .bib or .ris file, a CSL-JSON array, or a pasted list (numbered, bulleted, one per paragraph or per line), read as POST /v1/cite/check reads one, that holds at least one reference and up to ${JOB_REFERENCES_MAX}; exactly one of references and bibliography`,
     ),
   ),
 );

@@ -12,6 +12,7 @@
  */
 import * as z from 'zod/mini';
 import { checkList, resultWithoutRecord } from '../citations/check/answer.js';
+import type { ReadReference } from '../citations/check/read.js';
 import { exportFormats } from '../citations/exports/export-fields.js';
 import { checkStyleIds } from '../citations/render/style-engines.js';
 import { styleIds } from '../citations/render/style-fields.js';
@@ -35,11 +36,8 @@ export interface JobKind {
   endpoint: string;
   /** Refuses options the schema cannot judge, or another kind's (400 naming the field), at submit rather than in every result. */
   validate?(options: JobOptions): Promise<void>;
-  /**
-   * The references of a `bibliography`, each as the text a batch gives `run` (the reference check's reader,
-   * lib/citations/check/read.ts); absent, the job API's own reading (bibliography.ts).
-   */
-  readBibliography?(text: string): Promise<string[]>;
+  /** The references of a `bibliography` (readBibliographyOf), each as the text a batch gives `run`. */
+  readBibliography(text: string): Promise<string[]>;
   /** The outcomes `counts` gives for this kind, `failed` aside. */
   outcomes: readonly string[];
   /** Answers a batch; never rejects for one reference (a reference that cannot be answered now is `retry`). */
@@ -85,6 +83,16 @@ const jobOptions = z
     ),
   );
 export type JobOptions = z.output<typeof jobOptions>;
+
+/**
+ * A bibliography read by the reference check's reader (lib/citations/check/read.ts: a .bib or .ris file, a
+ * CSL-JSON array, or a pasted list, numbered, bulleted, one a paragraph or a line with wrapped lines joined),
+ * each reference as `as` gives it. Loaded on first use: a job of references alone never needs it.
+ */
+async function readBibliographyOf(text: string, as: (one: ReadReference) => string): Promise<string[]> {
+  const { readBibliography } = await import('../citations/check/read.js');
+  return (await readBibliography(text)).map(as);
+}
 /** `resolve`: each reference resolved and cited as POST /v1/cite/resolve answers it. */
 export const RESOLVE_KIND: JobKind = {
   name: 'resolve',
@@ -93,6 +101,10 @@ export const RESOLVE_KIND: JobKind = {
   async validate(options) {
     await checkStyleIds(options.styles, 'options.styles');
   },
+  // A record of a file as the resolver reads a reference: its fields written out, its DOI with them; a
+  // pasted reference as pasted.
+  readBibliography: (text) =>
+    readBibliographyOf(text, (one) => ('reference' in one && one.reference.format !== 'text' ? one.reference.text : one.input)),
   async run(inputs, options, context) {
     const { data, records, transient } = await citeReferenceRecords(
       {
@@ -153,10 +165,8 @@ export const CHECK_KIND: JobKind = {
   async validate(options) {
     await checkStyleIds(options.styles, 'options.styles');
   },
-  async readBibliography(text) {
-    const { readBibliography } = await import('../citations/check/read.js');
-    return (await readBibliography(text)).map((one) => one.input);
-  },
+  // Each reference as the list gave it (an entry of a file whole), read again in its batch as the endpoint reads an entry.
+  readBibliography: (text) => readBibliographyOf(text, (one) => one.input),
   async run(inputs, options, context) {
     const { styles, citation_markup, export: formats } = options as JobOptions;
     const { data, incomplete } = await checkList(

@@ -7,7 +7,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { IDEMPOTENCY_HOURS, JOB_REFERENCES_MAX } from '../contract/jobs.js';
 import { AppError } from '../errors.js';
-import { splitBibliography } from './bibliography.js';
 import type { EngineContext } from './engine.js';
 import type { BatchInput, JobMessage, JobRecord } from './model.js';
 import { hostRefusal } from './webhook/deliver.js';
@@ -44,13 +43,13 @@ function digestOf(value: unknown): string {
 
 /**
  * The references a submission names, or why they cannot be taken (400 naming the field). A bibliography is
- * read as its kind reads one (the reference check's reader for `check`), else by the job API's own reading.
+ * read as its kind reads one (both by the reference check's reader).
  */
 async function referencesOf(context: EngineContext, submission: Submission): Promise<string[]> {
   if (submission.references) return [...submission.references];
-  const read = context.kinds[submission.kind]?.readBibliography;
-  const text = submission.bibliography ?? '';
-  const references = read ? await read(text) : splitBibliography(text);
+  const kind = context.kinds[submission.kind];
+  if (!kind) throw new AppError('INVALID_REQUEST', { details: `kind: no kind "${submission.kind}"` });
+  const references = await kind.readBibliography(submission.bibliography ?? '');
   if (references.length === 0) {
     throw new AppError('INVALID_REQUEST', { details: 'bibliography: holds no reference (a BibTeX file, a RIS file or a list)' });
   }

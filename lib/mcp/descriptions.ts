@@ -46,7 +46,7 @@ export const TOOL_GUIDES: Record<string, string> = {
   usage:
     'The search budget: used and left this hour, this month and today for your key, and when each resets. Free; call it before a long series of searches.',
   'jobs-submit':
-    'Resolve or check a long reference list (up to 10,000 references, or one BibTeX, RIS or pasted bibliography) in the background: kind "resolve" answers each as cite_resolve does, "check" as cite_check does (without Google Scholar); returns a job_id at once. Free. Then jobs_status until done, and jobs_results.',
+    'Resolve or check a long reference list (up to 10,000 references, or one BibTeX, RIS, CSL-JSON or pasted bibliography) in the background: kind "resolve" answers each as cite_resolve does, "check" as cite_check does (without Google Scholar); returns a job_id at once. Free. Then jobs_status until done, and jobs_results.',
   'jobs-status':
     "A job's progress: queued, running, done, failed or cancelled; references answered, by outcome; failed ones by index; seconds left. Free.",
   'jobs-results':
@@ -127,7 +127,7 @@ export const FIELD_NOTES: Record<string, Record<string, string>> = {
   'jobs-submit': {
     kind: '"resolve" or "check"',
     references: 'DOIs or free-text references; or give bibliography instead',
-    bibliography: 'One .bib or .ris file, or a pasted list; or give references instead',
+    bibliography: 'One .bib or .ris file, a CSL-JSON array, or a pasted list; or give references instead',
     options: 'styles, citation_markup, export, as cite_resolve and cite_check take them',
     webhook: '{url, secret}: POSTed, signed, when the job ends',
   },

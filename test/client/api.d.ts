@@ -3118,7 +3118,7 @@ export interface components {
       kind: 'resolve' | 'check';
       /** @description 1 to 10000 references: DOIs, arXiv ids or free text (for check, also one BibTeX entry or RIS record each), as the kind's endpoint takes one; exactly one of references and bibliography */
       references?: string[];
-      /** @description One BibTeX file, one RIS file or a pasted list (one reference a paragraph, or a line) that holds at least one reference and up to 10000; exactly one of references and bibliography */
+      /** @description A .bib or .ris file, a CSL-JSON array, or a pasted list (numbered, bulleted, one per paragraph or per line), read as POST /v1/cite/check reads one, that holds at least one reference and up to 10000; exactly one of references and bibliography */
       bibliography?: string;
       /**
        * @description The options of the synchronous endpoint: styles, citation_markup, export, scholar (only false); an unknown id in styles is refused, naming the closest

@@ -239,19 +239,34 @@ describe('POST /v1/jobs and the job it makes', () => {
     });
   });
 
-  it('reads a BibTeX file, a RIS file and a pasted list as its references', async () => {
+  it('reads a BibTeX file, a RIS file, a CSL-JSON array and a pasted list as its references, as the reference check reads them', async () => {
     crossref.respond(labelledCrossref);
     const bib = `@article{a, title={First}, author={Doe, Jane and Roe, R.}, year={2019}, journal={J. Tests}, doi={10.1000/one}}\n\n@book{b, title = "Second", year = 2020}\n@comment{not a reference}`;
     const ris =
       'TY  - JOUR\nAU  - Doe, Jane\nTI  - First\nPY  - 2019\nDO  - 10.1000/one\nER  - \n\nTY  - BOOK\nTI  - Second\nER  - \n';
+    const csl = JSON.stringify([
+      { type: 'article-journal', title: 'First', DOI: '10.1000/one', issued: { 'date-parts': [[2019]] } },
+    ]);
     const list = `${REFERENCES[0]}\n${REFERENCES[1]}\n${REFERENCES[2]}\n`;
-    for (const [bibliography, total] of [
-      [bib, 2],
-      [ris, 2],
-      [list, 3],
-    ] as const) {
-      expect((await submitted({ bibliography })).total).toBe(total);
-    }
+    // Numbered, a reference wrapped over two lines: two references, not three lines.
+    const numbered =
+      '[1] Doe, J. (2019). First, with a title\n    wrapped over a line. J. Tests.\n[2] Roe, R. (2020). Second. Books.\n';
+    const inputs = async (bibliography: string) => {
+      const job = await submitted({ bibliography });
+      await waitForJob(harness.service, job.job_id);
+      const reply = await post('/v1/jobs/results', { job_id: job.job_id });
+      return (reply.json.data.results as { input: string }[]).map((result) => result.input);
+    };
+    // A file's record resolved from its fields written out as one reference, its DOI with them.
+    expect(await inputs(bib)).toEqual(['Jane Doe, R. Roe (2019). First. J. Tests. doi:10.1000/one.', '2020. Second.']);
+    expect(await inputs(ris)).toEqual(['Jane Doe (2019). First. doi:10.1000/one.', 'Second.']);
+    expect(await inputs(csl)).toEqual(['2019. First. doi:10.1000/one.']);
+    // A pasted reference as pasted.
+    expect(await inputs(list)).toEqual(REFERENCES.slice(0, 3));
+    expect(await inputs(numbered)).toEqual([
+      'Doe, J. (2019). First, with a title\n    wrapped over a line. J. Tests.',
+      'Roe, R. (2020). Second. Books.',
+    ]);
   });
 
   it('refuses a body with neither or both of references and bibliography, or one over its limit, naming the field', async () => {

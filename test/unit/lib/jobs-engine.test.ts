@@ -24,6 +24,8 @@ const STUB: JobKind = {
   name: 'stub',
   endpoint: '/stub',
   outcomes: ['good', 'bad'],
+  // One reference a line: what the engine does with a bibliography, not how a kind reads one.
+  readBibliography: async (text) => text.split('\n').filter(Boolean),
   async run(inputs) {
     if (inputs.some((input) => input.text === 'throw')) throw new Error('the kind failed');
     if (inputs.some((input) => input.text === 'never')) return new Promise(() => undefined);
