@@ -33,6 +33,12 @@ const PASTED: [string, string][] = [
   ],
   ['stray control characters', CLEAN.replace('Letters,', 'Letters,\u0007').replace('C. (', 'C.\u0000 (')],
   ['a lone surrogate', CLEAN.replace('Ecology', '\ud800Ecology')],
+  [
+    'its markup and entities, copied from a web page',
+    CLEAN.replace('Ecology Letters', '<i>Ecology&#160;Letters</i>')
+      .replace('From noise', 'From&nbsp;noise')
+      .replace('randomness generates', 'randomness&#x20;generates'),
+  ],
 ];
 
 describe('POST /v1/cite/resolve with pasted references', () => {

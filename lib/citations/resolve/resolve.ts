@@ -29,6 +29,7 @@ import {
   type ReferenceInput,
   type ReferenceOutcome,
 } from '../match/reference-match.js';
+import { inlineMarkupAsText } from '../model/csl.js';
 import { agencyOf, type CrossrefWork, type RecordAgency, workYear } from '../model/work.js';
 import { searchReference } from '../sources/crossref.js';
 import { arxivDoi, isDataCiteDoi, referenceQuery, searchDataCite } from '../sources/datacite.js';
@@ -136,7 +137,10 @@ const DATACITE_TEXT =
   /\b(?:arxiv|zenodo|dryad|figshare|osf|pangaea|dataverse|gbif|data ?sets?|data from|data repository|software|preprint)\b/i;
 
 /** The work a free-text reference is: Crossref's candidates first, then (for a reference DataCite may hold) DataCite's. */
-async function searchText(text: string, deadline: number): Promise<Resolution> {
+async function searchText(pasted: string, deadline: number): Promise<Resolution> {
+  // A reference copied with its markup or entities ("&amp;", "<i>") reads as its record does (§25), as the
+  // reference check reads one: "amp" is no word of it.
+  const text = inlineMarkupAsText(pasted);
   const query = bibliographicQuery(text);
   if (!query) {
     return {
