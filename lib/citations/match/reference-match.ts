@@ -19,13 +19,19 @@ import { isGenericTitle, isNotice, TITLE_SIMILARITY_THRESHOLD, titleNumbers } fr
 /** What one entry of the request's `references` is: a DOI, or a reference's text (with the DOI it contains). */
 export type ReferenceInput = { kind: 'doi'; doi: string } | { kind: 'text'; text: string; doi?: string };
 
-/** A DOI's prefix and suffix: "10." and a registrant code, a slash, then anything but spaces. */
-const DOI = /10\.\d{4,9}\/[^\s"<>]+/i;
+/**
+ * A DOI's suffix: anything but spaces, quotes and angle brackets, but for a SICI DOI's segment in angle
+ * brackets ("35:4<435::AID-JBM4>3.0.CO;2-K", its "::" telling it from a tag after the DOI).
+ */
+// No colon before the segment's "::", so that the pattern is read in one pass whatever follows a "<".
+const SUFFIX = String.raw`(?:[^\s"<>]|<[^\s"<>:]*::[^\s"<>]*>)+`;
+/** A DOI's prefix and suffix: "10." and a registrant code, a slash, then the suffix. */
+const DOI = new RegExp(String.raw`10\.\d{4,9}\/${SUFFIX}`, 'i');
 /**
  * A request's entry that is a DOI and nothing else, its slash percent-encoded or not: links written by
  * encoders encode it ("10.1002%2Fapp.35676"), and a SICI DOI's angle brackets with it.
  */
-const WHOLE_DOI = /^10\.\d{4,9}(?:\/|%2f)[^\s"<>]+$/i;
+const WHOLE_DOI = new RegExp(String.raw`^10\.\d{4,9}(?:\/|%2f)${SUFFIX}$`, 'i');
 /**
  * What may stand before a DOI: a doi.org link (with or without its scheme, `www.` or `dx.`), `info:doi/`,
  * `urn:doi:`, then `doi:` (also inside a link, "https://doi.org/doi:10…"). The link is tried first: "doi.org/…"

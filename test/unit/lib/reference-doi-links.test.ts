@@ -72,4 +72,22 @@ describe('a DOI as a link carries it', () => {
       doi: '10.1002/(sici)1097-4636(199706)35:4<435::aid-jbm4>3.0.co;2-k',
     });
   });
+
+  it("reads a SICI DOI's angle brackets as the DOI's when written as they are, bare or in a reference, and a tag after a DOI as none of it", () => {
+    const sici = '10.1002/(sici)1097-4636(199706)35:4<435::aid-jbm4>3.0.co;2-k';
+    expect(parseReferenceInput('10.1002/(SICI)1097-4636(199706)35:4<435::AID-JBM4>3.0.CO;2-K')).toEqual({
+      kind: 'doi',
+      doi: sici,
+    });
+    expect(parseReferenceInput('doi:10.1002/(SICI)1097-4636(199706)35:4<435::AID-JBM4>3.0.CO;2-K.')).toEqual({
+      kind: 'doi',
+      doi: sici,
+    });
+    const text =
+      'Smith, A. (1997). A title. J. Biomed. Mater. Res., 35(4), 435-441. doi:10.1002/(SICI)1097-4636(199706)35:4<435::AID-JBM4>3.0.CO;2-K';
+    expect(parseReferenceInput(text)).toEqual({ kind: 'text', text, doi: sici });
+    // A tag is no SICI segment (it holds no "::"): the DOI ends before it.
+    const linked = 'A title. <a href="x">doi:10.1000/182</a> <b>2020</b>';
+    expect(parseReferenceInput(linked)).toEqual({ kind: 'text', text: linked, doi: '10.1000/182' });
+  });
 });
