@@ -121,6 +121,31 @@ describe('POST /v1/cite/check', () => {
     expect(data.scholar_searches).toBe(2);
   });
 
+  it.each(['reset', 'html502', 'status500', 'rate429', 'garbage', 'searchError503'] as const)(
+    'answers a reference whose Google Scholar search failed (%s) as not found there, never "not in" it',
+    async (fault) => {
+      await registries();
+      harness.upstream.respond(() => fault);
+      const data = expectSuccess(await harness.service.post(PATH, { references: [NOBODY, BOETTIGER], scholar: true }));
+      expect(data.results.map((r) => r.verdict)).toEqual(['not_found', 'verified']);
+      const message = data.results[0]?.message ?? '';
+      expect(message).toMatch(/^Not in Crossref; not all could be asked: Google Scholar: /);
+      expect(message).not.toMatch(/or Google Scholar/);
+      expect(message).not.toMatch(/\bis fabricated|\bfake\b/i);
+    },
+  );
+
+  it('says of a registry that failed that it did not answer, never that the work is not in it', async () => {
+    crossref.respond(() => 'status500');
+    const data = expectSuccess(await harness.service.post(PATH, { references: [NOBODY, 'doi:10.1111/ele.13085'] }));
+    expect(data.results.map((r) => r.verdict)).toEqual(['not_found', 'not_found']);
+    const [text, doi] = data.results.map((r) => r.message);
+    expect(text).toMatch(/^Not confirmed: Crossref: Crossref answered HTTP 500; DataCite was not asked: /);
+    // The DOI's Crossref batch failed: the DOI may well be Crossref's, whatever DataCite says.
+    expect(doi).toMatch(/^Not confirmed: the DOI could not be looked up \(Crossref answered HTTP 500\)/);
+    for (const message of [text, doi]) expect(message).not.toMatch(/Not in Crossref|or Crossref/);
+  });
+
   it('names the work a DOI belongs to, a notice for its article, and a retraction from the update metadata', async () => {
     const set = await registries();
     const notice = set.NOTICES[0] as CrossrefWork;

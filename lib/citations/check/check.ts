@@ -224,7 +224,8 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
   for (const state of states) {
     if (!state.claimed) continue;
     const outcome = byDoi.get(state.claimed);
-    state.looked.add('Crossref').add('DataCite');
+    // A source is "looked in" only when it answered: a failed lookup never reads as "not in" it.
+    if (outcome && !('failed' in outcome)) state.looked.add('Crossref').add('DataCite');
     if (outcome && 'work' in outcome) claimDoi(state, outcome.work, currentYear);
     else if (outcome && 'absent' in outcome) {
       // A DOI the reference gives is a claim; one made here from an arXiv identifier is only a way to look.
@@ -249,9 +250,12 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
   );
   searched.forEach((outcome, i) => {
     const state = forCrossref[i] as State;
+    if (outcome.status === 'rejected') {
+      state.failures.push(`Crossref: ${failureOf(outcome.reason)}`);
+      return;
+    }
     state.looked.add('Crossref');
-    if (outcome.status === 'rejected') state.failures.push(`Crossref: ${failureOf(outcome.reason)}`);
-    else settle(state, choose(state.ref, outcome.value, currentYear, state.otherWork?.DOI.toLowerCase()), 'crossref');
+    settle(state, choose(state.ref, outcome.value, currentYear, state.otherWork?.DOI.toLowerCase()), 'crossref');
   });
 
   // 3. DataCite's search, in the time left at its pace.
@@ -277,9 +281,12 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
   );
   fromDataCite.forEach((outcome, i) => {
     const state = askedDataCite[i] as State;
+    if (outcome.status === 'rejected') {
+      state.failures.push(`DataCite: ${failureOf(outcome.reason)}`);
+      return;
+    }
     state.looked.add('DataCite');
-    if (outcome.status === 'rejected') state.failures.push(`DataCite: ${failureOf(outcome.reason)}`);
-    else settle(state, choose(state.ref, outcome.value, currentYear, state.otherWork?.DOI.toLowerCase()), 'datacite');
+    settle(state, choose(state.ref, outcome.value, currentYear, state.otherWork?.DOI.toLowerCase()), 'datacite');
   });
 
   // 4. Google Scholar, only when asked, only for what no registry confirmed.
@@ -421,11 +428,11 @@ async function askScholar(
   if (refusal) throw refusal.reason;
   outcomes.forEach((outcome, i) => {
     const state = unconfirmed[i] as State;
-    state.looked.add('Google Scholar');
     if (outcome.status === 'rejected') {
       state.failures.push(`Google Scholar: ${failureOf(outcome.reason)}`);
       return;
     }
+    state.looked.add('Google Scholar');
     const results = scholarResults(outcome.value);
     const chosen = choose(
       state.ref,
@@ -448,8 +455,11 @@ function notFoundMessage(state: State, scholarAsked: boolean): string {
     return 'The demo holds no recording of the work this reference names: it replays a few recorded Crossref and DataCite answers; with network access the service looks it up in both (and in Google Scholar with "scholar": true).';
   }
   const looked = [...state.looked].filter((source) => source !== 'Google Scholar' || scholarAsked);
-  const parts = [looked.length > 0 ? `Not in ${looked.join(' or ')}` : 'Not looked up'];
-  if (state.failures.length > 0) parts.push(`not all could be asked: ${state.failures.join('; ')}`);
+  const failed = state.failures.join('; ');
+  const parts =
+    looked.length > 0
+      ? [`Not in ${looked.join(' or ')}`, ...(failed ? [`not all could be asked: ${failed}`] : [])]
+      : [failed ? `Not confirmed: ${failed}` : 'Not looked up'];
   parts.push(...state.unasked);
   if (!scholarAsked) parts.push('Google Scholar was not asked: set "scholar": true to search it (paid)');
   return `${parts.join('; ')}. A work no source holds is not thereby fabricated: many real works have no DOI.`;
