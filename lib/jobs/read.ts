@@ -126,7 +126,9 @@ async function exportPage(context: EngineContext, job: JobRecord, from: number, 
 export async function jobResults(context: EngineContext, request: ResultsRequest, owner: string): Promise<JobsResultsData> {
   const job = await ownedJob(context, request.job_id, owner);
   const progress = await context.store.progress(job.id);
-  const from = request.cursor === undefined ? 1 : decodeCursor(request.cursor, job.total);
+  // A blank cursor is not given (docs/decisions.md §4): the first page.
+  const cursor = request.cursor?.trim();
+  const from = cursor ? decodeCursor(cursor, job.total) : 1;
   const base = { ...head(job, progress), results: [], format: request.format ?? null, content: null, records: 0 };
   if (request.format) {
     if (!ended(job)) {

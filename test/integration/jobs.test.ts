@@ -269,6 +269,22 @@ describe('POST /v1/jobs and the job it makes', () => {
     ]);
   });
 
+  it('reads a blank cursor as none given (the first page), and refuses one no page of this job gave, naming cursor', async () => {
+    crossref.respond(labelledCrossref);
+    const job = await submitted({ references: REFERENCES.slice(0, 3) });
+    await waitForJob(harness.service, job.job_id);
+    for (const cursor of ['', '  ', '\t\n']) {
+      const reply = await post('/v1/jobs/results', { job_id: job.job_id, limit: 2, cursor });
+      expect(reply.status, JSON.stringify(cursor)).toBe(200);
+      expect(reply.json.data.results.map((r: { index: number }) => r.index)).toEqual([1, 2]);
+    }
+    const foreign = await post('/v1/jobs/results', { job_id: job.job_id, cursor: Buffer.from('r99').toString('base64url') });
+    expect([foreign.status, foreign.json.error.details]).toEqual([
+      400,
+      'cursor: is not a cursor of this job; send the next_cursor of its last page',
+    ]);
+  });
+
   it('refuses a body with neither or both of references and bibliography, or one over its limit, naming the field', async () => {
     const neither = await post('/v1/jobs', { kind: 'resolve' });
     expect([neither.status, neither.json.error.details]).toEqual([

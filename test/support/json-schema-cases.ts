@@ -259,7 +259,9 @@ export function candidates(schema: JsonSchema, seed: number): unknown[] {
   if (schema.type === 'array' && schema.items) {
     const items = sample(validValue(schema.items as JsonSchema), 6);
     const item = items[0] ?? 'x';
-    out.push([], [item, 42], [item, ''], [item, null], Array(((schema.maxItems as number | undefined) ?? 5) + 1).fill(item));
+    // One item too many, each the shortest sampled: a list that breaks maxItems and fits the body's limit.
+    const shortest = [...items].sort((a, b) => JSON.stringify(a).length - JSON.stringify(b).length)[0] ?? item;
+    out.push([], [item, 42], [item, ''], [item, null], Array(((schema.maxItems as number | undefined) ?? 5) + 1).fill(shortest));
     for (const broken of candidates(schema.items as JsonSchema, seed + 1).slice(0, 60)) out.push([item, broken]);
   }
   return out;
