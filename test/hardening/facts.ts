@@ -320,7 +320,8 @@ const NO_SEARCH_ROUTES = new Set([
  * `"scholar": true`, once per reference no registry confirmed, a request these suites' model (one text
  * field, one paid call) does not describe. Its paid calls, their planning and refusals are tested in
  * test/integration/cite-check-limits.test.ts and budget-plans-every-route.test.ts; upstream faults on its
- * Scholar searches are not yet tried here.
+ * Scholar searches (a reset, HTML 502, 500, 429, garbage, SerpApi's own 503) in cite-check.test.ts, each
+ * answered 200 with the reference not found there and the failure said, never "not in" Google Scholar.
  */
 const SEARCH_ROUTES_DESCRIBED_ELSEWHERE = new Set(['/v1/cite/check']);
 
