@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitPastedList } from '../../lib/citations/check/read.js';
 import type { Catalogue } from '../../lib/citations/render/style-catalogue.js';
 import { CITATION_FORMATS } from '../../lib/contract/cite-search.js';
 import { hostRefusal } from '../../lib/jobs/webhook/deliver.js';
@@ -37,7 +38,14 @@ let STYLE_ID: RegExp;
 // And the fake DataCite: the job made below resolves DOIs, which ask DataCite for what Crossref lacks (the
 // real one is off loopback, and a lookup that cannot reach it is asked again, so the job would never end).
 const dataCite = await startFakeDataCite();
-const harness = useService({ CROSSREF_BASE_URL: crossref.url, DATACITE_BASE_URL: dataCite.url });
+// The free sources' pace raised: a valid list of 100 free-text references to check is 100 Crossref queries,
+// which at the public pace would not fit a request's time (a refusal the check plans; cite-check-limits.test.ts).
+const harness = useService({
+  CROSSREF_BASE_URL: crossref.url,
+  DATACITE_BASE_URL: dataCite.url,
+  CROSSREF_REQUESTS_PER_SECOND: '1000',
+  DATACITE_REQUESTS_PER_SECOND: '1000',
+});
 afterAll(() => Promise.all([crossref.close(), dataCite.close()]));
 
 // Reproducible by default; DOCUMENT_FUZZ_SEED=<n> explores other cases, DOCUMENT_FUZZ_RUNS=<n> more of them.
@@ -116,7 +124,46 @@ function proseRules(path: string, schema: JsonSchema): ProseRule[] {
       repair: (body) => (known(body.format) ? body : { ...body, format: 'ieee' }),
     });
   }
-  if (path === '/v1/cite/search' || path === '/v1/cite/resolve') {
+  if (path === '/v1/cite/check') {
+    const given = (body: Body, field: string) => body[field] !== undefined;
+    // The body's top-level oneOf (one of references and bibliography required), read as this rule.
+    rules.push({
+      field: 'references',
+      stated: /Give this or `bibliography`, not both/,
+      holds: (body) => given(body, 'references') !== given(body, 'bibliography'),
+      broken: (body) => ({ ...body, references: ['10.1000/182'], bibliography: '10.1000/182' }),
+      repair: (body) => {
+        if (given(body, 'references') && given(body, 'bibliography')) {
+          const { bibliography: _dropped, ...rest } = body;
+          return rest;
+        }
+        return given(body, 'references') || given(body, 'bibliography') ? body : { ...body, references: ['10.1000/182'] };
+      },
+    });
+    rules.push({
+      field: 'bibliography',
+      stated: /at most 100 references/,
+      // A generated text is no .bib, .ris or JSON array: it is split as a pasted list. Blank, it holds none;
+      // empty, it breaks the document's own minLength, and only that.
+      holds: (body) =>
+        typeof body.bibliography !== 'string' ||
+        body.bibliography === '' ||
+        (body.bibliography.trim() !== '' && splitPastedList(body.bibliography).length <= 100),
+      broken: (body) => {
+        const { references: _dropped, ...rest } = body;
+        return { ...rest, bibliography: Array.from({ length: 101 }, (_, i) => `Author ${i}. Title ${i}.`).join('\n\n') };
+      },
+    });
+    // Google Scholar is paid: a valid body asking for it would meet the budget's 429 (its own rule, tested in
+    // cite-check-limits.test.ts), not the document's. The field's type and its refusals are still generated.
+    rules.push({
+      field: 'scholar',
+      stated: /one paid search each/,
+      holds: (body) => body.scholar !== true,
+      repair: (body) => (body.scholar === true ? { ...body, scholar: false } : body),
+    });
+  }
+  if (path === '/v1/cite/search' || path === '/v1/cite/resolve' || path === '/v1/cite/check') {
     const ids = ['nature', 'ieee', 'apa', 'cell', 'the-lancet'];
     rules.push({
       field: 'styles',
@@ -316,21 +363,27 @@ beforeAll(async () => {
   for (const route of FUZZED_ROUTES) {
     let schema = document.paths[route.path].post.requestBody.content['application/json'].schema as JsonSchema;
     if (typeof schema.$ref === 'string') schema = document.components.schemas[schema.$ref.replace('#/components/schemas/', '')];
+    if (route.path === '/v1/cite/check') {
+      // One of two required fields: the only top-level oneOf the document has, modelled as a prose rule.
+      expect(schema.oneOf).toEqual([{ required: ['references'] }, { required: ['bibliography'] }]);
+      const { oneOf: _modelled, ...rest } = schema;
+      schema = rest;
+    }
     assertSupported(schema, route.path);
     schemas.set(route.path, schema);
   }
 });
 
 /**
- * The routes whose request this generator models. /v1/cite/check's body is one of two shapes (`references` or
- * `bibliography`, a top-level oneOf) whose items are strings or open CSL-JSON records: not yet modelled here;
- * its validation is tested in test/integration/cite-check.test.ts and test/unit/lib/check-read.test.ts. The
- * job routes are: their valid bodies name the job made above, and their prose rules (a cursor of this job,
- * a bibliography that holds a reference, a webhook's address, a style the catalogue holds) are kept and broken
- * like any other. Including them found that a blank cursor was refused where a blank optional field is not
- * given (docs/decisions.md §4): fixed in lib/jobs/read.ts.
+ * The routes whose request this generator models: every one. /v1/cite/check's body is one of two shapes
+ * (`references` or `bibliography`, a top-level oneOf), modelled as a prose rule; its valid bodies leave
+ * Google Scholar out (paid: the budget's refusal is its own rule). The job routes' valid bodies name the job
+ * made above, and their prose rules (a cursor of this job, a bibliography that holds a reference, a webhook's
+ * address, a style the catalogue holds) are kept and broken like any other. Including them found that a
+ * blank cursor was refused where a blank optional field is not given (docs/decisions.md §4): fixed in
+ * lib/jobs/read.ts.
  */
-const FUZZED_ROUTES = ROUTES.filter((route) => route.path !== '/v1/cite/check');
+const FUZZED_ROUTES = ROUTES;
 
 /** Rule keywords a value of a field can break, so each can be named as a rule the cases must break. */
 const RULE_KEYWORDS = [
