@@ -126,7 +126,11 @@ export class Pace {
       const turn = await this.slot(deadline);
       if ('refused' in turn) {
         // A call that overslept its turn and has no other before its deadline goes on that turn, unless paused.
-        if (overslept !== undefined && this.known.pausedUntil <= this.now()) return overslept;
+        if (overslept !== undefined && this.known.pausedUntil <= this.now()) {
+          const at = this.given.findIndex((start) => start > (overslept as number));
+          this.given.splice(at < 0 ? this.given.length : at, 0, overslept);
+          return overslept;
+        }
         throw turn.refused;
       }
       if (turn.startAt <= this.now()) return turn.startAt;
@@ -139,6 +143,9 @@ export class Pace {
       // still goes when no new turn comes before its deadline.
       if (this.now() - turn.startAt > this.rule.ms * WINDOW_MARGIN && asks < OVERSLEPT_ASKS) {
         overslept = turn.startAt;
+        // Not a start a call of this container went on (the store keeps it taken all the same).
+        const left = this.given.lastIndexOf(turn.startAt);
+        if (left >= 0) this.given.splice(left, 1);
         continue;
       }
       // What the store holds now: a pause another container heard while this call waited holds it too.
@@ -164,7 +171,10 @@ export class Pace {
     return [...this.failures];
   }
 
-  /** The starts this container was given since the last reset (the last GIVEN_KEPT), oldest first. */
+  /**
+   * The starts this container's calls went on since the last reset (the last GIVEN_KEPT), oldest first: a
+   * start a call overslept and left for a new turn is not among them.
+   */
   starts(): number[] {
     return [...this.given];
   }
