@@ -93,6 +93,24 @@ const encodedBytes = (value: string) => ({
   least: Math.min(new URLSearchParams({ v: value }).toString().length - 2, encodeURIComponent(value).length),
 });
 
+/** Exactly one of `references` and `bibliography` (the reference check's body and a job's), as its description states it. */
+function oneOfReferencesAndBibliography(stated: RegExp): ProseRule {
+  const given = (body: Body, field: string) => body[field] !== undefined;
+  return {
+    field: 'references',
+    stated,
+    holds: (body) => given(body, 'references') !== given(body, 'bibliography'),
+    broken: (body) => ({ ...body, references: ['10.1000/182'], bibliography: '10.1000/182' }),
+    repair: (body) => {
+      if (given(body, 'references') && given(body, 'bibliography')) {
+        const { bibliography: _dropped, ...rest } = body;
+        return rest;
+      }
+      return given(body, 'references') || given(body, 'bibliography') ? body : { ...body, references: ['10.1000/182'] };
+    },
+  };
+}
+
 /** The prose rules of one route: the cross-field rules, and every "at most N bytes once URL-encoded". */
 function proseRules(path: string, schema: JsonSchema): ProseRule[] {
   const rules: ProseRule[] = [];
@@ -125,21 +143,8 @@ function proseRules(path: string, schema: JsonSchema): ProseRule[] {
     });
   }
   if (path === '/v1/cite/check') {
-    const given = (body: Body, field: string) => body[field] !== undefined;
     // The body's top-level oneOf (one of references and bibliography required), read as this rule.
-    rules.push({
-      field: 'references',
-      stated: /Give this or `bibliography`, not both/,
-      holds: (body) => given(body, 'references') !== given(body, 'bibliography'),
-      broken: (body) => ({ ...body, references: ['10.1000/182'], bibliography: '10.1000/182' }),
-      repair: (body) => {
-        if (given(body, 'references') && given(body, 'bibliography')) {
-          const { bibliography: _dropped, ...rest } = body;
-          return rest;
-        }
-        return given(body, 'references') || given(body, 'bibliography') ? body : { ...body, references: ['10.1000/182'] };
-      },
-    });
+    rules.push(oneOfReferencesAndBibliography(/Give this or `bibliography`, not both/));
     rules.push({
       field: 'bibliography',
       stated: /at most 100 references/,
@@ -182,20 +187,7 @@ function proseRules(path: string, schema: JsonSchema): ProseRule[] {
     });
   }
   if (path === '/v1/jobs') {
-    const given = (body: Body, field: string) => body[field] !== undefined;
-    rules.push({
-      field: 'references',
-      stated: /exactly one of references and bibliography/,
-      holds: (body) => given(body, 'references') !== given(body, 'bibliography'),
-      broken: (body) => ({ ...body, references: ['10.1000/182'], bibliography: '10.1000/182' }),
-      repair: (body) => {
-        if (given(body, 'references') && given(body, 'bibliography')) {
-          const { bibliography: _dropped, ...rest } = body;
-          return rest;
-        }
-        return given(body, 'references') || given(body, 'bibliography') ? body : { ...body, references: ['10.1000/182'] };
-      },
-    });
+    rules.push(oneOfReferencesAndBibliography(/exactly one of references and bibliography/));
     rules.push({
       field: 'bibliography',
       stated: /holds at least one reference/,
