@@ -108,12 +108,10 @@ export class Pace {
     return this.known.pausedUntil;
   }
 
-  /** When a call asking at `at` may start (the start is taken), or why it must not be sent. */
-  slot(deadline: number, at: number = this.now()): Promise<Slot> {
-    return new Promise<Turn>((resolve) => {
-      this.waiting.push({ ask: { at, deadline }, resolve });
-      void this.pump();
-    }).then((turn) => ('startAt' in turn ? turn : { refused: this.refusalFor(turn.refused, at) }));
+  /** When a call asking at `at` may start (the start is taken, and the call goes on it), or why it must not be sent. */
+  async slot(deadline: number, at: number = this.now()): Promise<Slot> {
+    const turn = await this.take(deadline, at);
+    return 'startAt' in turn ? { startAt: this.went(turn.startAt) } : turn;
   }
 
   /**
@@ -123,17 +121,13 @@ export class Pace {
   async acquire(deadline = Number.POSITIVE_INFINITY): Promise<number> {
     let overslept: number | undefined;
     for (let asks = 0; ; asks += 1) {
-      const turn = await this.slot(deadline);
+      const turn = await this.take(deadline);
       if ('refused' in turn) {
         // A call that overslept its turn and has no other before its deadline goes on that turn, unless paused.
-        if (overslept !== undefined && this.known.pausedUntil <= this.now()) {
-          const at = this.given.findIndex((start) => start > (overslept as number));
-          this.given.splice(at < 0 ? this.given.length : at, 0, overslept);
-          return overslept;
-        }
+        if (overslept !== undefined && this.known.pausedUntil <= this.now()) return this.went(overslept);
         throw turn.refused;
       }
-      if (turn.startAt <= this.now()) return turn.startAt;
+      if (turn.startAt <= this.now()) return this.went(turn.startAt);
       // A timer may fire a little early (timers keep a monotonic clock, the pace the wall clock): a call
       // sent before its start would put one more in the window the upstream counts.
       while (this.now() < turn.startAt) await this.sleep(turn.startAt - this.now());
@@ -143,15 +137,27 @@ export class Pace {
       // still goes when no new turn comes before its deadline.
       if (this.now() - turn.startAt > this.rule.ms * WINDOW_MARGIN && asks < OVERSLEPT_ASKS) {
         overslept = turn.startAt;
-        // Not a start a call of this container went on (the store keeps it taken all the same).
-        const left = this.given.lastIndexOf(turn.startAt);
-        if (left >= 0) this.given.splice(left, 1);
         continue;
       }
       // What the store holds now: a pause another container heard while this call waited holds it too.
       await this.change(() => ({ next: undefined, result: undefined }));
-      if (this.known.pausedUntil <= this.now()) return turn.startAt;
+      if (this.known.pausedUntil <= this.now()) return this.went(turn.startAt);
     }
+  }
+
+  /** A start taken in the store (not yet one a call went on), or why there is none. */
+  private take(deadline: number, at: number = this.now()): Promise<Slot> {
+    return new Promise<Turn>((resolve) => {
+      this.waiting.push({ ask: { at, deadline }, resolve });
+      void this.pump();
+    }).then((turn) => ('startAt' in turn ? turn : { refused: this.refusalFor(turn.refused, at) }));
+  }
+
+  /** A start a call of this container goes on, kept for starts(). */
+  private went(start: number): number {
+    this.given.push(start);
+    if (this.given.length > GIVEN_KEPT) this.given.shift();
+    return start;
   }
 
   /** Why a call must not be sent now: a pause this container knows of; undefined when it may. */
@@ -227,14 +233,7 @@ export class Pace {
           );
           return { next, result: turns };
         });
-        batch.forEach((entry, i) => {
-          const turn = turns[i] as Turn;
-          if ('startAt' in turn) {
-            this.given.push(turn.startAt);
-            if (this.given.length > GIVEN_KEPT) this.given.shift();
-          }
-          entry.resolve(turn);
-        });
+        for (const [i, entry] of batch.entries()) entry.resolve(turns[i] as Turn);
       }
     } finally {
       this.pumping = false;
