@@ -2,7 +2,7 @@
  * POST /v1/jobs/cancel: stops one of the caller's jobs (lib/jobs/read.ts). Workers stop at their next
  * batch; what was answered stays readable. A job that has already ended is left as it is.
  */
-import { jobEngine } from '../lib/jobs/deployment.js';
+import { jobEngine, NO_KINDS } from '../lib/jobs/deployment.js';
 import { jobIdField } from '../lib/jobs/fields.js';
 import { api } from '../lib/middleware/index.js';
 import { body } from '../lib/schema.js';
@@ -10,7 +10,7 @@ import { body } from '../lib/schema.js';
 export const requestSchema = body({ job_id: jobIdField() });
 
 export const handler = api({ body: requestSchema }).handler(async ({ body: request, client }) => {
-  const data = await jobEngine().cancel(request.job_id, client.name);
+  const data = await jobEngine(NO_KINDS).cancel(request.job_id, client.name);
   return {
     data,
     message: data.cancelled

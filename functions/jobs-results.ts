@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { JOB_RESULT_FORMATS, JOB_RESULTS_PAGE_DEFAULT, JOB_RESULTS_PAGE_MAX } from '../lib/contract/jobs.js';
-import { jobEngine } from '../lib/jobs/deployment.js';
+import { jobEngine, NO_KINDS } from '../lib/jobs/deployment.js';
 import { jobIdField } from '../lib/jobs/fields.js';
 import { api } from '../lib/middleware/index.js';
 import { body, integer, oneOf, optionalText } from '../lib/schema.js';
@@ -32,7 +32,7 @@ export const requestSchema = body({
 });
 
 export const handler = api({ body: requestSchema }).handler(async ({ body: request, client }) => {
-  const data = await jobEngine().results(request, client.name);
+  const data = await jobEngine(NO_KINDS).results(request, client.name);
   const shown = data.format ? `${data.records} records as ${data.format}` : `${data.results.length} results`;
   return { data, message: `Job ${data.job_id} ${data.status}: ${shown}${data.next_cursor ? '; more with next_cursor' : ''}` };
 });

@@ -61,7 +61,7 @@ export const handler = api({ body: requestSchema }).handler(async ({ body: reque
       details: `${IDEMPOTENCY_HEADER}: must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`,
     });
   }
-  const { job, replayed } = await jobEngine().submit({
+  const { job, replayed } = await jobEngine(JOB_KINDS).submit({
     owner: client.name,
     kind: request.kind,
     references: request.references,

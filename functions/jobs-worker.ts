@@ -10,6 +10,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { config } from '../lib/config.js';
 import { jobEngine } from '../lib/jobs/deployment.js';
+import { JOB_KINDS } from '../lib/jobs/kinds.js';
 import { backoffSeconds } from '../lib/jobs/queue.js';
 import { logger } from '../lib/logger.js';
 
@@ -17,7 +18,7 @@ import { logger } from '../lib/logger.js';
 const MARGIN_MS = 5_000;
 
 export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  const engine = jobEngine();
+  const engine = jobEngine(JOB_KINDS);
   const margin = Math.min(MARGIN_MS, context.getRemainingTimeInMillis() / 5);
   const deadline = Date.now() + context.getRemainingTimeInMillis() - margin;
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];

@@ -1,7 +1,10 @@
 /**
- * This process's job engine, made once from the configuration (lib/config.ts): the DynamoDB store (with
- * S3 for large values) when JOBS_TABLE_NAME is set, else the memory store; SQS when JOBS_QUEUE_URL is set,
- * else the embedded queue, which the local server hands to the worker handler (functions/jobs-worker.ts).
+ * This process's job engine, made from the configuration (lib/config.ts): the DynamoDB store (with S3 for
+ * large values) when JOBS_TABLE_NAME is set, else the memory store; SQS when JOBS_QUEUE_URL is set, else
+ * the embedded queue, which the local server hands to the worker handler (functions/jobs-worker.ts). The
+ * kinds (kinds.ts) are the caller's to give: submitting and working need them, and they bring the whole
+ * citation pipeline; reading, status and cancel need only the kinds' outcomes, and their functions'
+ * bundles leave the pipeline out. Every engine of the process shares its one store and queue.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { crossrefRate } from '../citations/sources/crossref.js';
@@ -10,10 +13,13 @@ import { config } from '../config.js';
 import { logger } from '../logger.js';
 import { s3BlobStore } from './blobs.js';
 import { createJobEngine, type EngineSettings, type JobEngine } from './engine.js';
-import { JOB_KINDS } from './kinds.js';
+import type { JobKind } from './kinds.js';
+import { JOB_OUTCOMES } from './outcomes.js';
+import type { JobQueue } from './queue.js';
 import { createEmbeddedQueue, type EmbeddedQueue, type QueueHandler } from './queue-embedded.js';
 import { sqsJobQueue } from './queue-sqs.js';
 import { workerConcurrency } from './sizing.js';
+import type { JobStore } from './store.js';
 import { createDynamoJobStore } from './store-dynamo.js';
 import { createMemoryJobStore } from './store-memory.js';
 import { systemResolver } from './webhook/deliver.js';
@@ -51,7 +57,12 @@ export function engineSettings(): EngineSettings {
 }
 
 let embedded: EmbeddedQueue | undefined;
-let engine: JobEngine | undefined;
+let store: JobStore | undefined;
+let queue: JobQueue | undefined;
+const engines = new Map<Readonly<Record<string, JobKind>>, JobEngine>();
+
+/** The kinds an engine that only reads, reports on and cancels jobs is given: none. */
+export const NO_KINDS: Readonly<Record<string, JobKind>> = Object.freeze({});
 
 /** The process's queue when it is the embedded one (no JOBS_QUEUE_URL); undefined where SQS is used. */
 export function embeddedJobQueue(): EmbeddedQueue | undefined {
@@ -72,23 +83,32 @@ export function consumeEmbeddedJobs(handler: QueueHandler): void {
   embeddedJobQueue()?.consume(handler);
 }
 
-/** The process's job engine. */
-export function jobEngine(): JobEngine {
-  engine ??= createJobEngine({
-    store: config.JOBS_TABLE_NAME
-      ? createDynamoJobStore({
-          tableName: config.JOBS_TABLE_NAME,
-          client: dynamo,
-          blobs: s3BlobStore(config.JOBS_BUCKET_NAME ?? ''),
-        })
-      : createMemoryJobStore(),
-    queue: config.JOBS_QUEUE_URL ? sqsJobQueue(config.JOBS_QUEUE_URL) : (embeddedJobQueue() as EmbeddedQueue),
-    kinds: JOB_KINDS,
+/**
+ * The process's job engine with these kinds: `JOB_KINDS` (kinds.ts) to submit and work, `NO_KINDS` to read,
+ * report on and cancel (an engine without a job's kind works none of its batches).
+ */
+export function jobEngine(kinds: Readonly<Record<string, JobKind>>): JobEngine {
+  let engine = engines.get(kinds);
+  if (engine) return engine;
+  store ??= config.JOBS_TABLE_NAME
+    ? createDynamoJobStore({
+        tableName: config.JOBS_TABLE_NAME,
+        client: dynamo,
+        blobs: s3BlobStore(config.JOBS_BUCKET_NAME ?? ''),
+      })
+    : createMemoryJobStore();
+  queue ??= config.JOBS_QUEUE_URL ? sqsJobQueue(config.JOBS_QUEUE_URL) : (embeddedJobQueue() as EmbeddedQueue);
+  engine = createJobEngine({
+    store,
+    queue,
+    kinds,
+    outcomes: JOB_OUTCOMES,
     settings: engineSettings(),
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     resolve: systemResolver,
     log: (message, fields) => logger.info(message, fields),
   });
+  engines.set(kinds, engine);
   return engine;
 }

@@ -1,7 +1,7 @@
 /**
  * The job engine (docs/decisions.md §27): the one implementation of jobs, whatever runs it. It takes a
  * store (store.ts: memory or DynamoDB) and a queue (queue.ts: this process's or SQS), the kinds
- * (kinds.ts) and its settings, and holds every rule: submission (submit.ts), the work a worker does on a
+ * (kinds.ts) and their outcomes (outcomes.ts) and its settings, and holds every rule: submission (submit.ts), the work a worker does on a
  * message (work.ts) and what a client reads (read.ts). `npm start` and the tests run it on the embedded
  * adapters, the deployment on the AWS ones (deployment.ts chooses from the configuration).
  */
@@ -36,7 +36,10 @@ export interface EngineSettings {
 export interface EngineContext {
   store: JobStore;
   queue: JobQueue;
+  /** The kinds submission and work call on; none where the engine only reads, reports on and cancels jobs. */
   kinds: Readonly<Record<string, JobKind>>;
+  /** Each kind's outcomes (outcomes.ts), which a job's counts name. */
+  outcomes: Readonly<Record<string, readonly string[]>>;
   settings: EngineSettings;
   now: () => number;
   /** Waits (a reference asked again within a try): the timers', or a test's clock. */

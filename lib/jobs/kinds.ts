@@ -1,9 +1,9 @@
 /**
  * What a job can do to each reference: one entry per kind, which is all the engine knows of it. A kind
- * names its options (the synchronous endpoint's own fields), how it answers a batch of references, the
- * outcomes its answers are counted by, how it answers a reference no attempt could, the record a result
- * exports, and the paid searches a job of it may make (planned at submit). A new kind is one entry here
- * and nothing in the engine, the store, the queue or the routes.
+ * names its options (the synchronous endpoint's own fields), how it answers a batch of references, how it
+ * answers a reference no attempt could, the record a result exports, and the paid searches a job of it may
+ * make (planned at submit). A new kind is one entry here and its outcomes' names in outcomes.ts (what the
+ * functions that only read jobs know of it), and nothing in the engine, the store, the queue or the routes.
  *
  * A kind answers through the synchronous endpoint's own pipeline, which reaches Crossref and DataCite
  * through the sources' lookup functions, so the sources' pace covers jobs as it covers every request.
@@ -20,6 +20,7 @@ import { citeReferenceRecords } from '../citations/resolve/cite.js';
 import { CITATION_MARKUPS, type CitationMarkup, type ExportFormat } from '../contract/cite-search.js';
 import { oneOf } from '../schema.js';
 import type { EncodedResult } from './model.js';
+import type { JobKindName } from './outcomes.js';
 
 /** One reference of a batch: its index in the job (from 1) and its text. */
 export interface KindInput {
@@ -38,8 +39,6 @@ export interface JobKind {
   validate?(options: JobOptions): Promise<void>;
   /** The references of a `bibliography` (readBibliographyOf), each as the text a batch gives `run`. */
   readBibliography(text: string): Promise<string[]>;
-  /** The outcomes `counts` gives for this kind, `failed` aside. */
-  outcomes: readonly string[];
   /** Answers a batch; never rejects for one reference (a reference that cannot be answered now is `retry`). */
   run(inputs: readonly KindInput[], options: unknown, context: { deadline: number }): Promise<KindOutcome[]>;
   /** The result of a reference no attempt could answer, shaped as the endpoint answers one. */
@@ -97,7 +96,6 @@ async function readBibliographyOf(text: string, as: (one: ReadReference) => stri
 export const RESOLVE_KIND: JobKind = {
   name: 'resolve',
   endpoint: '/v1/cite/resolve',
-  outcomes: ['resolved', 'unresolved'],
   async validate(options) {
     await checkStyleIds(options.styles, 'options.styles');
   },
@@ -149,9 +147,6 @@ export const RESOLVE_KIND: JobKind = {
   plannedSearches: () => 0,
 };
 
-/** The verdicts a check job counts, as POST /v1/cite/check counts them. */
-const CHECK_OUTCOMES = ['verified', 'mismatch', 'retracted', 'not_found', 'ambiguous', 'unreadable'] as const;
-
 /**
  * `check`: each reference checked as POST /v1/cite/check checks it (lib/citations/check/), a batch at a time
  * with the try's deadline: each result is that endpoint's, with `index` the reference's place in the job. A
@@ -161,7 +156,6 @@ const CHECK_OUTCOMES = ['verified', 'mismatch', 'retracted', 'not_found', 'ambig
 export const CHECK_KIND: JobKind = {
   name: 'check',
   endpoint: '/v1/cite/check',
-  outcomes: CHECK_OUTCOMES,
   async validate(options) {
     await checkStyleIds(options.styles, 'options.styles');
   },
@@ -200,8 +194,11 @@ export const CHECK_KIND: JobKind = {
   plannedSearches: () => 0,
 };
 
-/** Every kind, by name. */
-export const JOB_KINDS: Readonly<Record<string, JobKind>> = Object.freeze({ resolve: RESOLVE_KIND, check: CHECK_KIND });
+/** Every kind, by name: exactly the kinds outcomes.ts counts (the compiler holds the two lists alike). */
+export const JOB_KINDS: Readonly<Record<string, JobKind>> = Object.freeze({
+  resolve: RESOLVE_KIND,
+  check: CHECK_KIND,
+} satisfies Record<JobKindName, JobKind>);
 
 export const JOB_KIND_NAMES = Object.keys(JOB_KINDS) as [string, ...string[]];
 

@@ -44,7 +44,7 @@ function etaSeconds(job: JobRecord, progress: JobProgress, now: number): number 
 
 /** Every outcome of the job's kind and `failed`, each counted (0 when none). */
 function countsOf(context: EngineContext, job: JobRecord, progress: JobProgress): Record<string, number> {
-  const names = [...(context.kinds[job.kind]?.outcomes ?? []), 'failed'];
+  const names = [...(context.outcomes[job.kind] ?? []), 'failed'];
   return Object.fromEntries(names.map((name) => [name, progress.counts[name] ?? 0]));
 }
 

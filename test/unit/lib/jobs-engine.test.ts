@@ -23,7 +23,6 @@ const askedOnce = new Set<string>();
 const STUB: JobKind = {
   name: 'stub',
   endpoint: '/stub',
-  outcomes: ['good', 'bad'],
   // One reference a line: what the engine does with a bibliography, not how a kind reads one.
   readBibliography: async (text) => text.split('\n').filter(Boolean),
   async run(inputs) {
@@ -68,6 +67,7 @@ function engineWith(settings: Partial<EngineSettings> = {}, queueFails = 0) {
     store,
     queue,
     kinds: { stub: STUB },
+    outcomes: { stub: ['good', 'bad'] },
     settings: {
       batchSize: 2,
       ttlMs: 86_400_000,
