@@ -28,7 +28,7 @@ import { CITATION_FORMATS, type CitationFormat, type CitationMarkup, type Citati
 import { logger } from '../../logger.js';
 import { AUTHORS_CUT, type CslItem } from '../model/csl.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
-import { loadCatalogue } from './style-catalogue.js';
+import { loadStylePack } from './style-catalogue.js';
 
 /** Renders one record in every format it can. */
 export interface CitationRenderer {
@@ -142,16 +142,17 @@ export async function prepareCitationRenderer(): Promise<void> {
 
 /** Each format's CSL style, as pinned in the style pack. */
 export async function styleSources(): Promise<Record<CitationFormat, string>> {
-  const catalogue = await loadCatalogue();
+  // pack.json alone: the five formats' styles are pinned, and need none of the catalogue's 10,000 styles.
+  const pack = await loadStylePack();
   const sources = {} as Record<CitationFormat, string>;
-  for (const format of CITATION_FORMATS) sources[format] = catalogue.pinnedStyle(STYLE_OF[format].pinned);
+  for (const format of CITATION_FORMATS) sources[format] = pack.pinnedStyle(STYLE_OF[format].pinned);
   return sources;
 }
 
 async function buildRenderer(): Promise<CitationRenderer> {
-  const [{ default: CSL }, catalogue, sources] = await Promise.all([import('citeproc'), loadCatalogue(), styleSources()]);
+  const [{ default: CSL }, pack, sources] = await Promise.all([import('citeproc'), loadStylePack(), styleSources()]);
   // The two locales the five styles are written in, pinned with them; citeproc asks for no other.
-  const locales: Record<string, string> = { 'en-US': catalogue.pinnedLocale('en-US'), 'en-GB': catalogue.pinnedLocale('en-GB') };
+  const locales: Record<string, string> = { 'en-US': pack.pinnedLocale('en-US'), 'en-GB': pack.pinnedLocale('en-GB') };
   indexMacroLookups(CSL);
   // citeproc asks for an item by id while rendering it; each render puts its one item here first.
   const items = new Map<string, CslItem>();

@@ -2,10 +2,11 @@
  * The CSL style catalogue: every style of the official CSL styles repository (independent and dependent) and
  * every CSL locale, read from the pack beside this module (lib/citations/render/styles/pack/, written by
  * lib/citations/render/styles/pack-write.ts), or where STYLE_PACK_DIR says: deployed, the pack's Lambda layer
- * (/opt/csl-style-pack, infra/style-pack-layer.ts). The pack is data, not
- * code: catalogue.json.br (brotli JSON: metadata and where each body is) is read once per process on first
- * use; a style's or locale's XML is read from its part (styles-NN.bin) when asked for (one brotli body at an
- * offset).
+ * (/opt/csl-style-pack, infra/style-pack-layer.ts). The pack is data, not code, read once per process on
+ * first use: pack.json (a few KB: the sources, where each locale and pinned text is) by every renderer
+ * (`loadStylePack`), catalogue.json.br (brotli JSON: every style's metadata in columns and where each body is)
+ * only for a style of the catalogue, a search of it or a check of style ids (`loadCatalogue`). A style's or
+ * locale's XML is read from its part (styles-NN.bin) when asked for (one brotli body at an offset).
  *
  * Styles and locales: CC BY-SA 3.0, the Citation Style Language project and the authors named in each file;
  * see lib/citations/render/styles/SOURCES.md.
@@ -17,12 +18,15 @@ import { promisify } from 'node:util';
 import { brotliDecompress, brotliDecompressSync } from 'node:zlib';
 import { config } from '../../config.js';
 import {
+  bodyOf,
   type CatalogueStyle,
+  fieldSetsOf,
   PACK_VERSION,
-  type PackCatalogue,
-  type PackedStyle,
+  type PackColumns,
+  type PackIndex,
   partFile,
   type Span,
+  styleOf,
 } from './styles/pack-format.js';
 
 export type { CatalogueStyle } from './styles/pack-format.js';
@@ -30,19 +34,9 @@ export type { CatalogueStyle } from './styles/pack-format.js';
 export type PinnedStyleName = 'mla' | 'chicago' | 'apa' | 'harvard1' | 'vancouver';
 export type PinnedLocaleName = 'en-US' | 'en-GB';
 
-export interface Catalogue {
-  /** Sorted by id. */
-  readonly styles: readonly CatalogueStyle[];
-  readonly total: number;
+/** What rendering the five formats needs of the pack: the pinned texts and the locales (pack.json). */
+export interface StylePack {
   readonly source: { styles_commit: string; styles_date: string; locales_commit: string; locales_date: string };
-  /** By exact id; also accepts a full "http://www.zotero.org/styles/<id>" URL. */
-  get(id: string): CatalogueStyle | undefined;
-  /**
-   * XML to build an engine from: the style's own (independent) or its parent's (dependent); and the locale to
-   * build it in: the dependent's own default-locale, else the independent's default-locale, else "en-US".
-   * Undefined for an unknown id. Synchronous: reads one body from its part of the pack.
-   */
-  styleForRendering(id: string): { id: string; independent_id: string; xml: string; locale: string } | undefined;
   /** A repository locale's XML by tag ("de-DE"); a bare language ("de") gives its primary dialect; undefined when none. */
   locale(lang: string): string | undefined;
   /** The style texts the renderer has used since before the pack, byte for byte. */
@@ -51,10 +45,27 @@ export interface Catalogue {
   pinnedLocale(lang: PinnedLocaleName): string;
 }
 
+export interface Catalogue extends StylePack {
+  /** Sorted by id. */
+  readonly styles: readonly CatalogueStyle[];
+  readonly total: number;
+  /** By exact id; also accepts a full "http://www.zotero.org/styles/<id>" URL. */
+  get(id: string): CatalogueStyle | undefined;
+  /**
+   * XML to build an engine from: the style's own (independent) or its parent's (dependent); and the locale to
+   * build it in: the dependent's own default-locale, else the independent's default-locale, else "en-US".
+   * Undefined for an unknown id. Synchronous: reads one body from its part of the pack.
+   */
+  styleForRendering(id: string): { id: string; independent_id: string; xml: string; locale: string } | undefined;
+}
+
 /** The layer's folder where deployed (STYLE_PACK_DIR), else the repository's pack beside this module. */
 const DEFAULT_PACK = config.STYLE_PACK_DIR
   ? pathToFileURL(`${config.STYLE_PACK_DIR.replace(/\/$/, '')}/`)
   : new URL('./styles/pack/', import.meta.url);
+
+/** The catalogue's columns are ~1 MB decompressed. */
+const CATALOGUE_CHUNK_BYTES = 1 << 20;
 
 const STYLE_URL = /^https?:\/\/(?:www\.)?zotero\.org\/styles\/([^/?#\s]+)\/?$/i;
 
@@ -85,38 +96,20 @@ class Bodies {
   }
 }
 
-function build(pack: PackCatalogue, bodies: Bodies): Catalogue {
-  const byId = new Map<string, PackedStyle>();
-  const styles: CatalogueStyle[] = [];
-  for (const packed of pack.styles) {
-    byId.set(packed.id, packed);
-    const { body: _body, ...style } = packed;
-    styles.push(Object.freeze(style) as CatalogueStyle);
-  }
-  const publicById = new Map(styles.map((s) => [s.id, s]));
-  const localeSpans = new Map(Object.entries(pack.locales));
-  const localeByLower = new Map([...localeSpans.keys()].map((tag) => [tag.toLowerCase(), tag]));
-  const primary = new Map(Object.entries(pack.primary_dialects).map(([lang, tag]) => [lang.toLowerCase(), tag]));
+interface LoadedPack extends StylePack {
+  readonly dir: URL;
+  readonly bodies: Bodies;
+}
 
+function buildPack(index: PackIndex, dir: URL): LoadedPack {
+  const bodies = new Bodies(dir);
+  const localeSpans = new Map(Object.entries(index.locales));
+  const localeByLower = new Map([...localeSpans.keys()].map((tag) => [tag.toLowerCase(), tag]));
+  const primary = new Map(Object.entries(index.primary_dialects).map(([lang, tag]) => [lang.toLowerCase(), tag]));
   return {
-    styles: Object.freeze(styles),
-    total: styles.length,
-    source: Object.freeze({ ...pack.source }),
-    get(id) {
-      return publicById.get(bareId(id));
-    },
-    styleForRendering(id) {
-      const style = byId.get(bareId(id));
-      if (!style) return undefined;
-      const independent = style.parent ? byId.get(style.parent) : style;
-      if (!independent?.body) return undefined;
-      return {
-        id: style.id,
-        independent_id: independent.id,
-        xml: bodies.read(independent.body),
-        locale: style.default_locale ?? independent.default_locale ?? 'en-US',
-      };
-    },
+    dir,
+    bodies,
+    source: Object.freeze({ ...index.source }),
     locale(lang) {
       const wanted = lang.trim().replace(/_/g, '-').toLowerCase();
       let tag = localeByLower.get(wanted);
@@ -128,69 +121,172 @@ function build(pack: PackCatalogue, bodies: Bodies): Catalogue {
       return span ? bodies.read(span) : undefined;
     },
     pinnedStyle(name) {
-      const span = pack.pinned.styles[name];
+      const span = index.pinned.styles[name];
       if (!span) throw new Error(`the style pack has no pinned style ${name}`);
       return bodies.read(span);
     },
     pinnedLocale(lang) {
-      const span = pack.pinned.locales[lang];
+      const span = index.pinned.locales[lang];
       if (!span) throw new Error(`the style pack has no pinned locale ${lang}`);
       return bodies.read(span);
     },
   };
 }
 
-const loaded = new Map<string, Promise<Catalogue>>();
+/** What this module's searches read of a catalogue it built: the columns, and style `i` made on first ask. */
+interface Internals {
+  columns: PackColumns;
+  styleAt(i: number): CatalogueStyle;
+}
 
-/**
- * The catalogue, loaded once per process on first call (reads and decompresses catalogue.json.br), then
- * cached; a failed load is not cached. `packDir` (tests): another pack directory than the configured one.
- */
-export function loadCatalogue(packDir: URL | string = DEFAULT_PACK): Promise<Catalogue> {
-  const dir = typeof packDir === 'string' ? pathToFileURL(packDir.endsWith('/') ? packDir : `${packDir}/`) : packDir;
-  const key = dir.href;
-  let pending = loaded.get(key);
+const internals = new WeakMap<Catalogue, Internals>();
+
+function buildCatalogue(pack: LoadedPack, columns: PackColumns): Catalogue {
+  const total = columns.id.length;
+  const sets = fieldSetsOf(columns);
+  // A style's object is made when it is first asked for: a search reads the columns and makes its hits alone.
+  const made: (CatalogueStyle | undefined)[] = new Array(total);
+  const styleAt = (i: number): CatalogueStyle => {
+    let style = made[i];
+    if (!style) {
+      style = styleOf(columns, sets, i);
+      made[i] = style;
+    }
+    return style;
+  };
+  let all: readonly CatalogueStyle[] | undefined;
+  const indexById = new Map<string, number>();
+  for (let i = 0; i < total; i++) indexById.set(columns.id[i] as string, i);
+  const catalogue: Catalogue = {
+    source: pack.source,
+    locale: pack.locale,
+    pinnedStyle: pack.pinnedStyle,
+    pinnedLocale: pack.pinnedLocale,
+    get styles() {
+      all ??= Object.freeze(Array.from({ length: total }, (_, i) => styleAt(i)));
+      return all;
+    },
+    total,
+    get(id) {
+      const i = indexById.get(bareId(id));
+      return i === undefined ? undefined : styleAt(i);
+    },
+    styleForRendering(id) {
+      const i = indexById.get(bareId(id));
+      if (i === undefined) return undefined;
+      const parent = columns.parent[i] as number;
+      const independentAt = parent >= 0 ? parent : i;
+      const body = bodyOf(columns, independentAt);
+      if (!body) return undefined;
+      const style = styleAt(i);
+      const independent = styleAt(independentAt);
+      return {
+        id: style.id,
+        independent_id: independent.id,
+        xml: pack.bodies.read(body),
+        locale: style.default_locale ?? independent.default_locale ?? 'en-US',
+      };
+    },
+  };
+  internals.set(catalogue, { columns, styleAt });
+  return catalogue;
+}
+
+/** The catalogue's columns and styles by index: this module built every catalogue there is. */
+function internalsOf(catalogue: Catalogue): Internals {
+  const found = internals.get(catalogue);
+  if (!found) throw new Error('a catalogue not loaded by loadCatalogue');
+  return found;
+}
+
+/** A pack folder as a URL ending in "/": the configured one, or a test's. */
+function packUrl(packDir: URL | string): URL {
+  return typeof packDir === 'string' ? pathToFileURL(packDir.endsWith('/') ? packDir : `${packDir}/`) : packDir;
+}
+
+/** One load per folder and process, kept once it succeeds; a failed load is tried again on the next call. */
+function once<T>(loads: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let pending = loads.get(key);
   if (!pending) {
-    pending = (async () => {
-      const compressed = await readFile(new URL('catalogue.json.br', dir));
-      const pack = JSON.parse((await promisify(brotliDecompress)(compressed)).toString('utf8')) as PackCatalogue;
-      if (pack.version !== PACK_VERSION) throw new Error(`style pack version ${pack.version}, expected ${PACK_VERSION}`);
-      return build(pack, new Bodies(dir));
-    })();
-    loaded.set(key, pending);
+    pending = load();
+    loads.set(key, pending);
     pending.catch(() => {
-      if (loaded.get(key) === pending) loaded.delete(key);
+      if (loads.get(key) === pending) loads.delete(key);
     });
   }
   return pending;
 }
 
-/** Lower case, accents and other combining marks removed. */
+const packs = new Map<string, Promise<LoadedPack>>();
+const catalogues = new Map<string, Promise<Catalogue>>();
+
+function refuseOtherVersion(file: string, version: number): void {
+  if (version !== PACK_VERSION) throw new Error(`style pack ${file} version ${version}, expected ${PACK_VERSION}`);
+}
+
+/**
+ * What rendering the five formats needs (pack.json, a few KB), loaded once per process on first call; a
+ * failed load is not cached. `packDir` (tests): another pack directory than the configured one.
+ */
+export function loadStylePack(packDir: URL | string = DEFAULT_PACK): Promise<StylePack> {
+  const dir = packUrl(packDir);
+  return once(packs, dir.href, async () => {
+    const index = JSON.parse(await readFile(new URL('pack.json', dir), 'utf8')) as PackIndex;
+    refuseOtherVersion('pack.json', index.version);
+    return buildPack(index, dir);
+  });
+}
+
+/**
+ * The whole catalogue, loaded once per process on first call (reads and decompresses catalogue.json.br),
+ * then cached; a failed load is not cached. `packDir` (tests): another pack directory than the configured one.
+ */
+export function loadCatalogue(packDir: URL | string = DEFAULT_PACK): Promise<Catalogue> {
+  const dir = packUrl(packDir);
+  return once(catalogues, dir.href, async () => {
+    const [pack, compressed] = await Promise.all([
+      loadStylePack(dir) as Promise<LoadedPack>,
+      readFile(new URL('catalogue.json.br', dir)),
+    ]);
+    // Decompressed in a few large pieces rather than a hundred 16 KiB ones copied together at the end.
+    const json = await promisify(brotliDecompress)(compressed, { chunkSize: CATALOGUE_CHUNK_BYTES });
+    const columns = JSON.parse(json.toString('utf8')) as PackColumns;
+    refuseOtherVersion('catalogue.json.br', columns.version);
+    return buildCatalogue(pack, columns);
+  });
+}
+
+/** Printable ASCII, as most titles are: nothing to decompose, no mark to remove. */
+const PLAIN = /^[ -~]*$/;
+
+/**
+ * Lower case, accents and other combining marks removed. Plain ASCII is only lower-cased, which is the same
+ * answer: the catalogue's first search folds some 20,000 titles, and a new container waits on it.
+ */
 function fold(text: string): string {
+  if (PLAIN.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+/** Each style's title and short title folded, by index (ids are lower case already), and its fields'. */
 interface SearchIndex {
-  id: string;
-  title: string;
-  haystack: string;
-  fields: Set<string>;
+  titles: string[];
+  shorts: string[];
+  /** Each field set's names folded, by the set's index (catalogue.json.br's `field_sets`). */
+  sets: (readonly string[])[];
 }
 
-const searchIndexes = new WeakMap<Catalogue, SearchIndex[]>();
+const searchIndexes = new WeakMap<Catalogue, SearchIndex>();
 
-function searchIndex(catalogue: Catalogue): SearchIndex[] {
+function searchIndex(catalogue: Catalogue): SearchIndex {
   let index = searchIndexes.get(catalogue);
   if (!index) {
-    index = catalogue.styles.map((s) => {
-      const title = fold(s.title);
-      return {
-        id: s.id,
-        title,
-        haystack: [s.id, title, s.title_short ? fold(s.title_short) : ''].join('\n'),
-        fields: new Set(s.fields.map((f) => f.toLowerCase())),
-      };
-    });
+    const { columns } = internalsOf(catalogue);
+    index = {
+      titles: columns.title.map(fold),
+      shorts: columns.title_short.map((short) => (short ? fold(short) : '')),
+      sets: columns.field_sets.map((set) => set.map((f) => fold(columns.field_names[f] as string))),
+    };
     searchIndexes.set(catalogue, index);
   }
   return index;
@@ -213,25 +309,31 @@ export function searchStyles(
   // field names are written social_science, political_science
   const asField = q.replace(/[ -]/g, '_');
   const field = options.field ? fold(options.field).trim() : undefined;
-  const index = searchIndex(catalogue);
-  const hits: { style: CatalogueStyle; rank: number }[] = [];
-  for (let i = 0; i < index.length; i++) {
-    const entry = index[i] as SearchIndex;
-    if (field && !entry.fields.has(field)) continue;
-    const matches = words.every((w) => entry.haystack.includes(w)) || (asField !== '' && entry.fields.has(asField));
+  const { columns, styleAt } = internalsOf(catalogue);
+  const { titles, shorts, sets } = searchIndex(catalogue);
+  const hits: { at: number; id: string; rank: number }[] = [];
+  for (let i = 0; i < columns.id.length; i++) {
+    const fields = sets[columns.fields[i] as number] ?? [];
+    if (field && !fields.includes(field)) continue;
+    const id = columns.id[i] as string;
+    const title = titles[i] as string;
+    const short = shorts[i] as string;
+    // A word holds no line break: in the id, the title or the short title is in the three written as one text.
+    const matches =
+      words.every((w) => id.includes(w) || title.includes(w) || short.includes(w)) ||
+      (asField !== '' && fields.includes(asField));
     if (!matches) continue;
-    const style = catalogue.styles[i] as CatalogueStyle;
     let rank = 3;
     if (!q) rank = 3;
-    else if (entry.id === asId) rank = 0;
-    else if (entry.id.startsWith(asId)) rank = 1;
-    else if (entry.title.startsWith(q)) rank = 2;
-    hits.push({ style, rank: rank * 2 + (style.parent ? 1 : 0) });
+    else if (id === asId) rank = 0;
+    else if (id.startsWith(asId)) rank = 1;
+    else if (title.startsWith(q)) rank = 2;
+    hits.push({ at: i, id, rank: rank * 2 + ((columns.parent[i] as number) >= 0 ? 1 : 0) });
   }
-  hits.sort((a, b) => a.rank - b.rank || (a.style.id < b.style.id ? -1 : a.style.id > b.style.id ? 1 : 0));
+  hits.sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const offset = Math.max(0, Math.floor(options.offset ?? 0));
   const limit = options.limit === undefined ? hits.length : Math.max(0, Math.floor(options.limit));
-  return { total: hits.length, styles: hits.slice(offset, offset + limit).map((h) => h.style) };
+  return { total: hits.length, styles: hits.slice(offset, offset + limit).map((h) => styleAt(h.at)) };
 }
 
 /** Levenshtein distance, giving up (returning `max + 1`) once it must exceed `max`. */
@@ -275,10 +377,11 @@ const idHistograms = new WeakMap<Catalogue, Uint8Array>();
 function histograms(catalogue: Catalogue): Uint8Array {
   const cached = idHistograms.get(catalogue);
   if (cached) return cached;
-  const all = new Uint8Array(catalogue.styles.length * BUCKETS);
-  catalogue.styles.forEach((style, k) => {
-    for (let i = 0; i < style.id.length; i++) {
-      const at = k * BUCKETS + bucket(style.id.charCodeAt(i));
+  const ids = internalsOf(catalogue).columns.id;
+  const all = new Uint8Array(ids.length * BUCKETS);
+  ids.forEach((id, k) => {
+    for (let i = 0; i < id.length; i++) {
+      const at = k * BUCKETS + bucket(id.charCodeAt(i));
       all[at] = Math.min(255, (all[at] as number) + 1);
     }
   });
@@ -306,10 +409,9 @@ export function closeStyleIds(catalogue: Catalogue, id: string, n = 5): string[]
     const b = bucket(q.charCodeAt(i));
     own[b] = (own[b] as number) + 1;
   }
-  const styles = catalogue.styles;
-  for (let k = 0; k < styles.length; k++) {
-    const style = styles[k] as CatalogueStyle;
-    const candidate = style.id;
+  const { id: ids, parent } = internalsOf(catalogue).columns;
+  for (let k = 0; k < ids.length; k++) {
+    const candidate = ids[k] as string;
     // the containment score first (cheap), so that the edit distance is bounded by it
     let score = limit + 1;
     if (candidate.length > q.length) {
@@ -340,7 +442,7 @@ export function closeStyleIds(catalogue: Catalogue, id: string, n = 5): string[]
     if (score > limit) continue;
     let prefix = 0;
     while (prefix < q.length && prefix < candidate.length && q[prefix] === candidate[prefix]) prefix++;
-    scored.push({ id: candidate, score: score - Math.min(prefix, 10) / 100 + (style.parent ? 0.001 : 0) });
+    scored.push({ id: candidate, score: score - Math.min(prefix, 10) / 100 + ((parent[k] as number) >= 0 ? 0.001 : 0) });
   }
   scored.sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return scored.slice(0, n).map((s) => s.id);

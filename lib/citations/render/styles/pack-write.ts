@@ -14,8 +14,9 @@
  * - styles-00.bin, styles-01.bin, …: brotli-compressed bodies, one after another, unchanged byte for byte:
  *   the independent styles (by id), the locales (by tag), then the pinned styles and locales the renderer
  *   uses; a part is closed before it would pass PART_BYTES (under 1 MiB: no tracked file is larger).
- * - catalogue.json.br: brotli JSON: the source commits, every style's metadata (a dependent's with its parent
- *   and no body), and the [part, offset, length] of each body.
+ * - pack.json: the source commits, and the [part, offset, length] of each locale and pinned text.
+ * - catalogue.json.br: brotli JSON: every style's metadata in columns (a dependent's with its parent and no
+ *   body), and the [part, offset, length] of each body (pack-format.ts, `toColumns`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
-import { PACK_VERSION, PART_BYTES, type PackCatalogue, type PackedStyle, partFile, type Span } from './pack-format.js';
+import { PACK_VERSION, PART_BYTES, type PackedStyle, type PackIndex, partFile, type Span, toColumns } from './pack-format.js';
 
 export const PINNED_STYLES = ['mla', 'chicago', 'apa', 'harvard1', 'vancouver'] as const;
 export const PINNED_LOCALES = ['en-US', 'en-GB'] as const;
@@ -90,8 +91,6 @@ export function styleMetadata(id: string, xml: string): Omit<PackedStyle, 'body'
   if (titleShort) style.title_short = titleShort;
   const defaultLocale = attributes(styleTag)['default-locale'];
   if (defaultLocale) style.default_locale = defaultLocale;
-  const updated = element('updated');
-  if (updated) style.updated = updated;
   if (parentUrl) style.parent_url = parentUrl;
   return style;
 }
@@ -253,11 +252,11 @@ export async function writePack(stylesArg: string, localesArg: string, outDir: s
     }
 
     const texts = await pinnedTexts();
-    const pinned: PackCatalogue['pinned'] = { styles: {}, locales: {} };
+    const pinned: PackIndex['pinned'] = { styles: {}, locales: {} };
     for (const name of PINNED_STYLES) pinned.styles[name] = append(Buffer.from(texts.styles[name] as string, 'utf8'));
     for (const lang of PINNED_LOCALES) pinned.locales[lang] = append(Buffer.from(texts.locales[lang] as string, 'utf8'));
 
-    const catalogue: PackCatalogue = {
+    const index: PackIndex = {
       version: PACK_VERSION,
       source: {
         styles_commit: stylesCo.commit,
@@ -265,18 +264,17 @@ export async function writePack(stylesArg: string, localesArg: string, outDir: s
         locales_commit: localesCo.commit,
         locales_date: localesCo.date,
       },
-      styles: [...styles.values()].sort((a, b) => byCodeUnit(a.id, b.id)),
       locales,
       primary_dialects: primary,
       pinned,
     };
-    mkdirSync(outDir, { recursive: true });
-    // A pack written before, with other parts, must not leave any behind.
-    for (const file of readdirSync(outDir)) if (/^styles(-\d+)?\.bin$/.test(file)) rmSync(join(outDir, file));
     const bins = parts.map((chunks) => Buffer.concat(chunks));
-    const json = compress(Buffer.from(JSON.stringify(catalogue), 'utf8'));
-    for (const [n, bin] of bins.entries()) writeFileSync(join(outDir, partFile(n)), bin);
-    writeFileSync(join(outDir, 'catalogue.json.br'), json);
+    const json = writePackFiles(
+      outDir,
+      index,
+      [...styles.values()].sort((a, b) => byCodeUnit(a.id, b.id)),
+      bins,
+    );
     return {
       independent: independentIds.length,
       dependent: dependents.length,
@@ -289,6 +287,25 @@ export async function writePack(stylesArg: string, localesArg: string, outDir: s
     stylesCo.cleanup?.();
     localesCo.cleanup?.();
   }
+}
+
+/**
+ * Writes pack.json, catalogue.json.br and the parts into `outDir` (a pack written before, with other parts,
+ * leaves none behind); answers catalogue.json.br's bytes.
+ */
+export function writePackFiles(
+  outDir: string,
+  index: PackIndex,
+  styles: readonly PackedStyle[],
+  bins: readonly Buffer[],
+): Buffer {
+  mkdirSync(outDir, { recursive: true });
+  for (const file of readdirSync(outDir)) if (/^styles(-\d+)?\.bin$/.test(file)) rmSync(join(outDir, file));
+  const json = compress(Buffer.from(JSON.stringify(toColumns(styles)), 'utf8'));
+  for (const [n, bin] of bins.entries()) writeFileSync(join(outDir, partFile(n)), bin);
+  writeFileSync(join(outDir, 'catalogue.json.br'), json);
+  writeFileSync(join(outDir, 'pack.json'), `${JSON.stringify(index)}\n`);
+  return json;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
