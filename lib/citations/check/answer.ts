@@ -12,7 +12,7 @@ import { uniqueKeys } from '../exports/keys.js';
 import type { CitedReference } from '../model/cited.js';
 import { type CslItem, citableItem, cslFromCrossref } from '../model/csl.js';
 import { cslFromScholar } from '../model/index-record.js';
-import { checkStyleIds, renderStyles } from '../render/style-engines.js';
+import { checkStyleIds, prepareStyleEngines, renderStyles } from '../render/style-engines.js';
 import { type CheckedReference, checkReferences, type ScholarAccess } from './check.js';
 import { type ReadReference, readBibliography, readReferenceList } from './read.js';
 
@@ -59,6 +59,8 @@ export async function checkList(
   options: { deadline: number; scope?: CacheScope; scholar?: ScholarAccess; now?: () => number },
 ): Promise<{ data: CiteCheckData; message: string; incomplete: boolean[] }> {
   const [styles, read] = await Promise.all([checkStyleIds(request.styles), readRequestList(request)]);
+  // The asked styles' engines are built while the references are looked up, not after.
+  prepareStyleEngines(styles);
   const readable = read.flatMap((one) => ('reference' in one ? [one.reference] : []));
   let searches = 0;
   const scholar = options.scholar && {

@@ -100,6 +100,15 @@ async function engineFor(id: string): Promise<StyleEngine> {
   return engine;
 }
 
+/**
+ * Starts building the engines of these styles (ids as checkStyleIds gave them) and does not wait: a request
+ * that renders them once its lookups are answered finds them built during the wait, not after it. A build
+ * that fails is tried again, and logged, when renderStyles asks for it.
+ */
+export function prepareStyleEngines(styleIds: readonly string[]): void {
+  for (const id of styleIds) engineFor(id).catch(() => undefined);
+}
+
 /** Engines built and kept now (for the benchmark and tests). */
 export function keptStyleEngines(): number {
   return engines.size;

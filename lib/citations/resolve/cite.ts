@@ -10,7 +10,7 @@ import { renderExports } from '../exports/exports.js';
 import { uniqueKeys } from '../exports/keys.js';
 import { type CslItem, citableItem, cslFromCrossref, plainText } from '../model/csl.js';
 import { citationRenderer } from '../render/render.js';
-import { checkStyleIds, renderStyles } from '../render/style-engines.js';
+import { checkStyleIds, prepareStyleEngines, renderStyles } from '../render/style-engines.js';
 import { resolveReferences } from './resolve.js';
 
 /** What of a resolve request the answer needs (the handler's validated body). */
@@ -45,10 +45,10 @@ export async function citeReferenceRecords(
 ): Promise<{ data: CiteResolveData; records: (CslItem | undefined)[]; transient: boolean[] }> {
   const renderer = citationRenderer();
   renderer.catch(() => undefined);
-  const [styles, resolutions] = await Promise.all([
-    checkStyleIds(request.styles),
-    resolveReferences(request.references, options),
-  ]);
+  const checked = checkStyleIds(request.styles);
+  // The asked styles' engines are built while the references are looked up, not after.
+  checked.then(prepareStyleEngines, () => undefined);
+  const [styles, resolutions] = await Promise.all([checked, resolveReferences(request.references, options)]);
   const markup = request.citation_markup;
   const records = resolutions.map((resolution) => (resolution.work ? cslFromCrossref(resolution.work) : undefined));
   const citable = records.map((csl) => (csl ? citableItem(csl) : undefined));

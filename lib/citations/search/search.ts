@@ -12,7 +12,7 @@ import { CITATION_FORMATS, type CitationMarkup, type CiteSearchData, type Export
 import { logger } from '../../logger.js';
 import type { Upstream } from '../../upstream/serpapi.js';
 import { citationRenderer } from '../render/render.js';
-import { checkStyleIds, renderStyles } from '../render/style-engines.js';
+import { checkStyleIds, prepareStyleEngines, renderStyles } from '../render/style-engines.js';
 import { citeEngine, citeFromIndex } from '../sources/index-cite.js';
 import { citePapers, styleRecordOf } from './cite.js';
 import { assemble, reshapeScholarPage } from './page.js';
@@ -56,6 +56,8 @@ export async function citeSearch(
   const listStyle = (CITATION_FORMATS as readonly string[]).includes(request.format) ? [] : [request.format];
   const [styles, listStyles] = await Promise.all([checkStyleIds(request.styles), checkStyleIds(listStyle, 'format')]);
   const format = listStyles[0] ?? request.format;
+  // Their engines are built while the search and the lookups are on the network, not after.
+  prepareStyleEngines([...styles, ...listStyles]);
   // Unless built at start-up, the citation styles are built while the search is on the network (render.ts
   // says why), and finish before any record lookup starts (records.ts).
   const renderer = citationRenderer();
