@@ -97,7 +97,6 @@ class Bodies {
 }
 
 interface LoadedPack extends StylePack {
-  readonly dir: URL;
   readonly bodies: Bodies;
 }
 
@@ -107,7 +106,6 @@ function buildPack(index: PackIndex, dir: URL): LoadedPack {
   const localeByLower = new Map([...localeSpans.keys()].map((tag) => [tag.toLowerCase(), tag]));
   const primary = new Map(Object.entries(index.primary_dialects).map(([lang, tag]) => [lang.toLowerCase(), tag]));
   return {
-    dir,
     bodies,
     source: Object.freeze({ ...index.source }),
     locale(lang) {

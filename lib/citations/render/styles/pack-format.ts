@@ -80,7 +80,8 @@ export interface PackColumns {
   body: number[];
 }
 
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Sorts strings by UTF-16 code unit, as the writer sorts every list: the same input, the same files. */
+export const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The styles (sorted by id, a dependent's parent among them) as catalogue.json.br's columns. */
 export function toColumns(styles: readonly PackedStyle[]): PackColumns {
@@ -101,9 +102,10 @@ export function toColumns(styles: readonly PackedStyle[]): PackColumns {
     if (i === undefined) throw new Error(`no entry for ${value}`);
     return i;
   };
-  const setKeys = names(styles.map((s) => JSON.stringify(s.fields.map((f) => at(fieldAt, f)).sort((a, b) => a - b))));
+  // Each style's set of fields, written as its sorted indexes' JSON.
+  const setKeys = styles.map((s) => JSON.stringify(s.fields.map((f) => at(fieldAt, f)).sort((a, b) => a - b)));
   // The empty set first, then by their JSON: any order would do, this one is reproducible.
-  const field_sets = setKeys
+  const field_sets = names(setKeys)
     .map((key) => JSON.parse(key) as number[])
     .sort((a, b) => a.length - b.length || byCodeUnit(JSON.stringify(a), JSON.stringify(b)));
   const setAt = index(field_sets.map((set) => JSON.stringify(set)));
@@ -116,7 +118,7 @@ export function toColumns(styles: readonly PackedStyle[]): PackColumns {
     id: styles.map((s) => s.id),
     title: styles.map((s) => s.title),
     title_short: styles.map((s) => s.title_short ?? ''),
-    fields: styles.map((s) => at(setAt, JSON.stringify(s.fields.map((f) => at(fieldAt, f)).sort((a, b) => a - b)))),
+    fields: setKeys.map((key) => at(setAt, key)),
     citation_format: styles.map((s) => at(formatAt, s.citation_format)),
     default_locale: styles.map((s) => at(localeAt, s.default_locale)),
     parent: styles.map((s) => at(idAt, s.parent)),

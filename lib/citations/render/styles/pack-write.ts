@@ -25,7 +25,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
-import { PACK_VERSION, PART_BYTES, type PackedStyle, type PackIndex, partFile, type Span, toColumns } from './pack-format.js';
+import {
+  byCodeUnit,
+  PACK_VERSION,
+  PART_BYTES,
+  type PackedStyle,
+  type PackIndex,
+  partFile,
+  type Span,
+  toColumns,
+} from './pack-format.js';
 
 export const PINNED_STYLES = ['mla', 'chicago', 'apa', 'harvard1', 'vancouver'] as const;
 export const PINNED_LOCALES = ['en-US', 'en-GB'] as const;
@@ -104,8 +113,6 @@ function compress(body: Buffer): Buffer {
     },
   });
 }
-
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 interface Checkout {
   dir: string;
