@@ -26,3 +26,13 @@ export function lazyDynamoClient(timeoutMs: number): () => Promise<{ client: Dyn
     return sdk;
   };
 }
+
+/**
+ * Whether a call failed because its connection closed before any answer: mostly a kept-alive connection the
+ * table closed just as the call was written on it, which a new connection mends. The SDK names it
+ * TimeoutError and keeps Node's code.
+ */
+export function connectionDropped(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}

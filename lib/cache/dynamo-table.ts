@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { config } from '../config.js';
+import { connectionDropped } from '../dynamo-client.js';
 import { logger } from '../logger.js';
 import type { CacheActivity } from '../request-state.js';
 
@@ -163,7 +164,7 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
     budgetMs: number,
     context: TableContext,
     call: (sdk: { client: DynamoDBClient; commands: Sdk }, signal: AbortSignal) => Promise<T>,
-    { duringRest = false } = {},
+    { duringRest = false, readOnly = false } = {},
   ): Promise<T | undefined> {
     if (!duringRest && now() < restingUntil) {
       context.activity.tableErrors += 1;
@@ -180,7 +181,16 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
           reject(new TableTimeout(`no answer within ${budgetMs} ms`));
         }, budgetMs);
       });
-      const result = await Promise.race([call(loaded, controller.signal), timeout]);
+      const send = () => Promise.race([call(loaded, controller.signal), timeout]);
+      let result: T;
+      try {
+        result = await send();
+      } catch (error) {
+        // A read whose connection closed before any answer is sent again within its budget: a miss would pay
+        // the upstream. A write is not (a claim that landed would then be refused as another's).
+        if (!readOnly || !connectionDropped(error)) throw error;
+        result = await send();
+      }
       // A table that answers is back: the rest, if any, ends.
       failuresInARow = 0;
       restingUntil = 0;
@@ -220,7 +230,7 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
         );
         return answer.Item ?? {};
       },
-      { duringRest: true },
+      { duringRest: true, readOnly: true },
     );
 
   /**
@@ -321,25 +331,31 @@ export function createCacheTable(options: CacheTableOptions): CacheTable {
       for (let i = 0; i < unique.length; i += READ_BATCH) batches.push(unique.slice(i, i + READ_BATCH));
       await Promise.all(
         batches.map(async (batch) => {
-          const items = await attempt('read', options.readTimeoutMs, context, async ({ client, commands }, abortSignal) => {
-            if (batch.length === 1) {
+          const items = await attempt(
+            'read',
+            options.readTimeoutMs,
+            context,
+            async ({ client, commands }, abortSignal) => {
+              if (batch.length === 1) {
+                const answer = await client.send(
+                  new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: prefixed(batch[0] as string) } } }),
+                  { abortSignal },
+                );
+                return { items: answer.Item ? [answer.Item] : [], unprocessed: 0 };
+              }
               const answer = await client.send(
-                new commands.GetItemCommand({ TableName: options.tableName, Key: { pk: { S: prefixed(batch[0] as string) } } }),
+                new commands.BatchGetItemCommand({
+                  RequestItems: { [options.tableName]: { Keys: batch.map((key) => ({ pk: { S: prefixed(key) } })) } },
+                }),
                 { abortSignal },
               );
-              return { items: answer.Item ? [answer.Item] : [], unprocessed: 0 };
-            }
-            const answer = await client.send(
-              new commands.BatchGetItemCommand({
-                RequestItems: { [options.tableName]: { Keys: batch.map((key) => ({ pk: { S: prefixed(key) } })) } },
-              }),
-              { abortSignal },
-            );
-            return {
-              items: answer.Responses?.[options.tableName] ?? [],
-              unprocessed: answer.UnprocessedKeys?.[options.tableName]?.Keys?.length ?? 0,
-            };
-          });
+              return {
+                items: answer.Responses?.[options.tableName] ?? [],
+                unprocessed: answer.UnprocessedKeys?.[options.tableName]?.Keys?.length ?? 0,
+              };
+            },
+            { readOnly: true },
+          );
           // Keys the table left unprocessed (throttling) are misses: retrying would not fit in the budget.
           if (items?.unprocessed) context.activity.tableErrors += 1;
           for (const item of items?.items ?? []) {

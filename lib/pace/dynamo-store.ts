@@ -11,6 +11,7 @@
  * `v`, and `expires_at` a day after its last start or pause (DynamoDB's TTL: an idle upstream leaves no item).
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { connectionDropped } from '../dynamo-client.js';
 import type { PaceState } from './rules.js';
 import { type PaceChange, type PaceStore, PaceStoreUnavailable } from './store.js';
 
@@ -69,7 +70,13 @@ export function toPaceItem(key: string, state: PaceState, version: number): Reco
 export function createDynamoPaceStore(options: DynamoPaceStoreOptions): PaceStore {
   const attempts = options.attempts ?? 8;
 
-  /** One SDK call within the time budget; rejects with PaceStoreUnavailable, or the SDK's ConditionalCheckFailedException. */
+  /**
+   * One SDK call within the time budget; rejects with PaceStoreUnavailable, or the SDK's
+   * ConditionalCheckFailedException. A connection dropped before any answer is tried once more within the
+   * same time (the client keeps one attempt a call). Sent again, a write that did land meets its own version
+   * and the change is computed again over the state holding it, its turns then taken later: a second sending
+   * can only slow the pace, never give the same room twice.
+   */
   async function send<T>(call: (sdk: { client: DynamoDBClient; commands: Sdk }, signal: AbortSignal) => Promise<T>): Promise<T> {
     let handle: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -77,7 +84,13 @@ export function createDynamoPaceStore(options: DynamoPaceStoreOptions): PaceStor
     });
     try {
       const sdk = await Promise.race([options.client(), timeout]);
-      return await Promise.race([call(sdk, AbortSignal.timeout(options.timeoutMs)), timeout]);
+      const signal = AbortSignal.timeout(options.timeoutMs);
+      try {
+        return await Promise.race([call(sdk, signal), timeout]);
+      } catch (error) {
+        if (!connectionDropped(error)) throw error;
+        return await Promise.race([call(sdk, signal), timeout]);
+      }
     } catch (error) {
       if (error instanceof PaceStoreUnavailable || (error as Error).name === 'ConditionalCheckFailedException') throw error;
       throw new PaceStoreUnavailable(`${(error as Error).name}: ${(error as Error).message}`.slice(0, 300), { cause: error });

@@ -132,6 +132,17 @@ describe('a claim on a slow table', () => {
     expect(scopeB.activity).toMatchObject({ tableHits: 1, misses: 0, duplicateCalls: 0 });
   });
 
+  it('is not sent again when its connection closed after it landed: the container loads at once, not waiting on its own claim', async () => {
+    const a = container();
+    const held = heldLoad<string>();
+    table.dropNext(1, { after: true, operation: 'PutItem' });
+    const answer = a.remember('a claim whose answer was lost', held.load, { scope: scope() });
+    await held.started;
+    expect(table.calls.filter((call) => call.operation === 'PutItem')).toHaveLength(1);
+    held.finish.resolve('loaded');
+    expect(await answer).toBe('loaded');
+  });
+
   it('is waited for though the table slows down mid-wait past every call’s budget (the deployed 150 and 300 ms)', async () => {
     const [a, b] = [container(), container(tableClient(10_000, 300))];
     const first = heldLoad<string>();

@@ -89,4 +89,49 @@ describe('the pace’s DynamoDB store', () => {
       table.setMode({ kind: 'ok' });
     }
   });
+
+  it('sends a call again once when its connection closed before any answer, and gives up on a second close', async () => {
+    const pace = () => new Pace({ key: 'dropped', source: 'Crossref', perSecond: 1, store: storeOf(), now: () => 0 });
+    table.resetLog();
+    // The table closes the connection of the first read (a kept-alive connection it had just timed out).
+    table.dropNext(1);
+    const first = pace();
+    const turn = await first.slot(Number.POSITIVE_INFINITY, 0);
+    expect(turn).toEqual({ startAt: 0 });
+    expect(first.storeFailures()).toEqual([]);
+    expect(table.operations).toEqual(['GetItem', 'GetItem', 'PutItem']);
+    // Closed twice in a row, the table is taken for down (the container keeps the pace alone a while).
+    table.dropNext(2);
+    const change = () => ({ next: { starts: [1], pausedUntil: 0 }, result: true });
+    await expect(storeOf().update('dropped twice', change)).rejects.toBeInstanceOf(PaceStoreUnavailable);
+    // An answer, even a refusal, is not sent again.
+    table.resetLog();
+    table.grantLeadingKeys(['crossref']);
+    try {
+      await expect(storeOf().update('refused', change)).rejects.toThrow(/AccessDeniedException/);
+      expect(table.operations).toEqual(['GetItem']);
+    } finally {
+      table.grantLeadingKeys(undefined);
+    }
+  });
+
+  it('takes a turn later, never the same room twice, when a write landed and its answer was lost', async () => {
+    const paces = [0, 1].map(
+      () => new Pace({ key: 'lost answer', source: 'Crossref', perSecond: 1, store: storeOf(), now: () => 0 }),
+    );
+    // The first pace's write lands and its connection closes before the answer.
+    table.dropNext(1, { after: true, operation: 'PutItem' });
+    const firstTurn = await paces[0]?.slot(Number.POSITIVE_INFINITY, 0);
+    const secondTurn = await paces[1]?.slot(Number.POSITIVE_INFINITY, 0);
+    const stored = await client.send(
+      new sdk.GetItemCommand({ TableName: table.tableName, Key: { pk: { S: 'lost answer' } }, ConsistentRead: true }),
+    );
+    const starts = fromPaceItem(stored.Item).state.starts;
+    // The lost write's turn stays in the item, unused: the first pace's turn came after it, the second's after both.
+    expect(starts).toHaveLength(3);
+    expect(firstTurn).toEqual({ startAt: starts[1] });
+    expect(secondTurn).toEqual({ startAt: starts[2] });
+    expect(new Set(starts).size).toBe(3);
+    expect(paces.flatMap((pace) => pace.storeFailures())).toEqual([]);
+  });
 });

@@ -131,6 +131,21 @@ describe('two containers sharing one table', () => {
     expect(table.operations).toEqual(['GetItem', 'BatchGetItem']);
   });
 
+  it('reads again a read whose connection closed before any answer, rather than paying the upstream', async () => {
+    serve({ dropped: scholarPage('dropped', ids('dr', 3)) });
+    expect((await first.post(CITE, { citation_source: 'index', query: 'dropped', results: 3 })).status).toBe(200);
+    forgetCalls();
+    table.resetLog();
+    // The search page's read and the papers' batch read each meet a closed connection once.
+    table.dropNext(1, { operation: 'GetItem' });
+    table.dropNext(1, { operation: 'BatchGetItem' });
+    const reply = await second.post(CITE, { citation_source: 'index', query: 'dropped', results: 3 });
+    expect(citedPapers(reply)).toBe(3);
+    expect(reply.headers.get('x-cache')).toBe('hit');
+    expect(upstream.calls()).toBe(0);
+    expect(table.operations).toEqual(['GetItem', 'GetItem', 'BatchGetItem', 'BatchGetItem']);
+  });
+
   it('calls the upstream only for the papers no container has seen, and says partial', async () => {
     serve({
       'overlap one': scholarPage('overlap one', ids('ov', 4)),

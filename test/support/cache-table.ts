@@ -92,6 +92,13 @@ export interface CacheTableServer {
    */
   grantLeadingKeys(patterns: readonly string[] | undefined): void;
   setMode(mode: TableMode): void;
+  /**
+   * Closes the connection of each of the next `count` calls without answering it, as a server closes an
+   * idle keep-alive connection just as a request is written on it (the client reads ECONNRESET, "socket
+   * hang up"): before the table applied the call, or `after` it (the write landed, its answer is lost);
+   * of any operation, or only of `operation`'s calls ("PutItem"). Each call adds to the drops pending.
+   */
+  dropNext(count: number, options?: { after?: boolean; operation?: string }): void;
   /** Stops listening and drops open connections: the table is down (connection refused). */
   stop(): Promise<void>;
   /** Listens again on the same port, with the same data. */
@@ -122,6 +129,7 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
   const calls: TableCall[] = [];
   const sockets = new Set<Socket>();
   let mode: TableMode = { kind: 'ok' };
+  const drops: { count: number; after?: boolean; operation?: string }[] = [];
   let grant: readonly string[] | undefined;
   let port = 0;
 
@@ -155,6 +163,19 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
       res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.0' });
       res.end(accessDenied(operation));
       return;
+    }
+    const drop = drops.find((each) => each.count > 0 && (each.operation === undefined || each.operation === operation));
+    if (drop) {
+      drop.count--;
+      if (!drop.after) {
+        received.socket.destroy();
+        return;
+      }
+      // dynalite applies the call; its answer never leaves.
+      res.end = (() => {
+        received.socket.destroy();
+        return res;
+      }) as typeof res.end;
     }
     const current = mode;
     if (current.kind === 'throttle') {
@@ -242,6 +263,9 @@ export async function startCacheTable(tableName = 'search-citation-cache'): Prom
     },
     setMode: (next) => {
       mode = next;
+    },
+    dropNext: (count, options = {}) => {
+      drops.push({ count, ...options });
     },
     stop,
     start: listen,
