@@ -51,6 +51,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     /** Writes a CPU profile of the service process (node --cpu-prof) and prints where its time went. */
     profile: { type: 'boolean', default: false },
+    /** Comma-separated functions the cold section measures (beside the empty handler); all by default. */
+    functions: { type: 'string' },
     /** Runs only the shared-cache benchmark (bench/cache.ts): two services sharing one table. */
     'shared-cache': { type: 'boolean', default: false },
     /** Runs only the jobs benchmark (bench/jobs.ts): a job of many references at Crossref's published pace. */
@@ -733,6 +735,15 @@ function judge(results: Results): void {
   }
 }
 
+/** The bundles `--functions` names, with the empty handler (every bundle without it): a look at a few, its results partial. */
+function onlyAskedFunctions(built: BuiltBundles): BuiltBundles {
+  if (!args.functions) return built;
+  const asked = new Set(args.functions.split(',').map((name) => name.trim()));
+  const unknown = [...asked].filter((name) => !built.bundles.some((bundle) => bundle.name === name));
+  if (unknown.length > 0) throw new Error(`--functions: no function named ${unknown.join(', ')}`);
+  return { ...built, bundles: built.bundles.filter((bundle) => bundle.name === EMPTY_HANDLER || asked.has(bundle.name)) };
+}
+
 async function main() {
   const started = Date.now();
   const info = machine();
@@ -782,7 +793,7 @@ async function main() {
         }
       }
     }
-    if (SECTIONS.has('cold')) Object.assign(results, await coldSection(upstream, built));
+    if (SECTIONS.has('cold')) Object.assign(results, await coldSection(upstream, onlyAskedFunctions(built)));
     if (SECTIONS.has('cold')) {
       const mcpOptions = { upstreamUrl: upstream.ready.url, deployedEnvironment: deployed, rounds: SETTINGS.coldRounds, log };
       results.mcp = await mcpSection({ ...mcpOptions, clientKey: CLIENT_KEY, upstreamKey: UPSTREAM_KEY });
