@@ -33,10 +33,11 @@ import { loadStylePack } from './style-catalogue.js';
 /** Renders one record in every format it can. */
 export interface CitationRenderer {
   /**
-   * The record's citations in every format whose style renders it; a format whose style gives nothing
-   * (Chicago for an author-less reference entry) or throws is left out, and the others are kept.
+   * The record's citations in every format whose style renders it (or in `formats` alone); a format whose
+   * style gives nothing (Chicago for an author-less reference entry) or throws is left out, and the others
+   * are kept.
    */
-  render(item: CslItem, markup?: CitationMarkup): Citations;
+  render(item: CslItem, markup?: CitationMarkup, formats?: readonly CitationFormat[]): Citations;
   /** The built engines, one per format (for inspection: rendering goes through `render`). */
   readonly engines?: Readonly<Record<CitationFormat, Engine>>;
 }
@@ -59,21 +60,36 @@ export const STYLE_OF: Record<
 };
 
 let building: Promise<CitationRenderer> | undefined;
+let warming: Promise<void> | undefined;
+let warmUpRenders = 0;
 
 /**
  * The renderer, its engines built on first call and kept for the container's life. Call it as early as
- * possible (before the first network wait) and await it when a record needs rendering.
+ * possible (before the first network wait) and await it when a record needs rendering. Once built, its
+ * rendering paths are compiled in the background (`warmUp`), while the request that built it most likely
+ * waits on the network still.
  */
 export function citationRenderer(): Promise<CitationRenderer> {
-  building ??= buildRenderer().catch((error: unknown) => {
-    building = undefined;
-    throw error;
-  });
+  building ??= buildRenderer().then(
+    (renderer) => {
+      warming = warmUp(renderer);
+      return renderer;
+    },
+    (error: unknown) => {
+      building = undefined;
+      throw error;
+    },
+  );
   return building;
 }
 
+/** Warm-up renders made in this container so far (for tests). */
+export function citationWarmUpRenders(): number {
+  return warmUpRenders;
+}
+
 /** A journal article with what the styles print most: rendering it once compiles their rendering paths. */
-const WARM_UP_ITEM: CslItem = {
+export const WARM_UP_ITEM: CslItem = {
   id: 'warm-up',
   type: 'article-journal',
   title: 'A study of warm starts',
@@ -125,6 +141,21 @@ const WARM_UP_KINDS: CslItem[] = [
 ];
 
 /**
+ * One record of each kind of work rendered in every format, one format a turn: the first real record then
+ * runs compiled code (a first render takes about twice as long as the next), and an answer that arrives
+ * meanwhile waits for one render at most, not for all of them. Never rejects.
+ */
+async function warmUp(renderer: CitationRenderer): Promise<void> {
+  for (const item of [WARM_UP_ITEM, ...WARM_UP_KINDS]) {
+    for (const format of CITATION_FORMATS) {
+      await nextTurn();
+      renderer.render(item, 'text', [format]);
+      warmUpRenders++;
+    }
+  }
+}
+
+/**
  * The renderer built now, at start-up, and one record of each kind of work rendered with it so that the
  * first search's rendering runs compiled code. Logs how long it took; never rejects (a failed build is
  * tried again by the first citation search, through `citationRenderer`).
@@ -132,8 +163,8 @@ const WARM_UP_KINDS: CslItem[] = [
 export async function prepareCitationRenderer(): Promise<void> {
   const started = performance.now();
   try {
-    const renderer = await citationRenderer();
-    for (const item of [WARM_UP_ITEM, ...WARM_UP_KINDS]) renderer.render(item);
+    await citationRenderer();
+    await warming;
     logger.info('citation styles built', { ms: Math.round(performance.now() - started) });
   } catch (error) {
     logger.error('citation styles could not be built at start-up', { error: error as Error });
@@ -172,7 +203,7 @@ async function buildRenderer(): Promise<CitationRenderer> {
   let renders = 0;
   return {
     engines,
-    render(item, markup = 'text') {
+    render(item, markup = 'text', formats = CITATION_FORMATS) {
       // A record with neither a title nor a container gives strings such as "(n.d.).": no citation at all.
       const named = (field: unknown) => typeof field === 'string' && field.trim() !== '';
       if (!named(item.title) && !named(item['container-title'])) return {};
@@ -181,7 +212,7 @@ async function buildRenderer(): Promise<CitationRenderer> {
       items.set(id, withCutMark({ ...item, id }));
       try {
         const citations: Citations = {};
-        for (const format of CITATION_FORMATS) {
+        for (const format of formats) {
           const entry = entryOf(engines[format], id, format, markup);
           if (entry) citations[format] = item[AUTHORS_CUT] ? etAl(entry) : entry;
         }

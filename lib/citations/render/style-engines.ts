@@ -16,7 +16,7 @@ import { AppError } from '../../errors.js';
 import { logger } from '../../logger.js';
 import { AUTHORS_CUT, type CslItem } from '../model/csl.js';
 import { indexMacroLookups } from './citeproc-macro-index.js';
-import { etAl, forOneEntry, renderEntry, withCutMark } from './render.js';
+import { etAl, forOneEntry, renderEntry, WARM_UP_ITEM, withCutMark } from './render.js';
 import { type Catalogue, closeStyleIds, loadCatalogue } from './style-catalogue.js';
 
 /** Styles a request may ask for at once (the `styles` field). */
@@ -34,12 +34,15 @@ interface StyleEngine {
   bibliography: boolean;
   /** Numeric styles number their entries; the number means nothing outside a list. */
   numeric: boolean;
+  /** Whether a warm-up record was rendered with it (warmUpStyle). */
+  warmed?: boolean;
 }
 
 const engines = new Map<string, Promise<StyleEngine>>();
 // citeproc asks for an item by id while rendering it; each render puts its one item here first.
 const items = new Map<string, CslItem>();
 let renders = 0;
+let warmUpRenders = 0;
 
 /**
  * The asked ids as the catalogue spells them (lower case; a style's full URL is accepted), or a 400
@@ -101,12 +104,34 @@ async function engineFor(id: string): Promise<StyleEngine> {
 }
 
 /**
- * Starts building the engines of these styles (ids as checkStyleIds gave them) and does not wait: a request
- * that renders them once its lookups are answered finds them built during the wait, not after it. A build
- * that fails is tried again, and logged, when renderStyles asks for it.
+ * Starts building the engines of these styles (ids as checkStyleIds gave them), each warmed up once built
+ * (warmUpStyle): a request that renders them once its lookups are answered finds them built during the
+ * wait, not after it. A build that fails is tried again, and logged, when renderStyles asks for it. The
+ * promise (never rejected) is for tests: a request does not wait for it.
  */
-export function prepareStyleEngines(styleIds: readonly string[]): void {
-  for (const id of styleIds) engineFor(id).catch(() => undefined);
+export function prepareStyleEngines(styleIds: readonly string[]): Promise<void> {
+  return Promise.all(styleIds.map((id) => engineFor(id).then(warmUpStyle, () => undefined))).then(() => undefined);
+}
+
+/**
+ * A record rendered once with a newly built engine, on a turn of its own, while the request that asked for
+ * it most likely waits on the network still: its first real record then runs compiled code. Never throws.
+ */
+async function warmUpStyle(style: StyleEngine): Promise<void> {
+  if (style.warmed) return;
+  style.warmed = true;
+  await nextTurn();
+  try {
+    renderOne(style, WARM_UP_ITEM, 'text');
+    warmUpRenders++;
+  } catch {
+    // A style that cannot render the warm-up record says so when a request's record is rendered.
+  }
+}
+
+/** Warm-up renders of the styles beyond the five made in this container so far (for tests). */
+export function styleWarmUpRenders(): number {
+  return warmUpRenders;
 }
 
 /** Engines built and kept now (for the benchmark and tests). */

@@ -3,7 +3,8 @@
  * network, not after they are answered (style-engines.ts, `prepareStyleEngines`): POST /v1/cite/resolve and
  * POST /v1/cite/check are run here against a Crossref and a DataCite that hold every answer until the asked
  * style's engine is built. Were the engine built only once the answers came, none would be built while they
- * are held, and the wait below would end without one.
+ * are held, and the wait below would end without one. Each engine also renders a warm-up record while the
+ * answers are held, so that the first real record runs compiled code.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,14 +42,24 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** Runs `start` and waits until a lookup is held and, while it is, one more engine is built; then answers. */
-async function builtWhileHeld(styles: string[], start: () => Promise<unknown>): Promise<void> {
-  const { keptStyleEngines } = await import('../../../lib/citations/render/style-engines.js');
+/**
+ * Runs `start` and waits until a lookup is held and, while it is, one more engine is built and a record
+ * rendered with it (its warm-up), and, with `fiveWarmedUp`, the five formats' engines warmed up too; then answers.
+ */
+async function builtWhileHeld(styles: string[], start: () => Promise<unknown>, fiveWarmedUp = false): Promise<void> {
+  const [{ keptStyleEngines, styleWarmUpRenders }, { citationWarmUpRenders }] = await Promise.all([
+    import('../../../lib/citations/render/style-engines.js'),
+    import('../../../lib/citations/render/render.js'),
+  ]);
   const before = keptStyleEngines();
+  const warmedBefore = styleWarmUpRenders();
   const answer = start();
   await vi.waitFor(() => expect(held.length).toBeGreaterThan(0), { timeout: 60_000, interval: 20 });
   // Well before the lookups' 28 s: on a machine many times slower than a quiet one, a build takes seconds.
   await vi.waitFor(() => expect(keptStyleEngines()).toBe(before + styles.length), { timeout: 20_000, interval: 20 });
+  await vi.waitFor(() => expect(styleWarmUpRenders()).toBe(warmedBefore + styles.length), { timeout: 20_000, interval: 20 });
+  // Five kinds of work, each in the five formats, one render a turn.
+  if (fiveWarmedUp) await vi.waitFor(() => expect(citationWarmUpRenders()).toBe(25), { timeout: 20_000, interval: 20 });
   expect(givenUp).toBe(0);
   expect(held.length).toBeGreaterThan(0);
   release();
@@ -68,7 +79,7 @@ describe('the asked styles’ engines', () => {
       import('../../../functions/cite-resolve.js'),
     ]);
     const request = requestSchema.parse({ references: ['10.1111/ele.14024'], styles: ['ieee'] });
-    await builtWhileHeld(['ieee'], () => citeReferences(request, { deadline: Date.now() + 60_000 }));
+    await builtWhileHeld(['ieee'], () => citeReferences(request, { deadline: Date.now() + 60_000 }), true);
   }, 180_000);
 
   it('are built while POST /v1/cite/check looks its references up', async () => {
