@@ -145,13 +145,18 @@ const WARM_UP_KINDS: CslItem[] = [
  * runs compiled code (a first render takes about twice as long as the next), and an answer that arrives
  * meanwhile waits for one render at most, not for all of them. Never rejects.
  */
-async function warmUp(renderer: CitationRenderer): Promise<void> {
-  for (const item of [WARM_UP_ITEM, ...WARM_UP_KINDS]) {
-    for (const format of CITATION_FORMATS) {
-      await nextTurn();
-      renderer.render(item, 'text', [format]);
-      warmUpRenders++;
+export async function warmUp(renderer: CitationRenderer): Promise<void> {
+  try {
+    for (const item of [WARM_UP_ITEM, ...WARM_UP_KINDS]) {
+      for (const format of CITATION_FORMATS) {
+        await nextTurn();
+        renderer.render(item, 'text', [format]);
+        warmUpRenders++;
+      }
     }
+  } catch (error) {
+    // Nobody awaits a warm-up a request started: a rejection here would be unhandled and end the process.
+    logger.warn('citation styles not warmed up', { error: error as Error });
   }
 }
 

@@ -5,7 +5,13 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { citationRenderer, citationWarmUpRenders, prepareCitationRenderer } from '../../../lib/citations/render/render.js';
+import {
+  citationRenderer,
+  citationWarmUpRenders,
+  prepareCitationRenderer,
+  warmUp,
+} from '../../../lib/citations/render/render.js';
+import { capturedLogLines } from '../../support/capture-logs.js';
 
 describe('the five formats’ warm-up', () => {
   it('runs after the build, a render a turn, and is done when the start-up preparation says so', async () => {
@@ -39,4 +45,14 @@ describe('the five formats’ warm-up', () => {
     await nextTurn();
     expect(citationWarmUpRenders()).toBe(25);
   }, 120_000);
+
+  it('never rejects: a render that throws is logged, since nobody awaits a warm-up a request started', async () => {
+    const failing = {
+      render: () => {
+        throw new Error('a style that cannot render');
+      },
+    };
+    await expect(warmUp(failing)).resolves.toBeUndefined();
+    expect(capturedLogLines.some((line) => line.includes('citation styles not warmed up'))).toBe(true);
+  });
 });
