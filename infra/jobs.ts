@@ -15,7 +15,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { publishedPace } from '../lib/citations/sources/published-pace.js';
+import { publishedInFlight, publishedPace } from '../lib/citations/sources/published-pace.js';
 import { workerConcurrency } from '../lib/jobs/sizing.js';
 import { JOB_TABLE_KEYS } from '../lib/jobs/store-dynamo.js';
 import { RECORD_SOURCES, type Route } from '../lib/routes.js';
@@ -121,7 +121,11 @@ export class Jobs extends Construct {
     });
 
     const hasContact = Boolean(props.crossrefMailto);
-    this.workers = workerConcurrency(publishedPace('crossref', hasContact), WORKER_LOOKUPS_IN_FLIGHT);
+    this.workers = workerConcurrency(
+      publishedPace('crossref', hasContact),
+      WORKER_LOOKUPS_IN_FLIGHT,
+      publishedInFlight('crossref', hasContact),
+    );
     this.resources = { table: this.table, bucket: this.bucket, queue: this.queue, ttlDays: props.ttlDays };
     this.worker = new ApiFunction(this, 'Worker', {
       ...props.functionProps,

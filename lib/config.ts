@@ -209,6 +209,16 @@ const configSchema = z
      * unset, 5 without CROSSREF_MAILTO and 10 with it, Crossref's public and polite limits since December 2025.
      */
     CROSSREF_REQUESTS_PER_SECOND: z.optional(rateVar()),
+    /**
+     * Crossref lookups in flight at once for the whole deployment (its concurrency limit): unset, 1 without
+     * CROSSREF_MAILTO and 5 with it, Crossref's public and polite limits, or what its answers state if stricter.
+     */
+    CROSSREF_IN_FLIGHT: z.optional(
+      z.pipe(
+        z.string().check(z.regex(/^\d+$/, { error: 'must be a whole number' })),
+        z.transform(Number).check(z.gte(1), z.lte(50)),
+      ),
+    ),
     /** DataCite's REST API (free, no key): DOIs Crossref does not know, arXiv's and most datasets'. */
     DATACITE_BASE_URL: z._default(z.url({ protocol: /^https?$/ }), 'https://api.datacite.org'),
     /**
@@ -231,6 +241,8 @@ const configSchema = z
     PACE_TIMEOUT_MS: intVar(500, 10, 28_000),
     /** How long a container keeps the pace alone (in its memory) once the pace table did not answer. */
     PACE_RETRY_MS: intVar(10_000, 100, 600_000),
+    /** How often a lookup waiting for a room in flight (the source's concurrency limit) reads the pace again. */
+    PACE_POLL_MS: intVar(50, 5, 1_000),
     /** One Crossref lookup; a slower paper keeps `doi: null` and exports built from the index's data. */
     CROSSREF_TIMEOUT_MS: intVar(4_000, 50, 28_000),
     /** Lookups in flight at once, per request: Crossref limits how many one client may have open, so keep it low. */

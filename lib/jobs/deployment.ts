@@ -7,7 +7,7 @@
  * bundles leave the pipeline out. Every engine of the process shares its one store and queue.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { crossrefRate } from '../citations/sources/crossref.js';
+import { crossrefInFlight, crossrefRate } from '../citations/sources/crossref.js';
 import { userAgent } from '../citations/sources/fetch-json.js';
 import { config } from '../config.js';
 import { logger } from '../logger.js';
@@ -69,7 +69,8 @@ export function embeddedJobQueue(): EmbeddedQueue | undefined {
   if (config.JOBS_QUEUE_URL) return undefined;
   embedded ??= createEmbeddedQueue({
     batchSize: config.JOBS_MESSAGES_PER_INVOCATION,
-    maxConcurrency: config.JOBS_WORKER_CONCURRENCY ?? workerConcurrency(crossrefRate(), config.CROSSREF_CONCURRENCY),
+    maxConcurrency:
+      config.JOBS_WORKER_CONCURRENCY ?? workerConcurrency(crossrefRate(), config.CROSSREF_CONCURRENCY, crossrefInFlight()),
     // As the stack sets SQS's: six times the worker's timeout (AWS's advice for a Lambda event source).
     visibilityTimeoutMs: config.JOBS_WORKER_TIMEOUT_SECONDS * 6_000,
     maxReceiveCount: config.JOBS_MAX_RECEIVES,

@@ -15,7 +15,17 @@ export const MIN_WORKERS = 2;
 /** The most the stack ever runs, whatever the pace. */
 export const MAX_WORKERS = 20;
 
-/** Workers for a pace of `lookupsPerSecond` with `inFlight` lookups each. */
-export function workerConcurrency(lookupsPerSecond: number, inFlight: number): number {
-  return Math.min(MAX_WORKERS, Math.max(MIN_WORKERS, Math.ceil((lookupsPerSecond * LOOKUP_SECONDS) / inFlight)));
+/**
+ * Workers for a pace of `lookupsPerSecond` with `inFlight` lookups each, under the source's concurrency limit
+ * for the deployment (`deploymentInFlight`, Crossref's: 1 in its public pool, 5 in its polite one): lookups
+ * beyond that limit would only wait for a room, so the workers are as many as keep either busy, the
+ * stricter of the two.
+ */
+export function workerConcurrency(
+  lookupsPerSecond: number,
+  inFlight: number,
+  deploymentInFlight = Number.POSITIVE_INFINITY,
+): number {
+  const busy = Math.min(lookupsPerSecond * LOOKUP_SECONDS, deploymentInFlight);
+  return Math.min(MAX_WORKERS, Math.max(MIN_WORKERS, Math.ceil(busy / inFlight)));
 }

@@ -22,14 +22,19 @@ export const paceStore: PaceStore = config.PACE_TABLE_NAME
 /** Whether the paces are the deployment's (a table) rather than this process's. */
 export const sharedPace = Boolean(config.PACE_TABLE_NAME);
 
-/** A pace for one upstream, kept where this container keeps its paces (`key`: its item, "crossref"). */
-export function deploymentPace(key: string, source: string, perSecond: number): Pace {
+/**
+ * A pace for one upstream, kept where this container keeps its paces (`key`: its item, "crossref"), with at
+ * most `inFlight` of its calls in flight at once for the deployment when given.
+ */
+export function deploymentPace(key: string, source: string, perSecond: number, inFlight?: number): Pace {
   // The table's first connection opened while the container starts, not on its first lookup.
   if (config.PACE_TABLE_NAME) void preparePaceTable(key);
   return new Pace({
     key,
     source,
     perSecond,
+    inFlight,
+    pollMs: config.PACE_POLL_MS,
     store: paceStore,
     retryMs: config.PACE_RETRY_MS,
     onUnavailable: (error) =>

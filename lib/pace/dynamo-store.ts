@@ -8,7 +8,9 @@
  *
  * The item: `starts` (the first start, then each start's distance from the one before, comma-separated:
  * starts are in order), `stated_limit` and `stated_ms` (the pace the upstream stated), `paused_until`,
- * `v`, and `expires_at` a day after its last start or pause (DynamoDB's TTL: an idle upstream leaves no item).
+ * `held` (the calls in flight under a concurrency limit, `id:start:until` comma-separated) and
+ * `stated_in_flight` (the limit the upstream stated), `v`, and `expires_at` a day after its last start or
+ * pause (DynamoDB's TTL: an idle upstream leaves no item).
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { connectionDropped } from '../dynamo-client.js';
@@ -41,9 +43,22 @@ export function fromPaceItem(item: Record<string, AttributeValue> | undefined): 
   }
   const limit = Number(item.stated_limit?.N);
   const ms = Number(item.stated_ms?.N);
+  const inFlight = Number(item.stated_in_flight?.N);
+  const held = (item.held?.S ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const parts = entry.split(':');
+      const until = Number(parts.pop());
+      const start = Number(parts.pop());
+      return { id: parts.join(':'), start, until };
+    })
+    .filter((hold) => hold.id && Number.isFinite(hold.start) && Number.isFinite(hold.until));
   return {
     state: {
       starts: starts.filter(Number.isFinite),
+      ...(held.length > 0 ? { held } : {}),
+      ...(inFlight > 0 ? { statedInFlight: inFlight } : {}),
       pausedUntil: Number(item.paused_until?.N ?? 0) || 0,
       ...(Number(item.retry_after_until?.N) > 0 ? { retryAfterUntil: Number(item.retry_after_until?.N) } : {}),
       ...(limit > 0 && ms > 0 ? { stated: { limit, ms } } : {}),
@@ -63,6 +78,10 @@ export function toPaceItem(key: string, state: PaceState, version: number): Reco
     paused_until: { N: String(Math.round(state.pausedUntil)) },
     ...(state.retryAfterUntil ? { retry_after_until: { N: String(Math.round(state.retryAfterUntil)) } } : {}),
     ...(state.stated ? { stated_limit: { N: String(state.stated.limit) }, stated_ms: { N: String(state.stated.ms) } } : {}),
+    ...(state.held?.length
+      ? { held: { S: state.held.map((hold) => `${hold.id}:${Math.round(hold.start)}:${Math.round(hold.until)}`).join(',') } }
+      : {}),
+    ...(state.statedInFlight ? { stated_in_flight: { N: String(state.statedInFlight) } } : {}),
     [PACE_ITEM_KEYS.timeToLive]: { N: String(Math.ceil(latest / 1000) + DAY_SECONDS) },
   };
 }

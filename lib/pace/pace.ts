@@ -5,6 +5,10 @@
  * for the start (a job waits as long as its deadline allows). `note()` learns from each answer the pace the
  * upstream states and the pause a 429 asks for, for every container that shares the store.
  *
+ * Under a concurrency limit (`inFlight`, or one the upstream states), a call that asks with a hold keeps its
+ * room in flight until `finish()`; a call that finds every room held waits, and asks again as soon as a call
+ * of this container ends, else every `pollMs` (another container's call may have ended), until its deadline.
+ *
  * The calls a container asks for while a change is in flight are given their starts together in the next
  * change: one round trip to the store for a page's lookups, first come, first served. A store that does
  * not answer (store.ts, PaceStoreUnavailable) is left alone for `retryMs` while this container keeps the
@@ -18,10 +22,12 @@ import { AppError } from '../errors.js';
 import {
   type Ask,
   EMPTY_STATE,
+  inFlightInForce,
   noted,
   type PaceState,
   type Rule,
   rateRule,
+  released,
   type Turn,
   takeTurns,
   WINDOW_MARGIN,
@@ -35,6 +41,10 @@ export interface PaceOptions {
   source: string;
   /** The configured rate, in calls per second. */
   perSecond: number;
+  /** The most calls in flight at once for the deployment (the upstream's concurrency limit); none when undefined. */
+  inFlight?: number;
+  /** How often a call waiting for a room in flight reads the store again. */
+  pollMs?: number;
   /** Where the state is kept: shared by the deployment (dynamo-store.ts) or this process's memory. */
   store: PaceStore;
   /** Where it is kept while `store` does not answer; default: a memory store of this pace's own. */
@@ -48,6 +58,15 @@ export interface PaceOptions {
 
 /** A call's turn as a caller reads it: its start, or the refusal to answer with. */
 export type Slot = { startAt: number } | { refused: AppError };
+
+/** A call's claim on a room in flight: its id, and how long it may hold it at most (its timeout). */
+export interface Hold {
+  id: string;
+  ms: number;
+}
+
+/** A turn as the pump gives it: a start or a refusal, never `full` (a call finding no room waits). */
+type GivenTurn = Exclude<Turn, { full: number }>;
 
 /**
  * Why a call was never sent: its turn at the upstream's pace came after its deadline. Never "did not answer
@@ -70,6 +89,8 @@ export class Pace {
   readonly key: string;
   private perSecond: number;
   private rule: Rule;
+  private readonly inFlight?: number;
+  private readonly pollMs: number;
   private readonly store: PaceStore;
   private readonly fallback: PaceStore;
   private readonly retryMs: number;
@@ -82,7 +103,10 @@ export class Pace {
   /** Why the store last failed to answer, and how often it did (the tests, a log line). */
   private failures: string[] = [];
   private readonly given: number[] = [];
-  private readonly waiting: { ask: Ask; resolve: (turn: Turn) => void }[] = [];
+  private readonly waiting: { ask: Ask; resolve: (turn: GivenTurn) => void }[] = [];
+  /** The calls that found every room in flight held, in order of asking, until a call ends or the next poll. */
+  private readonly full: { ask: Ask; resolve: (turn: GivenTurn) => void }[] = [];
+  private wakeTimer?: NodeJS.Timeout;
   private pumping = false;
 
   constructor(options: PaceOptions) {
@@ -90,6 +114,8 @@ export class Pace {
     this.key = options.key;
     this.perSecond = options.perSecond;
     this.rule = rateRule(options.perSecond);
+    this.inFlight = options.inFlight;
+    this.pollMs = options.pollMs ?? 50;
     this.store = options.store;
     this.fallback = options.fallback ?? createMemoryPaceStore();
     this.retryMs = options.retryMs ?? 10_000;
@@ -103,14 +129,19 @@ export class Pace {
     return this.perSecond;
   }
 
+  /** Whether calls are limited in flight (configured, or as the upstream stated): a call then asks with a hold. */
+  get limitsInFlight(): boolean {
+    return inFlightInForce(this.inFlight, this.known) !== undefined;
+  }
+
   /** Until when the upstream asked for a pause, as this container last heard. */
   get pausedUntil(): number {
     return this.known.pausedUntil;
   }
 
   /** When a call asking at `at` may start (the start is taken, and the call goes on it), or why it must not be sent. */
-  async slot(deadline: number, at: number = this.now()): Promise<Slot> {
-    const turn = await this.take(deadline, at);
+  async slot(deadline: number, at: number = this.now(), hold?: Hold): Promise<Slot> {
+    const turn = await this.take(deadline, at, hold);
     return 'startAt' in turn ? { startAt: this.went(turn.startAt) } : turn;
   }
 
@@ -118,12 +149,13 @@ export class Pace {
    * Waits for a start before `deadline` and answers it; rejects with the refusal when there is none. A pause
    * the upstream asked for while the call waited sends it back for a start past the pause.
    */
-  async acquire(deadline = Number.POSITIVE_INFINITY): Promise<number> {
+  async acquire(deadline = Number.POSITIVE_INFINITY, hold?: Hold): Promise<number> {
     let overslept: number | undefined;
     for (let asks = 0; ; asks += 1) {
-      const turn = await this.take(deadline);
+      const turn = await this.take(deadline, this.now(), hold);
       if ('refused' in turn) {
         // A call that overslept its turn and has no other before its deadline goes on that turn, unless paused.
+        // It keeps the room its first turn gave it (a refused ask changes nothing), until finish().
         if (overslept !== undefined && this.known.pausedUntil <= this.now()) return this.went(overslept);
         throw turn.refused;
       }
@@ -146,11 +178,55 @@ export class Pace {
   }
 
   /** A start taken in the store (not yet one a call went on), or why there is none. */
-  private take(deadline: number, at: number = this.now()): Promise<Slot> {
-    return new Promise<Turn>((resolve) => {
-      this.waiting.push({ ask: { at, deadline }, resolve });
+  private take(deadline: number, at: number = this.now(), hold?: Hold): Promise<Slot> {
+    return new Promise<GivenTurn>((resolve) => {
+      this.waiting.push({ ask: { at, deadline, ...(hold ? { hold } : {}) }, resolve });
       void this.pump();
     }).then((turn) => ('startAt' in turn ? turn : { refused: this.refusalFor(turn.refused, at) }));
+  }
+
+  /**
+   * The call holding `id` ended: its room in flight is free, and what its answer says (when it had one) is
+   * learnt as note() learns it, in the same change. The calls of this container waiting for a room ask
+   * again at once. Never rejects.
+   */
+  async finish(
+    id: string | undefined,
+    answer?: { status: number; headers: IncomingHttpHeaders },
+    now: number = this.now(),
+  ): Promise<void> {
+    const learnt = answer ? noted(this.known, answer.status, answer.headers, now) : undefined;
+    const holding = id !== undefined && this.known.held?.some((hold) => hold.id === id);
+    if (learnt || holding) {
+      await this.change((state) => {
+        const free = id === undefined ? undefined : released(state, id);
+        const next = answer ? noted(free ?? state, answer.status, answer.headers, now) : undefined;
+        return { next: next ?? free, result: undefined };
+      });
+    }
+    this.wake();
+  }
+
+  /** The calls waiting for a room ask again now, before any asking since. */
+  private wake(): void {
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+    if (this.full.length === 0) return;
+    const now = this.now();
+    // Asked again now: a start is never given before the time it is asked for.
+    this.waiting.unshift(
+      ...this.full.splice(0).map((entry) => ({ ...entry, ask: { ...entry.ask, at: Math.max(entry.ask.at, now) } })),
+    );
+    void this.pump();
+  }
+
+  /** Wakes the calls waiting for a room at the next poll, when the first hold runs out, or at the first deadline. */
+  private wakeBy(freed: number): void {
+    if (this.wakeTimer) return;
+    const deadline = Math.min(...this.full.map((entry) => entry.ask.deadline));
+    const at = Math.min(freed, deadline, this.now() + this.pollMs);
+    this.wakeTimer = setTimeout(() => this.wake(), Math.max(0, at - this.now()));
+    this.wakeTimer.unref?.();
   }
 
   /** A start a call of this container goes on, kept for starts(). */
@@ -191,6 +267,8 @@ export class Pace {
     this.rule = rateRule(perSecond);
     this.given.length = 0;
     this.failures = [];
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
     this.known = EMPTY_STATE;
     this.restingUntil = 0;
     const clear = () => ({ next: EMPTY_STATE, result: undefined });
@@ -230,10 +308,19 @@ export class Pace {
             state,
             this.rule,
             batch.map((entry) => entry.ask),
+            this.inFlight,
           );
           return { next, result: turns };
         });
-        for (const [i, entry] of batch.entries()) entry.resolve(turns[i] as Turn);
+        let freed = Number.POSITIVE_INFINITY;
+        for (const [i, entry] of batch.entries()) {
+          const turn = turns[i] as Turn;
+          if ('full' in turn) {
+            this.full.push(entry);
+            freed = Math.min(freed, turn.full);
+          } else entry.resolve(turn);
+        }
+        if (this.full.length > 0) this.wakeBy(freed);
       }
     } finally {
       this.pumping = false;

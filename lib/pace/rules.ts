@@ -1,10 +1,11 @@
 /**
  * The pace's rules, as pure arithmetic on the times it is given: when the next call to an upstream may
  * start so that at most `limit` calls start in any `ms` milliseconds, under every rule in force (the rate
- * the deployment configures, and a stricter one the upstream states in its answers), never during a pause
- * the upstream asked for, and never before a start already given (first come, first served). The state
- * these functions read and return is all a pace keeps, whichever store keeps it (store.ts): one engine,
- * whatever the adapter.
+ * the deployment configures, and a stricter one the upstream states in its answers), with no more calls in
+ * flight at once than the upstream allows (its concurrency limit: Crossref's public pool allows one),
+ * never during a pause the upstream asked for, and never before a start already given (first come, first
+ * served). The state these functions read and return is all a pace keeps, whichever store keeps it
+ * (store.ts): one engine, whatever the adapter.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -27,6 +28,21 @@ export interface PaceState {
    * or a second): said in refusals, so that a client knows when to ask again.
    */
   retryAfterUntil?: number;
+  /**
+   * The calls in flight, when the pace limits them: each holds its room from its start until it ends
+   * (released()), or at the latest until `until` (its own timeout), so that a container gone mid-call never
+   * holds the room for good.
+   */
+  held?: Hold[];
+  /** The concurrency limit the upstream stated in its answers (`x-concurrency-limit`), when it did. */
+  statedInFlight?: number;
+}
+
+/** One call in flight: who holds the room (an id its caller releases it by), from when, and until when at most. */
+export interface Hold {
+  id: string;
+  start: number;
+  until: number;
 }
 
 export const EMPTY_STATE: PaceState = Object.freeze({ starts: [], pausedUntil: 0 }) as PaceState;
@@ -99,45 +115,89 @@ export function earliestStart(state: PaceState, rules: readonly Rule[], at: numb
   return Math.ceil(start);
 }
 
-/** One call asking for its start: when it asks, and the start past which it is of no use. */
+/**
+ * One call asking for its start: when it asks, and the start past which it is of no use; with `hold`, the
+ * call holds a room in flight under its id from its start for at most `ms` (its timeout), until released.
+ */
 export interface Ask {
   at: number;
   deadline: number;
+  hold?: { id: string; ms: number };
 }
 
-/** A call's turn: its start, or why it has none (a pause or the rate would put its start at or past its deadline). */
-export type Turn = { startAt: number } | { refused: 'paused' | 'late' };
+/**
+ * A call's turn: its start; or that every room in flight is held past the start the rate would give it
+ * (`full`: it asks again when a call ends, at the latest when the first hold runs out); or why it has none
+ * (a pause, or the rate, reach its deadline).
+ */
+export type Turn = { startAt: number } | { full: number } | { refused: 'paused' | 'late' };
+
+/** The concurrency limit in force: the stricter of the configured one and the one the upstream stated; undefined when neither. */
+export function inFlightInForce(configured: number | undefined, state: PaceState): number | undefined {
+  const limits = [configured, state.statedInFlight].filter((limit): limit is number => limit !== undefined && limit > 0);
+  return limits.length > 0 ? Math.min(...limits) : undefined;
+}
 
 /**
  * Each ask's turn, in order, and the state with the starts given: a start at or past its ask's deadline is
  * not given (nothing is recorded for it), and is refused as `paused` when the pause alone reaches the
- * deadline, else `late`.
+ * deadline, else `late`. Under a concurrency limit, an ask whose start would find every room held is not
+ * given one (`full`), nor is any ask after it (first come, first served); the holds that ran out by `at` are
+ * dropped. Starts are given in order, so a hold given before is never after a new start: the rooms a new
+ * start finds held are the holds not over by then.
  */
 export function takeTurns(
   state: PaceState,
   configured: Rule,
   asks: readonly Ask[],
+  inFlight?: number,
 ): { next: PaceState | undefined; turns: Turn[] } {
+  if (asks.length === 0) return { next: undefined, turns: [] };
   const rules = rulesInForce(configured, state);
+  const limit = inFlightInForce(inFlight, state);
+  const now = Math.min(...asks.map((ask) => ask.at));
   let current = state;
+  if (state.held?.some((hold) => hold.until <= now)) current = { ...state, held: state.held.filter((hold) => hold.until > now) };
+  let full: number | undefined;
   const turns = asks.map((ask): Turn => {
     if (current.pausedUntil >= ask.deadline) return { refused: 'paused' };
     const startAt = earliestStart(current, rules, ask.at);
     if (startAt >= ask.deadline) return { refused: 'late' };
+    if (full !== undefined) return { full };
+    // A call asking again (its turn came too late to use) gives up the room it held.
+    const held = (current.held ?? []).filter((hold) => hold.id !== ask.hold?.id);
+    if (limit !== undefined && held.filter((hold) => hold.until > startAt).length >= limit) {
+      const freed = Math.min(...held.filter((hold) => hold.until > startAt).map((hold) => hold.until));
+      // Not refused for a hold's latest end past the deadline: a call mostly ends well before its timeout.
+      full = freed;
+      return { full };
+    }
     current = { ...current, starts: [...current.starts, startAt].slice(-STARTS_KEPT) };
+    if (ask.hold) {
+      current = { ...current, held: [...held, { id: ask.hold.id, start: startAt, until: startAt + ask.hold.ms }] };
+    }
     return { startAt };
   });
   return { next: current === state ? undefined : current, turns };
 }
 
+/** The state without the hold `id` (its call ended); undefined when it holds none under that id. */
+export function released(state: PaceState, id: string): PaceState | undefined {
+  if (!state.held?.some((hold) => hold.id === id)) return undefined;
+  return { ...state, held: state.held.filter((hold) => hold.id !== id) };
+}
+
 /**
  * What an answer teaches the pace: the pace it states (`x-rate-limit-limit` per `x-rate-limit-interval`, as
- * Crossref sends them), and for a 429 a pause as long as it asks (`Retry-After`, seconds or an HTTP date;
+ * Crossref sends them), the calls it allows in flight (`x-concurrency-limit`, Crossref's), and for a 429 a pause as long as it asks (`Retry-After`, seconds or an HTTP date;
  * else one stated interval, else a second). The new state, or undefined when the answer changes nothing
  * (a store then writes nothing).
  */
 export function noted(state: PaceState, status: number, headers: IncomingHttpHeaders, now: number): PaceState | undefined {
   let next = state;
+  const inFlight = Number(header(headers, 'x-concurrency-limit'));
+  if (Number.isInteger(inFlight) && inFlight > 0 && state.statedInFlight !== inFlight)
+    next = { ...next, statedInFlight: inFlight };
   const limit = Number(header(headers, 'x-rate-limit-limit'));
   const interval = intervalMs(header(headers, 'x-rate-limit-interval'));
   if (Number.isInteger(limit) && limit > 0 && interval !== undefined && interval > 0) {

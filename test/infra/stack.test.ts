@@ -45,7 +45,7 @@ import {
   SECRET_READ_ACTIONS,
   type SearchCitationApiStack,
 } from '../../infra/stack.js';
-import { publishedPace } from '../../lib/citations/sources/published-pace.js';
+import { publishedInFlight, publishedPace } from '../../lib/citations/sources/published-pace.js';
 import { ERROR_CODES, type ErrorCode } from '../../lib/errors.js';
 import { workerConcurrency } from '../../lib/jobs/sizing.js';
 import { ROUTES } from '../../lib/routes.js';
@@ -81,7 +81,8 @@ const FUNCTION_PATHS = [...ROUTES.map((route) => route.path), MCP_ROUTE.path];
 // and the jobs' worker, fed by their queue (infra/jobs.ts; test/infra/jobs-stack.test.ts).
 const FUNCTION_COUNT = FUNCTION_PATHS.length + 2;
 /** The jobs' workers at once, with a contact address (Crossref's polite pace): what the worker reserves. */
-const jobWorkers = () => workerConcurrency(publishedPace('crossref', true), WORKER_LOOKUPS_IN_FLIGHT);
+const jobWorkers = () =>
+  workerConcurrency(publishedPace('crossref', true), WORKER_LOOKUPS_IN_FLIGHT, publishedInFlight('crossref', true));
 /** What the stack reserves at the defaults: 20 a function, but 5 a job route and the worker its maximum. */
 const EXPECTED_RESERVED = (FUNCTION_COUNT - 5) * 20 + 4 * JOB_ROUTE_RESERVED_CONCURRENCY + jobWorkers();
 

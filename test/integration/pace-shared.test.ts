@@ -5,7 +5,9 @@
  * started that many. Their searches are answered at the same moment (the fake SerpApi holds each until all
  * three have asked), so that their lookups compete. The verdict reads the starts the paces gave (each
  * process reports its own) and checks them against what the fake Crossref received (as many requests, none
- * arrived before its start): arithmetic on recorded times, never on how fast the machine ran.
+ * arrived before its start): arithmetic on recorded times, never on how fast the machine ran. Together they
+ * also keep Crossref's concurrency limit: the fake Crossref, slow to answer and refusing a request past its
+ * limit as Crossref does, never has two of their lookups in flight at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
@@ -39,6 +41,8 @@ beforeAll(async () => {
         SERPAPI_BASE_URL: upstream.url,
         CROSSREF_BASE_URL: crossref.url,
         CROSSREF_REQUESTS_PER_SECOND: String(RATE),
+        // Crossref's public pool: one lookup in flight at a time, for the deployment.
+        CROSSREF_IN_FLIGHT: '1',
         // A table slower than this is taken for down, and each container then keeps the pace alone (another
         // test's matter): on a busy machine dynalite, and a new process's first SDK load, can take seconds.
         PACE_TIMEOUT_MS: '20000',
@@ -104,5 +108,33 @@ describe('the deployment’s pace, kept by several containers together', () => {
     });
     // The turns were taken in the table, under Crossref's item (DataCite's was read once, as each container started).
     expect(new Set(table.calls.flatMap((call) => call.keys))).toEqual(new Set(['crossref', 'datacite']));
+  }, 120_000);
+
+  it('has one Crossref lookup in flight at a time across three containers, Crossref’s public concurrency limit', async () => {
+    crossref.reset();
+    // Slow enough that lookups sent together are in flight together; a request past the limit is refused.
+    crossref.limit({ inFlight: 1, delayMs: 150 });
+    const pages = new Map(containers.map((_, i) => [`flight page ${i}`, scholarPage(`f${i}`, papers(i + 10))]));
+    upstream.respond((q) => (q.get('engine') === 'google_scholar' ? { json: pages.get(q.get('q') ?? '') } : undefined));
+    const waiting: (() => void)[] = [];
+    upstream.hold = (q) => {
+      if (q.get('engine') !== 'google_scholar') return undefined;
+      return new Promise<void>((release) => {
+        waiting.push(release);
+        if (waiting.length === CONTAINERS) for (const go of waiting) go();
+      });
+    };
+    const replies = await Promise.all(
+      containers.map((container, i) => container.post('/v1/cite/search', { query: `flight page ${i}` })),
+    );
+    expect(replies.map((reply) => reply.status)).toEqual(Array(CONTAINERS).fill(200));
+    for (const reply of replies) {
+      for (const detail of reply.json.data.citation_details) expect(detail.crossref_fallback).toMatch(/^Crossref has no work/);
+    }
+    expect(crossref.requests).toHaveLength(CONTAINERS * PAPERS_EACH);
+    expect(crossref.refusedInFlight).toBe(0);
+    expect(crossref.mostInFlight).toBe(1);
+    const given = await Promise.all(containers.map((container) => container.call<{ storeFailures: string[] }>('paceStarts')));
+    expect(given.flatMap((each) => each.storeFailures)).toEqual([]);
   }, 120_000);
 });

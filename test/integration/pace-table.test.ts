@@ -33,15 +33,21 @@ const storeOf = (timeoutMs = 20_000) =>
   createDynamoPaceStore({ tableName: table.tableName, client: async () => ({ client, commands: sdk }), timeoutMs });
 
 describe('the pace’s item', () => {
-  it('holds a state exactly: its starts in order, the stated pace, the pause and the Retry-After it came from', () => {
+  it('holds a state exactly: its starts in order, the stated pace, the pause and the Retry-After it came from, the calls in flight', () => {
     const state = {
       starts: [1_795_000_000_000, 1_795_000_000_000, 1_795_000_000_667, 1_795_000_002_000],
       pausedUntil: 1_795_000_030_000,
       retryAfterUntil: 1_795_000_030_000,
       stated: { limit: 5, ms: 1_000 },
+      held: [
+        { id: '6f1c0a9e-2b7d-4c1e-9a43-1f0d5e7c2b11', start: 1_795_000_000_667, until: 1_795_000_005_667 },
+        { id: 'an:id:with:colons', start: 1_795_000_002_000, until: 1_795_000_007_000 },
+      ],
+      statedInFlight: 1,
     };
     const item = toPaceItem('crossref', state, 7);
     expect(item.starts).toEqual({ S: '1795000000000,0,667,1333' });
+    expect(item.stated_in_flight).toEqual({ N: '1' });
     expect(fromPaceItem(item)).toEqual({ state, version: 7 });
     // It expires a day after its last start or pause.
     expect(Number(item.expires_at?.N)).toBe(1_795_000_030 + 86_400);

@@ -10,7 +10,7 @@ import { useService } from './service.js';
  * citation-search tests: Crossref's fake and pace are reset before each test, and the citation styles are
  * built once before the first.
  */
-export async function useCrossrefService(env: Record<string, string> = {}) {
+export async function useCrossrefService(env: Record<string, string | undefined> = {}) {
   const [crossref, dataCite]: [FakeCrossref, FakeDataCite] = await Promise.all([startFakeCrossref(), startFakeDataCite()]);
   const harness = useService({
     CROSSREF_BASE_URL: crossref.url,

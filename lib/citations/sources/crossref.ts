@@ -12,7 +12,7 @@ import { PACE_KEYS } from '../../routes.js';
 import type { ScholarRecord } from '../model/scholar.js';
 import type { CrossrefWork } from '../model/work.js';
 import { fetchJson } from './fetch-json.js';
-import { publishedPace } from './published-pace.js';
+import { publishedInFlight, publishedPace } from './published-pace.js';
 
 /** The fields a match, a check and an export need; the full record (references included) is often 50 times larger. */
 const SELECT = [
@@ -60,10 +60,16 @@ export function worksQuery(record: ScholarRecord, mailto = config.CROSSREF_MAILT
 /**
  * Crossref's pace for the deployment (lib/pace/; for this process alone without a pace table):
  * CROSSREF_REQUESTS_PER_SECOND, else 5 a second without a contact address and 10 with one (Crossref's
- * public and polite limits since 1 December 2025), or what its answers state if that is stricter; a 429
- * pauses every lookup for its `Retry-After`.
+ * public and polite limits since 1 December 2025), or what its answers state if that is stricter; at most
+ * 1 lookup in flight at once (5 with a contact address), Crossref's concurrency limits; a 429 pauses every
+ * lookup for its `Retry-After`.
  */
-export const crossrefPace = deploymentPace(PACE_KEYS.crossref, 'Crossref', crossrefRate());
+export const crossrefPace = deploymentPace(PACE_KEYS.crossref, 'Crossref', crossrefRate(), crossrefInFlight());
+
+/** Crossref lookups in flight at once for the deployment: CROSSREF_IN_FLIGHT, else its limit for the pool the calls go to. */
+export function crossrefInFlight(): number {
+  return config.CROSSREF_IN_FLIGHT ?? (publishedInFlight('crossref', Boolean(config.CROSSREF_MAILTO)) as number);
+}
 
 /** The configured rate: CROSSREF_REQUESTS_PER_SECOND, else Crossref's limit for the pool the calls go to. */
 export function crossrefRate(): number {

@@ -3,9 +3,10 @@
  * as the SerpApi client, for the same measured reasons), within the request's deadline and a timeout of
  * its own, no retry: a failure only costs its paper (or reference) the record, and says why.
  */
+import { randomUUID } from 'node:crypto';
 import { config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { httpGet } from '../../http-get.js';
+import { type HttpAnswer, type HttpFailure, httpGet } from '../../http-get.js';
 import { notSentInTime, type Pace } from '../../pace/pace.js';
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
@@ -28,19 +29,31 @@ export function userAgent(): string {
 /** The parsed JSON of `url`, paced by `pace`; undefined for a 404 when asked; rejects with an AppError. */
 export async function fetchJson(url: string, pace: Pace, options: FetchOptions): Promise<unknown> {
   const source = pace.source;
-  // Waits for this lookup's turn at the source's pace, or rejects when it would not come before the deadline.
-  await pace.acquire(options.deadline);
-  const remaining = options.deadline - Date.now();
-  if (remaining <= 0) throw notSentInTime(source);
-  const outcome = await httpGet(url, {
-    headers: { 'User-Agent': userAgent() },
-    timeoutMs: Math.min(options.timeoutMs ?? config.CROSSREF_TIMEOUT_MS, remaining),
-    maxBytes: MAX_RESPONSE_BYTES,
-    // The cap counts bytes as they arrive, unpacked; a gzip answer's Content-Length counts them packed.
-    refuseByLength: false,
-    // A refusal's body says nothing the status does not; it is drained unread, so the refusal is answered at once.
-    readBody: (status) => status === 200,
-  });
+  const timeoutMs = options.timeoutMs ?? config.CROSSREF_TIMEOUT_MS;
+  // Under the source's concurrency limit the lookup holds a room in flight until it ends: at most its
+  // timeout and a second (an answer's last bytes, a container frozen mid-call), so that none holds it for good.
+  const hold = pace.limitsInFlight ? { id: randomUUID(), ms: timeoutMs + 1_000 } : undefined;
+  let outcome: HttpAnswer | HttpFailure;
+  try {
+    // Waits for this lookup's turn at the source's pace, or rejects when it would not come before the deadline.
+    await pace.acquire(options.deadline, hold);
+    const remaining = options.deadline - Date.now();
+    if (remaining <= 0) throw notSentInTime(source);
+    outcome = await httpGet(url, {
+      headers: { 'User-Agent': userAgent() },
+      timeoutMs: Math.min(timeoutMs, remaining),
+      maxBytes: MAX_RESPONSE_BYTES,
+      // The cap counts bytes as they arrive, unpacked; a gzip answer's Content-Length counts them packed.
+      refuseByLength: false,
+      // A refusal's body says nothing the status does not; it is drained unread, so the refusal is answered at once.
+      readBody: (status) => status === 200,
+    });
+  } catch (error) {
+    await pace.finish(hold?.id);
+    throw error;
+  }
+  // The room is free, and what the answer says of the pace is learnt, in one change of the store.
+  await pace.finish(hold?.id, outcome.ok ? { status: outcome.status, headers: outcome.headers } : undefined);
   if (!outcome.ok) {
     if (outcome.reason === 'timeout') throw new AppError('UPSTREAM_TIMEOUT', { details: `${source} did not answer in time` });
     if (outcome.reason === 'too-large') {
@@ -48,7 +61,6 @@ export async function fetchJson(url: string, pace: Pace, options: FetchOptions):
     }
     throw new AppError('UPSTREAM_ERROR', { details: `Could not reach ${source}`, cause: outcome.cause });
   }
-  await pace.note(outcome.status, outcome.headers);
   if (outcome.status === 404 && options.notFoundIsEmpty) return undefined;
   if (outcome.status === 429) {
     const { said, headers } = pace.retryAfter(Date.now());

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { JOB_TARGETS } from '../../../bench/jobs.js';
 import { JOBS_MESSAGES_PER_INVOCATION, WORKER_LOOKUPS_IN_FLIGHT } from '../../../infra/jobs.js';
 import { DEFAULT_SETTINGS } from '../../../infra/settings.js';
-import { publishedPace } from '../../../lib/citations/sources/published-pace.js';
+import { publishedInFlight, publishedPace } from '../../../lib/citations/sources/published-pace.js';
 import { JOB_BATCH_SIZE_DEFAULT } from '../../../lib/contract/jobs.js';
 import { workerConcurrency } from '../../../lib/jobs/sizing.js';
 import { WINDOW_MARGIN } from '../../../lib/pace/rules.js';
@@ -41,7 +41,11 @@ describe("the deploy guide's cost of a job of 10,000 references", () => {
   });
 
   it("gives Lambda the workers the stack runs, at Crossref's polite pace (crossrefMailto, required by default), for as long as the lookups take", () => {
-    const workers = workerConcurrency(publishedPace('crossref', true), WORKER_LOOKUPS_IN_FLIGHT);
+    const workers = workerConcurrency(
+      publishedPace('crossref', true),
+      WORKER_LOOKUPS_IN_FLIGHT,
+      publishedInFlight('crossref', true),
+    );
     // The pace keeps each second's window 3 % wider (lib/pace/rules.ts): the lookups take that much longer.
     const seconds = Math.round((N / publishedPace('crossref', true)) * (1 + WINDOW_MARGIN));
     const gb = DEFAULT_SETTINGS.memorySize / 1024;

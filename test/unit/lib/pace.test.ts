@@ -4,15 +4,20 @@
  * deadline, first come first served, the calls waiting at once given their turns in one change of the
  * store, and this container's own memory while the store does not answer.
  */
+
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { Pace, type PaceOptions } from '../../../lib/pace/pace.js';
 import {
   EMPTY_STATE,
   earliestStart,
+  inFlightInForce,
   intervalMs,
   keptRule,
+  noted,
   type PaceState,
   rateRule,
+  released,
   retryAfterMs,
   STARTS_KEPT,
   takeTurns,
@@ -362,5 +367,114 @@ describe('a pace', () => {
     expect(await due.acquire(1_100)).toBe(1_030);
     expect(clock).toBe(1_530);
     expect(due.starts()).toEqual([0, 1_030]);
+  });
+});
+
+describe('calls in flight, under a concurrency limit (Crossref’s public pool allows one)', () => {
+  const ask = (at: number, id: string, deadline = Number.POSITIVE_INFINITY) => ({ at, deadline, hold: { id, ms: 4_000 } });
+
+  it('gives no start while every room is held, frees a room when its call ends or its hold runs out', () => {
+    const rule = rateRule(10);
+    const { next, turns } = takeTurns(EMPTY_STATE, rule, [ask(0, 'a'), ask(0, 'b'), ask(0, 'c'), ask(0, 'd')], 2);
+    // The rate would start all four at once; two rooms do not. The first hold's end is when to ask again at the latest.
+    expect(turns).toEqual([{ startAt: 0 }, { startAt: 0 }, { full: 4_000 }, { full: 4_000 }]);
+    const held = next as PaceState;
+    expect(held.held).toEqual([
+      { id: 'a', start: 0, until: 4_000 },
+      { id: 'b', start: 0, until: 4_000 },
+    ]);
+    expect(held.starts).toEqual([0, 0]);
+    // A call ended: its room is free, for the next to ask.
+    const free = released(held, 'a') as PaceState;
+    expect(free.held?.map((hold) => hold.id)).toEqual(['b']);
+    expect(released(free, 'a')).toBeUndefined();
+    expect(takeTurns(free, rule, [ask(300, 'c'), ask(300, 'd')], 2).turns).toEqual([{ startAt: 300 }, { full: 4_000 }]);
+    // A hold past its call's timeout is dropped: a container gone mid-call never holds the room for good.
+    const expired = takeTurns(held, rule, [ask(4_000, 'e')], 2);
+    expect(expired.turns).toEqual([{ startAt: 4_000 }]);
+    expect(expired.next?.held).toEqual([{ id: 'e', start: 4_000, until: 8_000 }]);
+    // Waiting, not refused, when the first hold's latest end is past the deadline: a call mostly ends well before.
+    expect(takeTurns(held, rule, [ask(100, 'f', 500)], 2).turns).toEqual([{ full: 4_000 }]);
+    // Refused when the rate alone puts its start past the deadline, as before.
+    expect(takeTurns({ ...held, pausedUntil: 600 }, rule, [ask(100, 'f', 500)], 2).turns).toEqual([{ refused: 'paused' }]);
+    // A call asking again under its id (its turn came too late to use) does not wait on its own room.
+    const again = takeTurns(held, rule, [ask(100, 'a')], 2);
+    expect(again.turns).toEqual([{ startAt: 100 }]);
+    expect(again.next?.held).toEqual([
+      { id: 'b', start: 0, until: 4_000 },
+      { id: 'a', start: 100, until: 4_100 },
+    ]);
+    // No limit, no wait.
+    expect(takeTurns(held, rule, [ask(0, 'g'), ask(0, 'h'), ask(0, 'i')]).turns).toEqual([
+      { startAt: 0 },
+      { startAt: 0 },
+      { startAt: 0 },
+    ]);
+  });
+
+  it('keeps the stricter of the configured limit and the one an answer states (x-concurrency-limit)', () => {
+    expect(noted(EMPTY_STATE, 200, { 'x-concurrency-limit': '1' }, 0)).toEqual({ ...EMPTY_STATE, statedInFlight: 1 });
+    expect(noted({ ...EMPTY_STATE, statedInFlight: 1 }, 200, { 'x-concurrency-limit': '1' }, 0)).toBeUndefined();
+    expect(noted(EMPTY_STATE, 200, { 'x-concurrency-limit': 'many' }, 0)).toBeUndefined();
+    expect(noted(EMPTY_STATE, 200, { 'x-concurrency-limit': '0' }, 0)).toBeUndefined();
+    expect(inFlightInForce(5, { ...EMPTY_STATE, statedInFlight: 1 })).toBe(1);
+    expect(inFlightInForce(1, { ...EMPTY_STATE, statedInFlight: 5 })).toBe(1);
+    expect(inFlightInForce(undefined, { ...EMPTY_STATE, statedInFlight: 3 })).toBe(3);
+    expect(inFlightInForce(undefined, EMPTY_STATE)).toBeUndefined();
+    // A stated limit holds where none is configured.
+    const stated = { ...EMPTY_STATE, statedInFlight: 1 };
+    expect(takeTurns(stated, rateRule(10), [ask(0, 'a'), ask(0, 'b')]).turns).toEqual([{ startAt: 0 }, { full: 4_000 }]);
+  });
+
+  it('has a call find no room wait for a call of this container to end, and start then, never before', async () => {
+    let clock = 0;
+    // No poll, and no hold's end, before the test's time runs out: only the end of the call can wake the one waiting.
+    const pace = paceOf(10, { inFlight: 1, now: () => clock, pollMs: 1_000_000 });
+    expect(await pace.acquire(Number.POSITIVE_INFINITY, { id: 'a', ms: 1_000_000 })).toBe(0);
+    let second: number | undefined;
+    const waiting = pace.acquire(Number.POSITIVE_INFINITY, { id: 'b', ms: 1_000_000 }).then((start) => {
+      second = start;
+      return start;
+    });
+    // Turns of the event loop come and go: no start while the room is held.
+    await delay(60);
+    expect(second).toBeUndefined();
+    clock = 250;
+    await pace.finish('a');
+    // Asked again when the room came free: started then, not at the time it first asked.
+    expect(await waiting).toBe(250);
+    expect(pace.starts()).toEqual([0, 250]);
+  });
+
+  it('hears at its next poll that another container’s call ended (one store for both)', async () => {
+    let clock = 0;
+    const store = createMemoryPaceStore();
+    const options = { inFlight: 1, now: () => clock, pollMs: 5, store };
+    const first = paceOf(10, options);
+    const second = paceOf(10, options);
+    expect(await first.acquire(Number.POSITIVE_INFINITY, { id: 'a', ms: 60_000 })).toBe(0);
+    const waiting = second.acquire(Number.POSITIVE_INFINITY, { id: 'b', ms: 60_000 });
+    clock = 400;
+    await first.finish('a', { status: 200, headers: { 'x-concurrency-limit': '1' } });
+    expect(await waiting).toBe(400);
+    // The answer's stated limit was learnt in the same change.
+    expect(second.limitsInFlight).toBe(true);
+  });
+
+  it('refuses a call still finding no room at its deadline as not asked, never as not answering', async () => {
+    let clock = 0;
+    const pace = paceOf(10, { inFlight: 1, now: () => clock, pollMs: 5 });
+    await pace.acquire(Number.POSITIVE_INFINITY, { id: 'a', ms: 60_000 });
+    const refused = pace.acquire(200, { id: 'b', ms: 60_000 });
+    clock = 200;
+    await expect(refused).rejects.toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      details: expect.stringMatching(/^Crossref was not asked/),
+    });
+    // The room stays with the call that holds it.
+    const third = pace.acquire(Number.POSITIVE_INFINITY, { id: 'c', ms: 60_000 });
+    clock = 300;
+    await pace.finish('a');
+    expect(await third).toBe(300);
   });
 });
