@@ -91,6 +91,25 @@ describe('POST /v1/cite/check', () => {
     expect(data.results[1]?.message).toMatch(/^The BibTeX entry cannot be read/);
   });
 
+  it('sends the bibliographic query of a reference without a DOI beside the DOI lookups, not once they answered', async () => {
+    // The DOIs' batch is answered only once the other reference's query has arrived: a query sent only after
+    // the batch's answer would never come, and the batch would time out, its reference unanswered.
+    let queried = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      queried = resolve;
+    });
+    crossref.hold = (query) => {
+      if ((query.get('filter') ?? '').startsWith('doi:')) return arrived;
+      if (query.get('query.bibliographic')) queried();
+      return undefined;
+    };
+    const data = expectSuccess(await harness.service.post(PATH, { references: ['10.1111/ele.14024', NOBODY] }));
+    expect(data.results[0]).toMatchObject({ doi: '10.1111/ele.14024' });
+    expect(data.results[0]?.message).not.toMatch(/could not be looked up|did not answer/);
+    expect(data.results[1]).toMatchObject({ verdict: 'not_found', doi: null });
+    expect(crossref.requests.map((query) => (query.get('filter') ?? '').startsWith('doi:'))).toEqual([true, false]);
+  });
+
   it('says where it looked for a reference no source holds, and never calls it fabricated', async () => {
     const data = expectSuccess(await harness.service.post(PATH, { references: [NOBODY] }));
     expect(data.results[0]).toMatchObject({ verdict: 'not_found', doi: null, record: null });

@@ -31,6 +31,8 @@ export interface FakeCrossref {
   readonly mostInFlight: number;
   /** The requests refused for arriving past the concurrency limit since the last reset. */
   readonly refusedInFlight: number;
+  /** Holds a query's answer until the promise it returns settles (a test lines answers up); undefined: no hold. */
+  hold?: (query: URLSearchParams) => Promise<unknown> | undefined;
   /** Keep a concurrency limit (undefined: none) and answer every request after `delayMs` (Crossref's latency). */
   limit(options: { inFlight?: number; delayMs?: number }): void;
   respond(responder: CrossrefResponder | undefined): void;
@@ -76,6 +78,7 @@ export async function startFakeCrossref(): Promise<FakeCrossref> {
       refusedInFlight = 0;
       inFlightLimit = undefined;
       delayMs = 0;
+      fake.hold = undefined;
     },
     close: () => listening.close(),
   };
@@ -106,8 +109,13 @@ export async function startFakeCrossref(): Promise<FakeCrossref> {
     inFlight += 1;
     counted = true;
     mostInFlight = Math.max(mostInFlight, inFlight);
-    if (delayMs > 0) setTimeout(() => answerWorks(url, json, res, end), delayMs);
-    else answerWorks(url, json, res, end);
+    const answer = () => {
+      if (delayMs > 0) setTimeout(() => answerWorks(url, json, res, end), delayMs);
+      else answerWorks(url, json, res, end);
+    };
+    const held = fake.hold?.(url.searchParams);
+    if (held) void held.then(answer, answer);
+    else answer();
   });
 
   const answerWorks = (

@@ -211,16 +211,20 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
   planCrossref(states, options, now());
   const registryDeadline = options.deadline - (options.scholar ? SCHOLAR_MS : 0);
 
-  // 1. The DOIs the references give.
+  // 1. The DOIs the references give, and beside them (asked after them, at the same pace) Crossref's
+  // bibliographic query for the references that give none: those need no DOI's answer to be sent.
   const claimed = [...new Set(states.flatMap((state) => (state.claimed ? [state.claimed] : [])))];
-  const byDoi: Map<string, DoiOutcome> =
+  const doiLookups: Promise<Map<string, DoiOutcome>> =
     claimed.length > 0
-      ? await lookUpDois(claimed, {
+      ? lookUpDois(claimed, {
           deadline: registryDeadline,
           concurrency: config.CROSSREF_CONCURRENCY,
           crossrefMissesToDataCite: true,
         })
-      : new Map();
+      : Promise.resolve(new Map());
+  const planned = states.filter((state) => state.searchCrossref);
+  const plannedSearches = searchCrossref(planned, registryDeadline);
+  const byDoi = await doiLookups;
   for (const state of states) {
     if (!state.claimed) continue;
     const outcome = byDoi.get(state.claimed);
@@ -243,11 +247,10 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
     }
   }
 
-  // 2. Crossref's bibliographic query: the planned ones, then those DOIs left to it, in the time left.
-  const forCrossref = crossrefQueries(states, registryDeadline, now());
-  const searched = await mapSettled(forCrossref, config.CROSSREF_CONCURRENCY, (state) =>
-    searchReference(bibliographicQuery(state.ref.text), { deadline: registryDeadline }),
-  );
+  // 2. Crossref's bibliographic query: the planned ones (sent above), then those DOIs left to it, in the time left.
+  const fallbacks = crossrefQueries(states, registryDeadline, now()).filter((state) => !planned.includes(state));
+  const forCrossref = [...planned, ...fallbacks];
+  const searched = [...(await plannedSearches), ...(await searchCrossref(fallbacks, registryDeadline))];
   searched.forEach((outcome, i) => {
     const state = forCrossref[i] as State;
     if (outcome.status === 'rejected') {
@@ -293,6 +296,13 @@ export async function checkReferences(refs: readonly CitedReference[], options: 
   if (options.scholar) await askScholar(states, options.scholar, options.deadline, now, currentYear);
 
   return states.map((state) => conclude(state, Boolean(options.scholar)));
+}
+
+/** Crossref's bibliographic query for each reference's text, at most CROSSREF_CONCURRENCY of this request's in flight. */
+function searchCrossref(states: readonly State[], deadline: number) {
+  return mapSettled(states, config.CROSSREF_CONCURRENCY, (state) =>
+    searchReference(bibliographicQuery(state.ref.text), { deadline }),
+  );
 }
 
 /**
