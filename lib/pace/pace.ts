@@ -180,8 +180,13 @@ export class Pace {
   /** A start taken in the store (not yet one a call went on), or why there is none. */
   private take(deadline: number, at: number = this.now(), hold?: Hold): Promise<Slot> {
     return new Promise<GivenTurn>((resolve) => {
-      this.waiting.push({ ask: { at, deadline, ...(hold ? { hold } : {}) }, resolve });
-      void this.pump();
+      const entry = { ask: { at, deadline, ...(hold ? { hold } : {}) }, resolve };
+      // First come, first served: behind calls already waiting for a room, a call waits for the same wake.
+      if (this.full.length > 0) this.full.push(entry);
+      else {
+        this.waiting.push(entry);
+        void this.pump();
+      }
     }).then((turn) => ('startAt' in turn ? turn : { refused: this.refusalFor(turn.refused, at) }));
   }
 

@@ -461,6 +461,28 @@ describe('calls in flight, under a concurrency limit (Crossref’s public pool a
     expect(second.limitsInFlight).toBe(true);
   });
 
+  it('gives a room that came free to the call that waited longest, not to one that asked since', async () => {
+    let clock = 0;
+    const store = createMemoryPaceStore();
+    const first = paceOf(10, { inFlight: 1, now: () => clock, store });
+    // No poll in the test's time: this container hears of the room only when one of its own calls ends.
+    const second = paceOf(10, { inFlight: 1, now: () => clock, store, pollMs: 1_000_000 });
+    await first.acquire(Number.POSITIVE_INFINITY, { id: 'a', ms: 1_000_000 });
+    const starts: string[] = [];
+    const waited = second.acquire(Number.POSITIVE_INFINITY, { id: 'b', ms: 1_000_000 }).then(() => starts.push('b'));
+    clock = 100;
+    await first.finish('a');
+    // The room is free in the store; a call asking now still comes after the one waiting for it.
+    const later = second.acquire(Number.POSITIVE_INFINITY, { id: 'c', ms: 1_000_000 }).then(() => starts.push('c'));
+    await second.finish(undefined);
+    await waited;
+    expect(starts).toEqual(['b']);
+    clock = 200;
+    await second.finish('b');
+    await later;
+    expect(starts).toEqual(['b', 'c']);
+  });
+
   it('refuses a call still finding no room at its deadline as not asked, never as not answering', async () => {
     let clock = 0;
     const pace = paceOf(10, { inFlight: 1, now: () => clock, pollMs: 5 });
