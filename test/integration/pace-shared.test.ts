@@ -69,27 +69,36 @@ const papers = (container: number): IndexPaper[] =>
     summary: `A Nobody${i}, B Else - Journal of Nothing, 2019 - example.org`,
   }));
 
+/**
+ * Each container searches a page of its own papers (`papers(i + offset)`), all three at once: each search is
+ * answered once all three have asked, so that their lookups start together. Every paper was looked up:
+ * none was refused for want of time or for rate.
+ */
+async function searchAtOnce(query: string, offset: number): Promise<void> {
+  const pages = new Map(
+    containers.map((_, i) => [`${query} ${i}`, scholarPage(`${query.replace(/\s+/g, '-')}-${i}`, papers(i + offset))]),
+  );
+  upstream.respond((q) => (q.get('engine') === 'google_scholar' ? { json: pages.get(q.get('q') ?? '') } : undefined));
+  const waiting: (() => void)[] = [];
+  upstream.hold = (q) => {
+    if (q.get('engine') !== 'google_scholar') return undefined;
+    return new Promise<void>((release) => {
+      waiting.push(release);
+      if (waiting.length === CONTAINERS) for (const go of waiting) go();
+    });
+  };
+  const replies = await Promise.all(
+    containers.map((container, i) => container.post('/v1/cite/search', { query: `${query} ${i}` })),
+  );
+  expect(replies.map((reply) => reply.status)).toEqual(Array(CONTAINERS).fill(200));
+  for (const reply of replies) {
+    for (const detail of reply.json.data.citation_details) expect(detail.crossref_fallback).toMatch(/^Crossref has no work/);
+  }
+}
+
 describe('the deployment’s pace, kept by several containers together', () => {
   it('starts at most the configured Crossref lookups in any second across three containers searching at once', async () => {
-    const pages = new Map(containers.map((_, i) => [`pace page ${i}`, scholarPage(`c${i}`, papers(i))]));
-    upstream.respond((q) => (q.get('engine') === 'google_scholar' ? { json: pages.get(q.get('q') ?? '') } : undefined));
-    // Each search is answered once all three have asked: their lookups start together.
-    const waiting: (() => void)[] = [];
-    upstream.hold = (q) => {
-      if (q.get('engine') !== 'google_scholar') return undefined;
-      return new Promise<void>((release) => {
-        waiting.push(release);
-        if (waiting.length === CONTAINERS) for (const go of waiting) go();
-      });
-    };
-    const replies = await Promise.all(
-      containers.map((container, i) => container.post('/v1/cite/search', { query: `pace page ${i}` })),
-    );
-    expect(replies.map((reply) => reply.status)).toEqual(Array(CONTAINERS).fill(200));
-    // Every paper was looked up: none was refused for want of time.
-    for (const reply of replies) {
-      for (const detail of reply.json.data.citation_details) expect(detail.crossref_fallback).toMatch(/^Crossref has no work/);
-    }
+    await searchAtOnce('pace page', 0);
 
     const given = await Promise.all(
       containers.map((container) => container.call<{ crossref: number[]; storeFailures: string[] }>('paceStarts')),
@@ -114,23 +123,7 @@ describe('the deployment’s pace, kept by several containers together', () => {
     crossref.reset();
     // Slow enough that lookups sent together are in flight together; a request past the limit is refused.
     crossref.limit({ inFlight: 1, delayMs: 150 });
-    const pages = new Map(containers.map((_, i) => [`flight page ${i}`, scholarPage(`f${i}`, papers(i + 10))]));
-    upstream.respond((q) => (q.get('engine') === 'google_scholar' ? { json: pages.get(q.get('q') ?? '') } : undefined));
-    const waiting: (() => void)[] = [];
-    upstream.hold = (q) => {
-      if (q.get('engine') !== 'google_scholar') return undefined;
-      return new Promise<void>((release) => {
-        waiting.push(release);
-        if (waiting.length === CONTAINERS) for (const go of waiting) go();
-      });
-    };
-    const replies = await Promise.all(
-      containers.map((container, i) => container.post('/v1/cite/search', { query: `flight page ${i}` })),
-    );
-    expect(replies.map((reply) => reply.status)).toEqual(Array(CONTAINERS).fill(200));
-    for (const reply of replies) {
-      for (const detail of reply.json.data.citation_details) expect(detail.crossref_fallback).toMatch(/^Crossref has no work/);
-    }
+    await searchAtOnce('flight page', 10);
     expect(crossref.requests).toHaveLength(CONTAINERS * PAPERS_EACH);
     expect(crossref.refusedInFlight).toBe(0);
     expect(crossref.mostInFlight).toBe(1);
