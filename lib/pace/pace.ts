@@ -25,6 +25,7 @@ import {
   inFlightInForce,
   noted,
   type PaceState,
+  type RoomClaim,
   type Rule,
   rateRule,
   released,
@@ -59,14 +60,11 @@ export interface PaceOptions {
 /** A call's turn as a caller reads it: its start, or the refusal to answer with. */
 export type Slot = { startAt: number } | { refused: AppError };
 
-/** A call's claim on a room in flight: its id, and how long it may hold it at most (its timeout). */
-export interface Hold {
-  id: string;
-  ms: number;
-}
-
 /** A turn as the pump gives it: a start or a refusal, never `full` (a call finding no room waits). */
 type GivenTurn = Exclude<Turn, { full: number }>;
+
+/** A call waiting for its turn. */
+type Waiter = { ask: Ask; resolve: (turn: GivenTurn) => void };
 
 /**
  * Why a call was never sent: its turn at the upstream's pace came after its deadline. Never "did not answer
@@ -103,9 +101,9 @@ export class Pace {
   /** Why the store last failed to answer, and how often it did (the tests, a log line). */
   private failures: string[] = [];
   private readonly given: number[] = [];
-  private readonly waiting: { ask: Ask; resolve: (turn: GivenTurn) => void }[] = [];
+  private readonly waiting: Waiter[] = [];
   /** The calls that found every room in flight held, in order of asking, until a call ends or the next poll. */
-  private readonly full: { ask: Ask; resolve: (turn: GivenTurn) => void }[] = [];
+  private readonly full: Waiter[] = [];
   private wakeTimer?: NodeJS.Timeout;
   private pumping = false;
 
@@ -140,7 +138,7 @@ export class Pace {
   }
 
   /** When a call asking at `at` may start (the start is taken, and the call goes on it), or why it must not be sent. */
-  async slot(deadline: number, at: number = this.now(), hold?: Hold): Promise<Slot> {
+  async slot(deadline: number, at: number = this.now(), hold?: RoomClaim): Promise<Slot> {
     const turn = await this.take(deadline, at, hold);
     return 'startAt' in turn ? { startAt: this.went(turn.startAt) } : turn;
   }
@@ -149,7 +147,7 @@ export class Pace {
    * Waits for a start before `deadline` and answers it; rejects with the refusal when there is none. A pause
    * the upstream asked for while the call waited sends it back for a start past the pause.
    */
-  async acquire(deadline = Number.POSITIVE_INFINITY, hold?: Hold): Promise<number> {
+  async acquire(deadline = Number.POSITIVE_INFINITY, hold?: RoomClaim): Promise<number> {
     let overslept: number | undefined;
     for (let asks = 0; ; asks += 1) {
       const turn = await this.take(deadline, this.now(), hold);
@@ -178,7 +176,7 @@ export class Pace {
   }
 
   /** A start taken in the store (not yet one a call went on), or why there is none. */
-  private take(deadline: number, at: number = this.now(), hold?: Hold): Promise<Slot> {
+  private take(deadline: number, at: number = this.now(), hold?: RoomClaim): Promise<Slot> {
     return new Promise<GivenTurn>((resolve) => {
       const entry = { ask: { at, deadline, ...(hold ? { hold } : {}) }, resolve };
       // First come, first served: behind calls already waiting for a room, a call waits for the same wake.
@@ -200,16 +198,27 @@ export class Pace {
     answer?: { status: number; headers: IncomingHttpHeaders },
     now: number = this.now(),
   ): Promise<void> {
+    await this.learn(id, answer, now);
+    this.wake();
+  }
+
+  /**
+   * One change of the store: the hold `id` released, and what `answer` teaches the pace (noted()); nothing
+   * written when neither changes what this container knows.
+   */
+  private async learn(
+    id: string | undefined,
+    answer: { status: number; headers: IncomingHttpHeaders } | undefined,
+    now: number,
+  ): Promise<void> {
     const learnt = answer ? noted(this.known, answer.status, answer.headers, now) : undefined;
     const holding = id !== undefined && this.known.held?.some((hold) => hold.id === id);
-    if (learnt || holding) {
-      await this.change((state) => {
-        const free = id === undefined ? undefined : released(state, id);
-        const next = answer ? noted(free ?? state, answer.status, answer.headers, now) : undefined;
-        return { next: next ?? free, result: undefined };
-      });
-    }
-    this.wake();
+    if (!learnt && !holding) return;
+    await this.change((state) => {
+      const free = id === undefined ? undefined : released(state, id);
+      const next = answer ? noted(free ?? state, answer.status, answer.headers, now) : undefined;
+      return { next: next ?? free, result: undefined };
+    });
   }
 
   /** The calls waiting for a room ask again now, before any asking since. */
@@ -248,9 +257,7 @@ export class Pace {
 
   /** Learns from an answer the pace the upstream states, and pauses on a 429 as long as it asks. Never rejects. */
   async note(status: number, headers: IncomingHttpHeaders, now: number = this.now()): Promise<void> {
-    // Nothing new to this container: nothing to write.
-    if (!noted(this.known, status, headers, now)) return;
-    await this.change((state) => ({ next: noted(state, status, headers, now), result: undefined }));
+    await this.learn(undefined, { status, headers }, now);
   }
 
   /** Why the store did not answer, each time it did not since the last reset, oldest first. */

@@ -122,7 +122,13 @@ export function earliestStart(state: PaceState, rules: readonly Rule[], at: numb
 export interface Ask {
   at: number;
   deadline: number;
-  hold?: { id: string; ms: number };
+  hold?: RoomClaim;
+}
+
+/** A call's claim on a room in flight: its id, and how long it may hold it at most (its timeout). */
+export interface RoomClaim {
+  id: string;
+  ms: number;
 }
 
 /**
@@ -166,10 +172,10 @@ export function takeTurns(
     if (full !== undefined) return { full };
     // A call asking again (its turn came too late to use) gives up the room it held.
     const held = (current.held ?? []).filter((hold) => hold.id !== ask.hold?.id);
-    if (limit !== undefined && held.filter((hold) => hold.until > startAt).length >= limit) {
-      const freed = Math.min(...held.filter((hold) => hold.until > startAt).map((hold) => hold.until));
+    const busy = held.filter((hold) => hold.until > startAt);
+    if (limit !== undefined && busy.length >= limit) {
       // Not refused for a hold's latest end past the deadline: a call mostly ends well before its timeout.
-      full = freed;
+      full = Math.min(...busy.map((hold) => hold.until));
       return { full };
     }
     current = { ...current, starts: [...current.starts, startAt].slice(-STARTS_KEPT) };
