@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { responseSchema as resolveSchema } from '../../lib/contract/cite-resolve.js';
 import { responseSchema as searchSchema } from '../../lib/contract/cite-search.js';
 import { useCrossrefService } from '../support/crossref-service.js';
-import type { IndexPaper } from '../support/index-papers.js';
+import { unrecordedPapers } from '../support/index-papers.js';
 
 // No contact address: Crossref's public pool, whose limit the pace takes from the published one.
 const { harness, crossref, servePapers } = await useCrossrefService({ CROSSREF_MAILTO: undefined });
@@ -18,16 +18,10 @@ const { harness, crossref, servePapers } = await useCrossrefService({ CROSSREF_M
 /** Crossref's answer time here: long enough that lookups sent together are in flight together. */
 const LATENCY_MS = 80;
 
-const papers = (n: number, prefix: string): IndexPaper[] =>
-  Array.from({ length: n }, (_, i) => ({
-    title: `A paper no source has recorded, number ${prefix}-${i + 1}`,
-    summary: `A Nobody${i}, B Else - Journal of Nothing, 2019 - example.org`,
-  }));
-
 describe('Crossref’s concurrency limit, kept', () => {
   it('looks up a page of six papers one at a time in the public pool: none refused for concurrency', async () => {
     crossref.limit({ inFlight: 1, delayMs: LATENCY_MS });
-    servePapers('six unknown', 'six', papers(6, 'a'));
+    servePapers('six unknown', 'six', unrecordedPapers(6, 'six'));
     const reply = await harness.service.post('/v1/cite/search', { query: 'six unknown' });
     expect(reply.status, reply.text).toBe(200);
     const data = searchSchema.parse(reply.json.data);

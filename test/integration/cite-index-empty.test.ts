@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { responseSchema } from '../../lib/contract/cite-search.js';
 import { useCrossrefService } from '../support/crossref-service.js';
-import { type IndexPaper, scholarPage } from '../support/index-papers.js';
+import { scholarPage, unrecordedPapers } from '../support/index-papers.js';
 
 // An hour's budget of 12 searches: the first page reserves its search and ten cite calls (11) and keeps 4;
 // the next pages, asked while the engine rests, must not reserve cite calls they will not make (4 + 11 > 12).
@@ -23,11 +23,7 @@ const EMPTY_CITE = {
   links: [],
 };
 
-const papers = (page: number): IndexPaper[] =>
-  Array.from({ length: 10 }, (_, i) => ({
-    title: `A paper no source has recorded, page ${page} number ${i + 1}`,
-    summary: `A Nobody${i}, B Else - Journal of Nothing, 2019 - example.org`,
-  }));
+const papers = (page: number) => unrecordedPapers(10, `page ${page}`);
 
 describe('the index’s cite engine answering empty', () => {
   it('stops paying for it after three empty answers in a row: three pages of ten cost three cite calls, and say why', async () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { responseSchema as resolveSchema } from '../../lib/contract/cite-resolve.js';
 import { responseSchema as searchSchema } from '../../lib/contract/cite-search.js';
 import { useCrossrefService } from '../support/crossref-service.js';
-import { type IndexPaper, scholarPage } from '../support/index-papers.js';
+import { scholarPage, unrecordedPapers } from '../support/index-papers.js';
 import type { Reply } from '../support/service.js';
 
 const { harness, crossref, dataCite, servePapers } = await useCrossrefService({
@@ -37,17 +37,11 @@ function mostInWindow(starts: readonly number[], ms: number): number {
   return Math.max(0, ...starts.map((start) => starts.filter((other) => other >= start && other < start + ms).length));
 }
 
-const papers = (n: number, prefix: string): IndexPaper[] =>
-  Array.from({ length: n }, (_, i) => ({
-    title: `A paper no source has recorded, number ${prefix}-${i + 1}`,
-    summary: `A Nobody${i}, B Else - Journal of Nothing, 2019 - example.org`,
-  }));
-
 describe('the pace of Crossref lookups', () => {
   it('keeps the configured rate for the whole container: six lookups of two concurrent requests, at most two a second', async () => {
     const pages: Record<string, unknown> = {
-      'three papers': scholarPage('three', papers(3, 'a')),
-      'three more': scholarPage('more', papers(3, 'b')),
+      'three papers': scholarPage('three', unrecordedPapers(3, 'a')),
+      'three more': scholarPage('more', unrecordedPapers(3, 'b')),
     };
     harness.upstream.respond((q) => (q.get('engine') === 'google_scholar' ? { json: pages[q.get('q') ?? ''] } : undefined));
     // Two citation searches at once: the pace is the container's, not a request's.
@@ -69,7 +63,7 @@ describe('the pace of Crossref lookups', () => {
   }, 30_000);
 
   it('answers a page refused by a 429 with index records and the reason, and asks nothing during the pause', async () => {
-    servePapers('refused page', 'refused', papers(4, 'r'));
+    servePapers('refused page', 'refused', unrecordedPapers(4, 'r'));
     crossref.respond(() => ({ status: 429, body: 'Too Many Requests', headers: { 'retry-after': '120' } }));
     const data = expectSuccess(await harness.service.post('/v1/cite/search', { query: 'refused page' }), searchSchema);
     // The first lookup met the 429; the paper after it was not sent.

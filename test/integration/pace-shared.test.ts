@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CacheTableServer, startCacheTable } from '../support/cache-table.js';
 import { type FakeCrossref, startFakeCrossref } from '../support/fake-crossref.js';
 import { type FakeSerpApi, startFakeSerpApi } from '../support/fake-serpapi.js';
-import { type IndexPaper, scholarPage } from '../support/index-papers.js';
+import { scholarPage, unrecordedPapers } from '../support/index-papers.js';
 import { type ServiceProcess, startServiceProcess } from '../support/service-process.js';
 
 const CONTAINERS = 3;
@@ -63,11 +63,7 @@ function mostInWindow(starts: readonly number[], ms: number): number {
   return Math.max(0, ...starts.map((start) => starts.filter((other) => other >= start && other < start + ms).length));
 }
 
-const papers = (container: number): IndexPaper[] =>
-  Array.from({ length: PAPERS_EACH }, (_, i) => ({
-    title: `A paper no source has recorded, container ${container} number ${i + 1}`,
-    summary: `A Nobody${i}, B Else - Journal of Nothing, 2019 - example.org`,
-  }));
+const papers = (container: number) => unrecordedPapers(PAPERS_EACH, `container ${container}`);
 
 /**
  * Each container searches a page of its own papers (`papers(i + offset)`), all three at once: each search is

@@ -30,6 +30,17 @@ export const BANANAS: IndexPaper = {
   kind: 'Book',
 };
 
+/**
+ * `n` papers no record source holds (the fake Crossref answers their lookups with the recorded empty answer),
+ * titled "A paper no source has recorded, <series> number <i>": a test's papers apart from every other's.
+ */
+export function unrecordedPapers(n: number, series: string): IndexPaper[] {
+  return Array.from({ length: n }, (_, i) => ({
+    title: `A paper no source has recorded, ${series} number ${i + 1}`,
+    summary: `A Nobody${i}, B Else - Journal of Nothing, 2019 - example.org`,
+  }));
+}
+
 /** The recorded scholar page, with these papers and ids `<prefix>-1`… */
 export function scholarPage(prefix: string, papers: IndexPaper[]) {
   const recorded = sample('google_scholar');
